@@ -1,0 +1,90 @@
+"""One hand from JSON document to the contract's audit JSON: schema, profile, replay, settle, compare."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from audit.compare import compare
+from audit.findings import Finding, Kind, verdict_of
+from audit.profiles import DEFAULT_PROFILE, Profile, ProfileError, apply_options, load_profile
+from audit.replay import Observer, Replay, replay
+from audit.settle import Settlement, settle
+from records.schema import validate_record
+
+
+@dataclass
+class HandAudit:
+    """Everything the audit learned about one hand; `to_json` is the contract's shape."""
+
+    game_id: str | None
+    profile_name: str
+    findings: list[Finding]
+    settlement: Settlement | None = None
+    replay: Replay | None = None
+    profile: Profile | None = None
+    base: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        """The audit object of record-format.md."""
+        return {"game_id": self.game_id, "profile": self.profile_name,
+                "verdict": verdict_of(self.findings).value,
+                "findings": [f.to_json() for f in self.findings],
+                "settlement": self.settlement.to_json(self.base) if self.settlement is not None else None}
+
+
+def _schema_finding(path: str, message: str, rule: str | None) -> Finding:
+    text = f"{path}: {message}" if path else message
+    return Finding(Kind.SCHEMA, rule, text)
+
+
+def resolve_profile(doc: dict[str, Any], profile: str | None, options: dict[str, Any] | None) -> Profile:
+    """The record's profile and options, or a what-if profile (whose options replace the record's)."""
+    rules = doc.get("rules", {})
+    own = rules.get("profile", DEFAULT_PROFILE)
+    name = profile or own
+    base_options = rules.get("options") if name == own else None
+    prof = apply_options(load_profile(name), base_options)
+    return apply_options(prof, options) if options else prof
+
+
+def _game_id(doc: object) -> str | None:
+    gid = doc.get("game_id") if isinstance(doc, dict) else None
+    return gid if isinstance(gid, str) else None
+
+
+def _profile_name(doc: object, profile: str | None) -> str:
+    if profile:
+        return profile
+    rules = doc.get("rules") if isinstance(doc, dict) else None
+    name = rules.get("profile") if isinstance(rules, dict) else None
+    return name if isinstance(name, str) else DEFAULT_PROFILE
+
+
+def audit_hand(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
+               observer: Observer | None = None) -> HandAudit:
+    """Audit one `zhuoji/1` document; never raises on bad input."""
+    out = HandAudit(_game_id(doc), _profile_name(doc, profile), [])
+    errors = validate_record(doc)
+    if errors:
+        out.findings = [_schema_finding(e.path, e.message, e.rule) for e in errors]
+        return out
+    assert isinstance(doc, dict)
+    try:
+        prof = resolve_profile(doc, profile, options)
+    except ProfileError as exc:
+        out.findings = [_schema_finding(exc.path, exc.message, "P")]
+        return out
+    n = len(doc["seats"])
+    if n not in prof.players:
+        out.findings = [_schema_finding("seats", f"{n} seats, but profile {prof.name} allows "
+                                        f"{' or '.join(map(str, prof.players))} players", "R1.1")]
+        return out
+    out.profile, out.base = prof, doc.get("base", 1)
+    rep = replay(doc, prof, observer=observer)
+    out.replay = rep
+    if rep.finding is not None:
+        out.findings = [rep.finding]
+        return out
+    out.settlement = settle(rep.state)
+    out.findings = compare(doc["result"], out.settlement, out.base)
+    return out

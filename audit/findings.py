@@ -1,0 +1,74 @@
+"""What the audit reports: findings, verdicts, and the error raised by the strict policy."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+
+class Kind(str, Enum):
+    """The `kind` of a finding (record-format.md)."""
+
+    SCHEMA = "schema"
+    """The document fails the schema or R1 (verdict invalid)."""
+    ILLEGAL = "illegal"
+    """A move breaks a rule, or a hand's place in a match does."""
+    MISSETTLED = "missettled"
+    """Play was legal but the claimed result differs from the computed one."""
+
+
+class Verdict(str, Enum):
+    """The verdict of one hand, worst first."""
+
+    INVALID = "invalid"
+    """Fails the schema or R1.2: nothing was replayed."""
+    ILLEGAL = "illegal"
+    """Replay found an illegal move (or a match continuity break)."""
+    MISSETTLED = "missettled"
+    """Legal play, wrong result."""
+    CLEAN = "clean"
+    """Legal play and the result the rules require."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem: the step (event index) or None, the rule section that decides it."""
+
+    kind: Kind
+    rule: str | None
+    message: str
+    step: int | None = None
+    seat: int | None = None
+    expected: Any = None
+    actual: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's finding object."""
+        return {"step": self.step, "seat": self.seat, "rule": self.rule, "kind": self.kind.value,
+                "message": self.message, "expected": self.expected, "actual": self.actual}
+
+
+def verdict_of(findings: list[Finding]) -> Verdict:
+    """The worst kind present decides the verdict."""
+    kinds = {f.kind for f in findings}
+    if Kind.SCHEMA in kinds:
+        return Verdict.INVALID
+    if Kind.ILLEGAL in kinds:
+        return Verdict.ILLEGAL
+    if Kind.MISSETTLED in kinds:
+        return Verdict.MISSETTLED
+    return Verdict.CLEAN
+
+
+class IllegalMoveError(ValueError):
+    """Raised by the strict replay policy (the simulator) instead of recording a finding."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(f"illegal move at step {finding.step} ({finding.rule}): {finding.message}")
+        self.finding = finding
+
+
+def illegal(rule: str, message: str, step: int | None, seat: int | None = None,
+            expected: Any = None, actual: Any = None) -> Finding:
+    """Shorthand used by the rules module."""
+    return Finding(Kind.ILLEGAL, rule, message, step, seat, expected, actual)

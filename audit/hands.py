@@ -1,0 +1,291 @@
+"""Hand analysis: winning shapes (R3.1), patterns (R3.2), readiness and waits (R3.3).
+
+The replayer asks "does this tile complete that hand?" for every seat on every
+discard, so the work is split by suit: a suit's 9 counts are packed into one
+base-5 integer and its decomposition flags are memoised. A whole-hand test is
+then three dictionary look-ups, and a wait search only re-examines the suit the
+candidate tile belongs to.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+
+from audit.tiles import NUM_KINDS, COPIES
+
+SETS = 1
+"""The suit splits into pungs and runs only."""
+PAIR = 2
+"""The suit splits into pungs and runs plus exactly one pair."""
+PUNGS = 4
+"""The suit splits into pungs only."""
+PUNGS_PAIR = 8
+"""The suit splits into pungs plus exactly one pair."""
+
+_POW5 = tuple(5**i for i in range(9))
+
+
+class Pattern(Enum):
+    """R3.2 patterns, highest first; the value of each comes from the profile."""
+
+    QING_LONG_QI_DUI = ("qing_long_qi_dui", "清龙七对")
+    """Seven pairs in one suit with a four-of-a-kind."""
+    QING_QI_DUI = ("qing_qi_dui", "清七对")
+    """Seven pairs in one suit."""
+    QING_DA_DUI = ("qing_da_dui", "清大对")
+    """All pungs/kongs in one suit."""
+    LONG_QI_DUI = ("long_qi_dui", "龙七对")
+    """Seven pairs with a four-of-a-kind."""
+    QI_DUI = ("qi_dui", "七对")
+    """Seven pairs."""
+    QING_YI_SE = ("qing_yi_se", "清一色")
+    """One suit, standard shape."""
+    DAN_DIAO = ("dan_diao", "单吊")
+    """All four sets melded, won on the single tile's pair."""
+    DA_DUI_ZI = ("da_dui_zi", "大对子")
+    """All four sets pungs/kongs."""
+    TIAN_HU = ("tian_hu", "天胡")
+    """The dealer wins on its dealt 14."""
+    DI_HU = ("di_hu", "地胡")
+    """A non-dealer wins at once, before anybody pongs or kongs."""
+    PING_HU = ("ping_hu", "平胡")
+    """Any other winning hand."""
+
+    @property
+    def key(self) -> str:
+        """The name used in profile files (`hand_values`)."""
+        return self.value[0]
+
+    @property
+    def zh(self) -> str:
+        """The Chinese name shown in notes and reports."""
+        return self.value[1]
+
+
+PATTERN_BY_KEY = {p.key: p for p in Pattern}
+_ORDER = {p: i for i, p in enumerate(Pattern)}
+
+
+@dataclass(frozen=True)
+class Scored:
+    """The pattern a hand scores and its value in units."""
+
+    pattern: Pattern
+    value: int
+
+
+def suit_key(cnt: Sequence[int], suit_index: int) -> int:
+    """Pack one suit's nine counts into a base-5 integer."""
+    base = suit_index * 9
+    return (cnt[base] + 5 * cnt[base + 1] + 25 * cnt[base + 2] + 125 * cnt[base + 3]
+            + 625 * cnt[base + 4] + 3125 * cnt[base + 5] + 15625 * cnt[base + 6]
+            + 78125 * cnt[base + 7] + 390625 * cnt[base + 8])
+
+
+def _unpack(key: int) -> tuple[int, ...]:
+    return tuple((key // p) % 5 for p in _POW5)
+
+
+@lru_cache(maxsize=None)
+def _can_sets(v: tuple[int, ...]) -> bool:
+    """Whether nine counts split into pungs and runs; first non-zero rank decides."""
+    i = next((k for k, c in enumerate(v) if c), -1)
+    if i < 0:
+        return True
+    if v[i] >= 3 and _can_sets(v[:i] + (v[i] - 3,) + v[i + 1:]):
+        return True
+    if i <= 6 and v[i + 1] and v[i + 2]:
+        w = list(v)
+        w[i] -= 1
+        w[i + 1] -= 1
+        w[i + 2] -= 1
+        return _can_sets(tuple(w))
+    return False
+
+
+_FLAGS: dict[int, int] = {}
+
+
+def suit_flags(key: int) -> int:
+    """Decomposition flags (SETS, PAIR, PUNGS, PUNGS_PAIR) of a packed suit."""
+    f = _FLAGS.get(key)
+    if f is None:
+        f = _compute_flags(_unpack(key))
+        _FLAGS[key] = f
+    return f
+
+
+def _compute_flags(v: tuple[int, ...]) -> int:
+    total = sum(v)
+    f = 0
+    if total % 3 == 0 and _can_sets(v):
+        f |= SETS
+    if total % 3 == 2:
+        for i, c in enumerate(v):
+            if c >= 2 and _can_sets(v[:i] + (c - 2,) + v[i + 1:]):
+                f |= PAIR
+                break
+    if all(c in (0, 3) for c in v):
+        f |= PUNGS
+    if sum(1 for c in v if c == 2) == 1 and all(c in (0, 2, 3) for c in v):
+        f |= PUNGS_PAIR
+    return f
+
+
+def _combine(flags: Sequence[int], sets: int, pair: int) -> bool:
+    """One suit carries the pair, the others are sets only."""
+    with_pair = [i for i, f in enumerate(flags) if not f & sets]
+    if len(with_pair) > 1:
+        return False
+    if with_pair:
+        return bool(flags[with_pair[0]] & pair)
+    return any(f & pair for f in flags)
+
+
+def standard_shape(cnt: Sequence[int]) -> bool:
+    """Four sets (melds counted separately) plus one pair: R3.1."""
+    flags = (suit_flags(suit_key(cnt, 0)), suit_flags(suit_key(cnt, 1)), suit_flags(suit_key(cnt, 2)))
+    return _combine(flags, SETS, PAIR)
+
+
+def all_pungs_shape(cnt: Sequence[int]) -> bool:
+    """Concealed part is pungs plus a pair (大对子 when the melds are pungs anyway)."""
+    flags = (suit_flags(suit_key(cnt, 0)), suit_flags(suit_key(cnt, 1)), suit_flags(suit_key(cnt, 2)))
+    return _combine(flags, PUNGS, PUNGS_PAIR)
+
+
+def seven_pairs_shape(cnt: Sequence[int], n_melds: int) -> bool:
+    """七对: no melds, 14 tiles, every count even (four of a kind = two pairs)."""
+    if n_melds:
+        return False
+    total = 0
+    for c in cnt:
+        if c & 1:
+            return False
+        total += c
+    return total == 14
+
+
+def is_winning(cnt: Sequence[int], n_melds: int) -> bool:
+    """R3.1 for a concealed count array of 14 - 3 * n_melds tiles."""
+    return seven_pairs_shape(cnt, n_melds) or standard_shape(cnt)
+
+
+def waits(cnt: Sequence[int], meld_tiles: Sequence[int] = ()) -> list[int]:
+    """R3.3: tiles completing a 13-tile hand, excluding those the seat holds all four of.
+
+    `meld_tiles` lists every tile in the seat's melds (a kong lists its tile 4 times).
+    """
+    held = list(cnt)
+    for t in meld_tiles:
+        held[t] += 1
+    keys = [suit_key(cnt, s) for s in range(3)]
+    flags = [suit_flags(k) for k in keys]
+    out: list[int] = []
+    for s in range(3):
+        others = [flags[o] for o in range(3) if o != s]
+        need = _need_for_suit(others)
+        if not need:
+            continue
+        for r in range(9):
+            t = s * 9 + r
+            if held[t] >= COPIES:
+                continue
+            if suit_flags(keys[s] + _POW5[r]) & need:
+                out.append(t)
+    if not meld_tiles:
+        out = sorted(set(out) | set(_seven_pairs_waits(cnt, held)))
+    return out
+
+
+def _need_for_suit(others: Sequence[int]) -> int:
+    """What the candidate suit must become, given the other two suits' flags."""
+    if all(f & SETS for f in others):
+        return PAIR
+    pairs = [f for f in others if not f & SETS]
+    if len(pairs) == 1 and pairs[0] & PAIR:
+        return SETS
+    return 0
+
+
+def _seven_pairs_waits(cnt: Sequence[int], held: Sequence[int]) -> list[int]:
+    if sum(cnt) != 13:
+        return []
+    odd = [t for t in range(NUM_KINDS) if cnt[t] & 1]
+    if len(odd) != 1 or held[odd[0]] >= COPIES:
+        return []
+    return odd
+
+
+def one_suit(cnt: Sequence[int], meld_tiles: Iterable[int]) -> bool:
+    """清一色 test over hand and melds."""
+    suits = {t // 9 for t in range(NUM_KINDS) if cnt[t]}
+    suits.update(t // 9 for t in meld_tiles)
+    return len(suits) == 1
+
+
+def candidates(cnt: Sequence[int], n_melds: int, meld_tiles: Sequence[int], win_tile: int,
+               *, needs_winning_tile: bool = False, situational: Iterable[Pattern] = ()) -> list[Pattern]:
+    """Every R3.2 pattern a complete 14-tile hand fits, or [] when it does not win."""
+    seven = seven_pairs_shape(cnt, n_melds)
+    standard = standard_shape(cnt)
+    if not (seven or standard):
+        return []
+    flush = one_suit(cnt, meld_tiles)
+    out: list[Pattern] = [Pattern.PING_HU, *situational]
+    if seven:
+        four = cnt[win_tile] == 4 if needs_winning_tile else any(c == 4 for c in cnt)
+        out.append(Pattern.QI_DUI)
+        if four:
+            out.append(Pattern.LONG_QI_DUI)
+        if flush:
+            out.append(Pattern.QING_LONG_QI_DUI if four else Pattern.QING_QI_DUI)
+            if four:
+                out.append(Pattern.QING_QI_DUI)
+    if standard:
+        if flush:
+            out.append(Pattern.QING_YI_SE)
+        if all_pungs_shape(cnt):
+            out.append(Pattern.DA_DUI_ZI)
+            if flush:
+                out.append(Pattern.QING_DA_DUI)
+        if n_melds == 4:
+            out.append(Pattern.DAN_DIAO)
+    return out
+
+
+def best(found: Iterable[Pattern], values: Mapping[str, int]) -> Scored | None:
+    """The single highest-valued pattern the profile values (ties: the rulebook's order)."""
+    top: Scored | None = None
+    for p in found:
+        v = values.get(p.key)
+        if v is None:
+            continue
+        if top is None or v > top.value or (v == top.value and _ORDER[p] < _ORDER[top.pattern]):
+            top = Scored(p, v)
+    return top
+
+
+def score(cnt: Sequence[int], n_melds: int, meld_tiles: Sequence[int], win_tile: int,
+          values: Mapping[str, int], *, needs_winning_tile: bool = False,
+          situational: Iterable[Pattern] = ()) -> Scored | None:
+    """The R3.2 pattern of a complete hand under a profile, or None if it does not win."""
+    found = candidates(cnt, n_melds, meld_tiles, win_tile,
+                       needs_winning_tile=needs_winning_tile, situational=situational)
+    return best(found, values)
+
+
+def ready_value(cnt: Sequence[int], n_melds: int, meld_tiles: Sequence[int],
+                values: Mapping[str, int], *, needs_winning_tile: bool = False) -> Scored | None:
+    """R3.3: highest pattern over the waits of a 13-tile hand (no bonuses), None if not ready."""
+    top: Scored | None = None
+    work = list(cnt)
+    for t in waits(cnt, meld_tiles):
+        work[t] += 1
+        s = score(work, n_melds, meld_tiles, t, values, needs_winning_tile=needs_winning_tile)
+        work[t] -= 1
+        if s is not None and (top is None or s.value > top.value):
+            top = s
+    return top

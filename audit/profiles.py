@@ -1,0 +1,425 @@
+"""Rule profiles (rulebook section P) as validated data.
+
+A profile is a TOML file in `audit/profiles/` (or any folder an operator
+points `ZHUOJI_PROFILE_DIR` at). Loading checks every name and type against
+the dataclasses below, so a typo in a profile or in `rules.options` is a clear
+error, never a silently ignored rule. Code reads parameters; it never asks
+which profile it is running.
+"""
+from __future__ import annotations
+
+import copy
+import os
+import tomllib
+import types
+from dataclasses import MISSING, dataclass, fields, is_dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+
+PROFILE_DIR = Path(__file__).with_name("profiles")
+DEFAULT_PROFILE = "weile"
+UNSUPPORTED_FEATURES = {
+    "bao_pai": "包牌 penalties",
+    "ben_ji": "本鸡",
+    "yao_bai_ji": "摇摆鸡",
+    "xing_qi_ji": "星期鸡",
+}
+"""Rules the sources name but the rulebook does not define: refused, never ignored (P)."""
+
+
+class ProfileError(ValueError):
+    """A profile file or an option that cannot be honoured; `path` names the parameter."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}" if path else message)
+        self.path = path
+        self.message = message
+
+
+Mode = Literal["add", "floor"]
+
+
+@dataclass(frozen=True)
+class Dou:
+    """R4.7 kong payments, in units."""
+
+    concealed: int
+    added: int
+    exposed: int
+
+
+@dataclass(frozen=True)
+class Declared:
+    """R5.4 报听 values; `mode` add: pattern + value, floor: max(pattern, value)."""
+
+    hard: int
+    soft: int
+    mode: Mode
+
+
+@dataclass(frozen=True)
+class KillDeclared:
+    """R5.4 杀报: the bonus of a seat that wins on a declared seat's discard."""
+
+    value: int
+    mode: Mode
+
+
+@dataclass(frozen=True)
+class HotShot:
+    """R8.3 热炮 settlement."""
+
+    bonus: int
+    burn: Literal["all", "that_kong"]
+    transfer_kong: bool
+
+
+@dataclass(frozen=True)
+class Chicken:
+    """R11 chicken values."""
+
+    normal: int
+    charge: int
+    responsibility: int
+    gold_multiplier: int
+    flip: int
+    concealed_kong_flip: int | None = None
+
+
+@dataclass(frozen=True)
+class Wugu:
+    """R11.1 乌骨鸡 (8p): its own normal and charge values; off unless enabled."""
+
+    enabled: bool
+    normal: int
+    charge: int
+
+
+@dataclass(frozen=True)
+class DealerBonus:
+    """R6.4 dealer bonus: base + per_streak * streak (sum) or the max of the two."""
+
+    base: int
+    per_streak: int
+    mode: Literal["sum", "max"]
+
+
+@dataclass(frozen=True)
+class JianDouSan:
+    """见豆三: what the option changes in this profile's source; off unless enabled."""
+
+    enabled: bool
+    dou: int
+    chicken_charge: int | None = None
+    chicken_responsibility: int | None = None
+    self_draw_table: dict[str, int] | None = None
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Every parameter of table P; optional sections absent mean the feature does not exist."""
+
+    name: str
+    title: str
+    source: str
+    players: tuple[int, ...]
+    hand_values: dict[str, int]
+    long_qi_dui_needs_winning_tile: bool
+    self_draw_bonus: int
+    kong_flower_bonus: int
+    dou: Dou
+    dou_requires_ready: bool
+    late_kong_scores: bool
+    hot_shot: HotShot
+    rob_kong_burn: bool
+    must_win: tuple[Literal["hot_shot", "rob_kong"], ...]
+    chicken: Chicken
+    responsibility_reverse: bool
+    chicken_requires_ready: bool
+    chicken_counts_discards: bool
+    flip: Literal["next", "up_down"]
+    flip_counts_discards: bool
+    dealer_bonus_on_draw: bool
+    double_win_next_dealer: Literal["discarder", "nearest_winner"]
+    draw_next_dealer: Literal["stay", "by_ready"]
+    pass_lock_until: Literal["draw", "discard"]
+    pass_lock_allows_higher: bool
+    pass_pong_lock: bool
+    replacement_from: Literal["back", "front"]
+    declared: Declared | None = None
+    kill_declared: KillDeclared | None = None
+    wugu_ji: Wugu | None = None
+    dealer_bonus: DealerBonus | None = None
+    jian_dou_san: JianDouSan | None = None
+    flip_up_down_counts_discards: bool | None = None
+
+    def dou_value(self, kind: str) -> int:
+        """Units of one dou payment of a kong kind (见豆三 makes every kind 3)."""
+        if self.jian_dou_san is not None and self.jian_dou_san.enabled:
+            return self.jian_dou_san.dou
+        return int(getattr(self.dou, kind))
+
+    @property
+    def wugu_on(self) -> bool:
+        """Whether 8p is a chicken in this hand."""
+        return self.wugu_ji is not None and self.wugu_ji.enabled
+
+    @property
+    def jds_table(self) -> dict[str, int] | None:
+        """The 见豆三 self-draw table when the option is on and the source has one."""
+        j = self.jian_dou_san
+        return j.self_draw_table if j is not None and j.enabled else None
+
+
+HAND_VALUE_KEYS = ("ping_hu", "da_dui_zi", "qi_dui", "long_qi_dui", "qing_yi_se", "qing_da_dui",
+                   "qing_qi_dui", "qing_long_qi_dui", "dan_diao", "tian_hu", "di_hu")
+_DICT_KEYS = {"hand_values": HAND_VALUE_KEYS,
+              "jian_dou_san.self_draw_table": HAND_VALUE_KEYS + ("declared",)}
+
+
+# ---------------------------------------------------------------- building
+
+def _join(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
+def _check_int(value: Any, path: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ProfileError(path, f"must be an integer, got {value!r}")
+    if value < 0:
+        raise ProfileError(path, f"must not be negative, got {value}")
+    return value
+
+
+def _convert(tp: Any, value: Any, path: str) -> Any:
+    """Check one value against a type hint; returns the value in its stored form."""
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType):
+        args = [a for a in get_args(tp) if a is not type(None)]
+        if value is None:
+            return None
+        return _convert(args[0], value, path)
+    if origin is Literal:
+        if value not in get_args(tp):
+            raise ProfileError(path, f"must be one of {', '.join(map(repr, get_args(tp)))}, got {value!r}")
+        return value
+    if origin is tuple:
+        if not isinstance(value, (list, tuple)):
+            raise ProfileError(path, f"must be a list, got {value!r}")
+        return tuple(_convert(get_args(tp)[0], v, f"{path}[{i}]") for i, v in enumerate(value))
+    if origin is dict:
+        return _convert_dict(value, path)
+    if is_dataclass(tp):
+        return build(tp, value, path)
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise ProfileError(path, f"must be true or false, got {value!r}")
+        return value
+    if tp is int:
+        return _check_int(value, path)
+    if tp is str:
+        if not isinstance(value, str):
+            raise ProfileError(path, f"must be a string, got {value!r}")
+        return value
+    raise ProfileError(path, f"unsupported parameter type {tp!r}")  # pragma: no cover
+
+
+def _convert_dict(value: Any, path: str) -> dict[str, int]:
+    if not isinstance(value, dict):
+        raise ProfileError(path, f"must be a table of integers, got {value!r}")
+    allowed = _DICT_KEYS.get(path.split(":")[-1], ())
+    out: dict[str, int] = {}
+    for k, v in value.items():
+        if k not in allowed:
+            raise ProfileError(_join(path, k), "unknown parameter")
+        if v is not None:
+            out[k] = _check_int(v, _join(path, k))
+    return out
+
+
+def build(cls: type, data: Any, path: str = "") -> Any:
+    """Build a (nested) parameter dataclass from plain data, naming the first bad path."""
+    if not isinstance(data, dict):
+        raise ProfileError(path, f"must be a table, got {data!r}")
+    hints = get_type_hints(cls)
+    names = {f.name for f in fields(cls)}
+    for key in data:
+        if key not in names:
+            raise ProfileError(_join(path, key), "unknown parameter")
+    kwargs = {}
+    for f in fields(cls):
+        if f.name in data:
+            kwargs[f.name] = _convert(hints[f.name], data[f.name], _join(path, f.name))
+        elif f.default is not MISSING:
+            continue
+        else:
+            raise ProfileError(_join(path, f.name), "missing parameter")
+    return cls(**kwargs)
+
+
+def to_data(obj: Any) -> Any:
+    """The plain-data form of a profile (what a profile file holds)."""
+    if is_dataclass(obj):
+        return {f.name: to_data(getattr(obj, f.name)) for f in fields(obj)
+                if getattr(obj, f.name) is not None}
+    if isinstance(obj, tuple):
+        return [to_data(v) for v in obj]
+    if isinstance(obj, dict):
+        return dict(obj)
+    return obj
+
+
+# ---------------------------------------------------------------- loading
+
+def profile_dirs() -> list[Path]:
+    """Built-in profiles, then an operator's folder (same name: the operator's wins)."""
+    dirs = [PROFILE_DIR]
+    extra = os.environ.get("ZHUOJI_PROFILE_DIR")
+    if extra:
+        dirs.append(Path(extra))
+    return dirs
+
+
+def list_profiles() -> list[str]:
+    """Names of every profile file found."""
+    names = {p.stem for d in profile_dirs() if d.is_dir() for p in d.glob("*.toml")}
+    return sorted(names)
+
+
+def _find(name: str) -> Path | None:
+    for d in reversed(profile_dirs()):
+        p = d / f"{name}.toml"
+        if p.is_file():
+            return p
+    return None
+
+
+@lru_cache(maxsize=64)
+def _load_cached(name: str, mtime_key: str) -> Profile:
+    path = _find(name)
+    assert path is not None
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError("", f"profile file {path.name} is not valid TOML: {exc}") from None
+    prof = build(Profile, data)
+    if prof.name != name:
+        raise ProfileError("name", f"profile file {path.name} names itself {prof.name!r}")
+    _check_profile(prof)
+    return prof
+
+
+def _check_profile(prof: Profile) -> None:
+    """Cross-parameter checks a type cannot express."""
+    if "ping_hu" not in prof.hand_values:
+        raise ProfileError("hand_values.ping_hu", "every profile must value 平胡")
+    if not prof.players or any(n not in (3, 4) for n in prof.players):
+        raise ProfileError("players", "must list 3 and/or 4")
+    if prof.kill_declared is not None and prof.declared is None:
+        raise ProfileError("kill_declared", "杀报 needs 报听 values (declared)")
+
+
+def load_profile(name: str) -> Profile:
+    """The named profile, validated; ProfileError('profile', ...) when there is none."""
+    if not isinstance(name, str) or not name.replace("_", "").replace("-", "").isalnum():
+        raise ProfileError("rules.profile", f"unknown profile {name!r}")
+    path = _find(name)
+    if path is None:
+        raise ProfileError("rules.profile", f"unknown profile {name!r} (known: {', '.join(list_profiles())})")
+    return _load_cached(name, f"{path}:{path.stat().st_mtime_ns}")
+
+
+# ---------------------------------------------------------------- options
+
+def apply_options(prof: Profile, options: Any) -> Profile:
+    """R16.10: overrides by name (nested or dotted) plus the named options."""
+    if options is None or options == {}:
+        return prof
+    if not isinstance(options, dict):
+        raise ProfileError("rules.options", "must be an object")
+    data = to_data(prof)
+    for key, value in options.items():
+        if key in UNSUPPORTED_FEATURES:
+            raise ProfileError(f"rules.options.{key}", f"{UNSUPPORTED_FEATURES[key]} is not supported by this profile")
+    # The named options first, so that an explicit parameter override wins over them.
+    for key in ("jian_dou_san", "wugu_ji", "flip"):
+        if key in options:
+            _apply_special(data, key, options[key], f"rules.options.{key}")
+    for key, value in options.items():
+        if key not in ("jian_dou_san", "wugu_ji", "flip"):
+            _set_path(data, str(key).split("."), value, f"rules.options.{key}")
+    try:
+        out = build(Profile, data)
+        _check_profile(out)
+    except ProfileError as exc:
+        raise ProfileError(f"rules.options ({exc.path})", exc.message) from None
+    return out
+
+
+def _set_path(data: dict[str, Any], parts: list[str], value: Any, path: str) -> None:
+    """Write an override into the plain data, merging nested tables; `build` then
+    rejects any name the profile does not have."""
+    head, rest = parts[0], parts[1:]
+    if not head:
+        raise ProfileError(path, "empty option name")
+    if rest:
+        sub = data.setdefault(head, {})
+        if not isinstance(sub, dict):
+            raise ProfileError(path, f"{head} is not a table")
+        _set_path(sub, rest, value, path)
+    elif isinstance(value, dict) and isinstance(data.get(head), dict):
+        for k, v in value.items():
+            _set_path(data[head], [str(k)], v, f"{path}.{k}")
+    else:
+        data[head] = copy.deepcopy(value)
+
+
+def _apply_special(data: dict[str, Any], key: str, value: Any, path: str) -> None:
+    """jian_dou_san, wugu_ji and flip: options whose meaning comes from the profile."""
+    if key == "jian_dou_san":
+        if not isinstance(value, bool):
+            raise ProfileError(path, f"must be true or false, got {value!r}")
+        if value and "jian_dou_san" not in data:
+            raise ProfileError(path, "见豆三 is not supported by this profile")
+        if "jian_dou_san" in data:
+            jds = data["jian_dou_san"]
+            jds["enabled"] = value
+            if value and jds.get("chicken_charge") is not None:
+                data["chicken"]["charge"] = jds["chicken_charge"]
+            if value and jds.get("chicken_responsibility") is not None:
+                data["chicken"]["responsibility"] = jds["chicken_responsibility"]
+    elif key == "wugu_ji":
+        _apply_wugu(data, value, path)
+    else:
+        if value not in ("next", "up_down"):
+            raise ProfileError(path, f"must be 'next' or 'up_down', got {value!r}")
+        data["flip"] = value
+        if value == "up_down" and data.get("flip_up_down_counts_discards") is not None:
+            data["flip_counts_discards"] = data["flip_up_down_counts_discards"]
+
+
+def _apply_wugu(data: dict[str, Any], value: Any, path: str) -> None:
+    if value is False:
+        if "wugu_ji" in data:
+            data["wugu_ji"]["enabled"] = False
+        return
+    if value is True:
+        if "wugu_ji" not in data:
+            raise ProfileError(path, "this profile has no 乌骨鸡 values: give {\"normal\": n, \"charge\": m}")
+        data["wugu_ji"]["enabled"] = True
+        return
+    if isinstance(value, dict) and set(value) <= {"normal", "charge"} and set(value) >= {"normal", "charge"}:
+        data["wugu_ji"] = {"enabled": True, **value}
+        return
+    raise ProfileError(path, f"must be true, false or {{\"normal\": n, \"charge\": m}}, got {value!r}")
+
+
+def resolve(name: str | None, options: Any) -> Profile:
+    """The profile a record asks for, with its options applied."""
+    return apply_options(load_profile(name or DEFAULT_PROFILE), options)
+
+
+def with_values(prof: Profile, **changes: Any) -> Profile:
+    """A changed copy, for tests and what-if audits."""
+    return replace(prof, **changes)

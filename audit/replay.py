@@ -1,0 +1,96 @@
+"""Drive a record's events through judge and state: one replayer, two policies.
+
+The collecting policy (the audit) stops at the first illegal move and returns
+its finding; the strict policy (the simulator) raises `IllegalMoveError`
+instead. An optional observer sees the state after every step, which is how
+step-by-step reports get their snapshots without a second replayer.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from audit.findings import Finding, IllegalMoveError, illegal
+from audit.profiles import Profile
+from audit.rules import check, must_win_at_end
+from audit.state import Event, GameState, Phase
+from audit.tiles import parse_all
+
+
+class Ending(str, Enum):
+    """How the replayed hand ended."""
+
+    WIN = "win"
+    """One or more seats won (R10.1)."""
+    DRAW = "draw"
+    """Exhaustive draw: wall empty, last discard unclaimed (R10.2)."""
+
+
+Observer = Callable[[GameState, Event | None, Finding | None], None]
+
+
+@dataclass
+class Replay:
+    """The end state (or the state before the illegal move) and what went wrong."""
+
+    state: GameState
+    finding: Finding | None = None
+    ending: Ending | None = None
+    events: list[Event] = field(default_factory=list)
+
+
+def start_state(record: dict[str, Any], profile: Profile) -> GameState:
+    """The table after the deal of a schema-valid record."""
+    deal = [parse_all(d) for d in record["deal"]]
+    return GameState.start(profile, record["dealer"], record.get("dealer_streak", 0), deal,
+                           parse_all(record["wall"]))
+
+
+def replay(record: dict[str, Any], profile: Profile, *, strict: bool = False,
+           observer: Observer | None = None) -> Replay:
+    """Replay every event; stop at the first illegal one (strict: raise it)."""
+    st = start_state(record, profile)
+    out = Replay(st)
+    if observer:
+        observer(st, None, None)
+    for i, raw in enumerate(record["events"]):
+        ev = Event.from_json(i, raw)
+        out.events.append(ev)
+        finding = check(st, ev)
+        if finding is not None:
+            return _stop(out, finding, strict, observer, ev)
+        st.apply(ev)
+        if observer:
+            observer(st, ev, None)
+    finding, out.ending = _ending(st)
+    if finding is not None:
+        return _stop(out, finding, strict, observer, None)
+    return out
+
+
+def _stop(out: Replay, finding: Finding, strict: bool, observer: Observer | None, ev: Event | None) -> Replay:
+    if strict:
+        raise IllegalMoveError(finding)
+    out.finding = finding
+    if observer:
+        observer(out.state, ev, finding)
+    return out
+
+
+def _ending(st: GameState) -> tuple[Finding | None, Ending | None]:
+    """R10: did the record stop at the end of the hand, and which end?"""
+    if st.phase is Phase.WON:
+        return must_win_at_end(st), Ending.WIN
+    if st.phase is Phase.CLAIM and st.wall_left <= 0:
+        return must_win_at_end(st), Ending.DRAW
+    return illegal("R10", f"the record stops before the hand is over ({_waiting_for(st)})", None), None
+
+
+def _waiting_for(st: GameState) -> str:
+    if st.phase is Phase.CLAIM:
+        return f"seat {st.next_seat(st.actor)} should draw next, {st.wall_left} tiles left"
+    if st.phase in (Phase.REPLACEMENT, Phase.ROB):
+        return f"seat {st.actor} should draw its replacement tile"
+    return f"seat {st.actor} should move"

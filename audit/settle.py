@@ -1,0 +1,264 @@
+"""The settlement the rules require for a hand that ended legally (R4.7, R6, R8.3, R9.3, R11, R12, R14).
+
+Every payment is an `Item` naming its kind, payer, payee, amount and rule, so
+a report can show the working and the comparison (R15) can say which payment
+a platform got wrong.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from audit import chickens, hands
+from audit.state import GameState, Meld, MeldKind, Win
+from audit.values import Valued, dealer_bonus, ready_value
+from audit.claims import assess
+from audit.tiles import code
+
+KIND_RULE = {"hand": "R6.3", "dealer": "R6.4", "dou": "R4.7", "chicken": "R11.6", "hot_shot": "R8.3",
+             "draw_settle": "R12.1"}
+"""The rule a payment kind cites when the audit has no item of that kind to borrow it from."""
+
+
+@dataclass(frozen=True)
+class Item:
+    """One transfer, in units; the contract's item is this times `base`."""
+
+    kind: str
+    payer: int
+    payee: int
+    amount: int
+    rule: str
+    note: str
+
+    def to_json(self, base: int) -> dict[str, Any]:
+        """The contract's item object, in points."""
+        return {"kind": self.kind, "from": self.payer, "to": self.payee, "amount": self.amount * base,
+                "rule": self.rule, "note": self.note}
+
+
+@dataclass
+class Settlement:
+    """What the hand is worth to each seat, and what the next hand looks like."""
+
+    items: list[Item]
+    next_dealer: int
+    next_dealer_streak: int
+    next_dealer_rule: str
+    flip: int | None
+    ending: str
+    ready: dict[int, Valued | None] = field(default_factory=dict)
+    burned: dict[int, str] = field(default_factory=dict)
+    chickens: list[chickens.SeatChickens] = field(default_factory=list)
+    n: int = 4
+
+    def scores(self) -> list[int]:
+        """Net units per seat."""
+        out = [0] * self.n
+        for it in self.items:
+            out[it.payer] -= it.amount
+            out[it.payee] += it.amount
+        return out
+
+    def to_json(self, base: int) -> dict[str, Any]:
+        """The contract's settlement object, in points."""
+        return {"scores": [s * base for s in self.scores()], "next_dealer": self.next_dealer,
+                "next_dealer_streak": self.next_dealer_streak,
+                "flip": code(self.flip) if self.flip is not None else None,
+                "items": [it.to_json(base) for it in self.items]}
+
+
+# ------------------------------------------------------------------ readiness
+
+def final_hand(st: GameState, seat: int) -> list[int]:
+    """A seat's concealed tiles at the end; a winner's include the tile it won on."""
+    hand = list(st.seats[seat].hand)
+    for w in st.wins:
+        if w.seat == seat and w.kind != "self_draw":
+            hand[w.tile] += 1
+    return hand
+
+
+def readiness(st: GameState, seat: int) -> Valued | None:
+    """R3.3 ready value (with 报听 per R5.4) of a seat that did not win; None if not ready."""
+    s = st.seats[seat]
+    prof = st.profile
+    scored = hands.ready_value(s.hand, len(s.melds), s.meld_tiles(), prof.hand_values,
+                               needs_winning_tile=prof.long_qi_dui_needs_winning_tile)
+    return ready_value(prof, scored, s.declared) if scored is not None else None
+
+
+# ------------------------------------------------------------------ settle
+
+def settle(st: GameState) -> Settlement:
+    """The full ledger of a hand that ended (wins, or an exhaustive draw)."""
+    winners = {w.seat for w in st.wins}
+    ready = {s: readiness(st, s) for s in range(st.n) if s not in winners}
+    if st.wins:
+        return _settle_wins(st, ready)
+    return _settle_draw(st, ready)
+
+
+def _settle_wins(st: GameState, ready: dict[int, Valued | None]) -> Settlement:
+    items: list[Item] = []
+    burned, void_kong = _burns(st)
+    for w in st.wins:
+        items += _hand_items(st, w)
+        items += _transfer_items(st, w)
+    won_or_ready = {w.seat for w in st.wins} | {s for s, v in ready.items() if v is not None}
+    items += _dou_items(st, won_or_ready, set(burned), void_kong)
+    turned = st.wall[st.front] if st.wall_left > 0 else None
+    tallies, chicken_items = _chicken_items(st, won_or_ready, set(burned), turned)
+    items += chicken_items
+    nxt, rule = _next_dealer_after_wins(st)
+    return Settlement(items, nxt, st.streak + 1 if nxt == st.dealer else 0, rule, turned, "win",
+                      ready, burned, tallies, st.n)
+
+
+def _burns(st: GameState) -> tuple[dict[int, str], Meld | None]:
+    """R8.3, R9.3: seats whose dou and chicken credits are burned, or the single kong voided."""
+    w = st.window
+    prof = st.profile
+    if w is None or not st.wins:
+        return {}, None
+    if w.rob:
+        return ({w.source: f"抢杠 at step {w.step}"} if prof.rob_kong_burn else {}), None
+    if w.hot_kong is None:
+        return {}, None
+    if prof.hot_shot.burn == "all":
+        return {w.source: f"热炮 at step {w.step}"}, None
+    return {}, w.hot_kong
+
+
+def _hand_items(st: GameState, w: Win) -> list[Item]:
+    """R6.1/R6.3/R9.3 hand payments and the R6.4 dealer items that ride on them."""
+    a = assess_final(st, w)
+    bonus = dealer_bonus(st.profile, st.streak)
+    out: list[Item] = []
+    if w.kind == "self_draw":
+        for o in range(st.n):
+            if o != w.seat:
+                out.append(Item("hand", o, w.seat, a.units, "R6.1", a.note))
+                if bonus and st.dealer in (o, w.seat):
+                    out.append(Item("dealer", o, w.seat, bonus, "R6.4", f"庄 {bonus}"))
+        return out
+    assert w.source is not None
+    if w.kind == "discard":
+        out.append(Item("hand", w.source, w.seat, a.units, "R6.3", a.note))
+        if bonus and st.dealer in (w.source, w.seat):
+            out.append(Item("dealer", w.source, w.seat, bonus, "R6.4", f"庄 {bonus}"))
+        return out
+    shares = [o for o in range(st.n) if o != w.seat]
+    out.append(Item("hand", w.source, w.seat, a.units * len(shares), "R9.3",
+                    f"{a.note}, 抢杠 包{len(shares)}家"))
+    extra = sum(bonus for o in shares if st.dealer in (o, w.seat))
+    if extra:
+        out.append(Item("dealer", w.source, w.seat, extra, "R6.4", f"庄 {bonus} per share (抢杠)"))
+    return out
+
+
+def assess_final(st: GameState, w: Win) -> Valued:
+    """A win's value per payer, recomputed from the end state (the tiles have not moved since)."""
+    prof = st.profile
+    s = st.seats[w.seat]
+    hand = final_hand(st, w.seat)
+    scored = hands.score(hand, len(s.melds), s.meld_tiles(), w.tile, prof.hand_values,
+                         needs_winning_tile=prof.long_qi_dui_needs_winning_tile, situational=w.situational)
+    assert scored is not None
+    from audit.values import win_value
+    kill = w.kind == "discard" and w.source is not None and st.seats[w.source].declared is not None
+    return win_value(prof, scored, declared=s.declared, kill=kill, self_draw=w.kind != "discard",
+                     kong_flower=w.kong_flower, hot=w.hot)
+
+
+def _transfer_items(st: GameState, w: Win) -> list[Item]:
+    """R8.3 transfer_kong: the shooter pays each winner what its last kong would have earned."""
+    window = st.window
+    if not w.hot or not st.profile.hot_shot.transfer_kong or window is None or window.hot_kong is None:
+        return []
+    kong = window.hot_kong
+    kind = kong.kind.value
+    times = 1 if kong.kind is MeldKind.EXPOSED else st.n - 1
+    amount = times * st.profile.dou_value(kind)
+    return [Item("hot_shot", window.source, w.seat, amount, "R8.3",
+                 f"热炮 transfer of {_KONG_ZH[kind]} {code(kong.tile)}: {times}x{st.profile.dou_value(kind)}")]
+
+
+_KONG_ZH = {"concealed": "闷豆", "added": "转弯豆", "exposed": "点豆"}
+
+
+def _dou_items(st: GameState, won_or_ready: set[int], burned: set[int], void: Meld | None) -> list[Item]:
+    """R4.7 dou payments of every kong that stands and scores."""
+    prof = st.profile
+    out: list[Item] = []
+    for seat, s in enumerate(st.seats):
+        if seat in burned or (prof.dou_requires_ready and seat not in won_or_ready):
+            continue
+        for m in s.melds:
+            if not m.is_kong or not m.scores or m is void:
+                continue
+            value = prof.dou_value(m.kind.value)
+            note = f"{_KONG_ZH[m.kind.value]} {code(m.tile)}"
+            payers = [m.from_seat] if m.kind is MeldKind.EXPOSED else [o for o in range(st.n) if o != seat]
+            out += [Item("dou", p, seat, value, "R4.7", note) for p in payers if p is not None]
+    return out
+
+
+def _chicken_items(st: GameState, won_or_ready: set[int], burned: set[int],
+                   turned: int | None) -> tuple[list[chickens.SeatChickens], list[Item]]:
+    prof = st.profile
+    flip = chickens.flip_of(prof, turned)
+    tallies = []
+    for seat in range(st.n):
+        qualifies = seat not in burned and (not prof.chicken_requires_ready or seat in won_or_ready)
+        exposed_liable = prof.chicken_requires_ready and seat not in won_or_ready
+        tallies.append(chickens.tally(st, seat, final_hand(st, seat), qualifies, exposed_liable, flip))
+    pays = chickens.payments(st, tallies, burned)
+    return tallies, [Item("chicken", p.payer, p.payee, p.amount, p.rule, p.note) for p in pays]
+
+
+def _next_dealer_after_wins(st: GameState) -> tuple[int, str]:
+    """R14.1, R14.2."""
+    winners = [w.seat for w in st.wins]
+    if len(winners) == 1:
+        return winners[0], "R14.1"
+    w = st.window
+    assert w is not None
+    if len(winners) == st.n - 1 or st.profile.double_win_next_dealer == "discarder":
+        return w.source, "R14.2"
+    order = [(st.dealer + i) % st.n for i in range(st.n)]
+    return next(s for s in order if s in winners), "R14.2"
+
+
+def _settle_draw(st: GameState, ready: dict[int, Valued | None]) -> Settlement:
+    """R12: 查叫 between ready and not-ready seats; no dou, no chickens; R14.3 next dealer."""
+    prof = st.profile
+    ready_seats = [s for s in range(st.n) if ready[s] is not None]
+    items: list[Item] = []
+    if 0 < len(ready_seats) < st.n:
+        bonus = dealer_bonus(prof, st.streak) if prof.dealer_bonus_on_draw else 0
+        for payer in range(st.n):
+            if payer in ready_seats:
+                continue
+            for payee in ready_seats:
+                v = ready[payee]
+                assert v is not None
+                items.append(Item("draw_settle", payer, payee, v.units, "R12.1", f"查叫: {v.note}"))
+                if bonus and st.dealer in (payer, payee):
+                    items.append(Item("dealer", payer, payee, bonus, "R6.4", f"庄 {bonus} (查叫)"))
+    nxt = _next_dealer_after_draw(st, ready_seats)
+    return Settlement(items, nxt, st.streak + 1 if nxt == st.dealer else 0, "R14.3", None, "draw",
+                      ready, {}, [], st.n)
+
+
+def _next_dealer_after_draw(st: GameState, ready_seats: list[int]) -> int:
+    if st.profile.draw_next_dealer == "stay" or len(ready_seats) in (0, st.n):
+        return st.dealer
+    if len(ready_seats) == st.n - 1:
+        return next(s for s in range(st.n) if s not in ready_seats)
+    if st.dealer in ready_seats:
+        return st.dealer
+    return next(s for s in ((st.dealer + i) % st.n for i in range(1, st.n)) if s in ready_seats)
+
+
+__all__ = ["Item", "Settlement", "settle", "assess", "readiness", "KIND_RULE"]

@@ -1,0 +1,465 @@
+"""The table during a hand, and how an event changes it.
+
+`GameState.apply` trusts its input, like a chess board's push: judging an
+event is `rules.check`'s job, and the replayer calls it first. Keeping the two
+apart lets the simulator reuse this state with a strict policy and lets a
+report show the table before and after any step (`snapshot`).
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from audit import hands
+from audit.profiles import Profile
+from audit.tiles import BIRD, WUGU, NUM_KINDS, parse
+
+
+class MeldKind(str, Enum):
+    """Exposed or concealed sets; the three kongs differ in who pays (R4.7)."""
+
+    PONG = "pong"
+    """碰: three, one of them claimed from a discard."""
+    CONCEALED = "concealed"
+    """闷豆: four from the own hand."""
+    ADDED = "added"
+    """转弯豆/爬坡豆: the fourth tile added to the seat's own pong."""
+    EXPOSED = "exposed"
+    """点豆: three in hand plus a discard."""
+
+
+class Phase(str, Enum):
+    """Whose move it is and what kind of move may come next (R2)."""
+
+    TURN = "turn"
+    """The actor holds 14 and may win, kong, declare or discard."""
+    AFTER_PONG = "after_pong"
+    """The actor ponged and must discard (R2.3)."""
+    REPLACEMENT = "replacement"
+    """The actor konged (concealed/exposed) and draws from the back next."""
+    ROB = "rob"
+    """The actor declared an added kong: others may rob it (R9.1), then the replacement draw."""
+    CLAIM = "claim"
+    """The actor discarded: others may win, pong or kong it; else the next seat draws."""
+    WON = "won"
+    """Somebody won: only more wins on the same tile may follow (R10.1)."""
+
+
+class EventType(str, Enum):
+    """Event types of the record format."""
+
+    DRAW = "draw"
+    """Take the next wall tile (front, or back after a kong)."""
+    DISCARD = "discard"
+    """Put a tile out."""
+    DECLARE = "declare"
+    """报听: declare ready before the first discard."""
+    PONG = "pong"
+    """Claim the last discard with a pair."""
+    KONG = "kong"
+    """Make a kong of one of three kinds."""
+    WIN = "win"
+    """胡."""
+    PASS = "pass"
+    """Explicitly decline a claim."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """A parsed event; `step` is its index in `events`."""
+
+    step: int
+    type: EventType
+    seat: int
+    tile: int | None = None
+    kind: str | None = None
+    from_seat: int | None = None
+
+    @classmethod
+    def from_json(cls, step: int, raw: dict[str, Any]) -> "Event":
+        """Build from a schema-valid event object."""
+        tile = raw.get("tile")
+        return cls(step, EventType(raw["type"]), raw["seat"], parse(tile) if tile is not None else None,
+                   raw.get("kind"), raw.get("from"))
+
+
+@dataclass
+class Meld:
+    """A pong or kong; `scores` is R4.6's first-chance test for kongs."""
+
+    kind: MeldKind
+    tile: int
+    owner: int
+    from_seat: int | None
+    step: int
+    scores: bool = True
+    pong_held_three: bool = False
+    robbed: bool = False
+
+    @property
+    def size(self) -> int:
+        """Tiles in the meld."""
+        return 3 if self.kind is MeldKind.PONG or self.robbed else 4
+
+    @property
+    def is_kong(self) -> bool:
+        """Whether this meld is a kong that stands."""
+        return self.kind is not MeldKind.PONG and not self.robbed
+
+
+@dataclass
+class Lock:
+    """R13.1: a seat that passed a win; `value` is what the passed win was worth."""
+
+    value: int
+    step: int
+
+
+@dataclass
+class SeatState:
+    """One seat's tiles and flags."""
+
+    hand: list[int]
+    melds: list[Meld] = field(default_factory=list)
+    discards: list[tuple[int, int]] = field(default_factory=list)
+    declared: str | None = None
+    declared_step: int | None = None
+    draws: int = 0
+    discards_made: int = 0
+    turn_draws: set[int] = field(default_factory=set)
+    first_turn: bool = False
+    kong_this_turn: Meld | None = None
+    made_kong: bool = False
+    lock: Lock | None = None
+    pong_locks: set[int] = field(default_factory=set)
+    version: int = 0
+    _waits: tuple[int, list[int]] | None = None
+
+    def meld_tiles(self) -> list[int]:
+        """Every tile in the melds (a kong lists its tile four times)."""
+        return [m.tile for m in self.melds for _ in range(m.size)]
+
+    def waits(self) -> list[int]:
+        """R3.3 waits of the 13-tile hand, cached until the hand changes."""
+        if self._waits is None or self._waits[0] != self.version:
+            self._waits = (self.version, hands.waits(self.hand, self.meld_tiles()))
+        return self._waits[1]
+
+    def touch(self) -> None:
+        """Mark the hand as changed."""
+        self.version += 1
+
+
+@dataclass(frozen=True)
+class Win:
+    """One 胡: who, on what, and from whom (payer for a discard or a rob)."""
+
+    seat: int
+    tile: int
+    kind: str
+    step: int
+    source: int | None
+    kong_flower: bool
+    hot: bool
+    situational: tuple[hands.Pattern, ...] = ()
+
+
+@dataclass
+class FirstChicken:
+    """The first discarded 1s (or 8p): 冲锋鸡 unless claimed (R11.3, R11.4)."""
+
+    tile: int
+    seat: int
+    step: int
+    claimed_by: int | None = None
+    won_on: bool = False
+
+
+@dataclass
+class Window:
+    """An open claim window on a discard or an added kong (R2.3, R9.1, R13)."""
+
+    source: int
+    tile: int
+    step: int
+    rob: bool
+    hot_kong: Meld | None = None
+    could_win: dict[int, int] = field(default_factory=dict)
+    must_win: set[int] = field(default_factory=set)
+    could_pong: set[int] = field(default_factory=set)
+    passed: set[int] = field(default_factory=set)
+
+    @property
+    def hot(self) -> bool:
+        """R8.1: the discarder konged and drew its replacement this turn."""
+        return self.hot_kong is not None
+
+
+@dataclass
+class GameState:
+    """Everything the rules need to judge the next event."""
+
+    profile: Profile
+    n: int
+    dealer: int
+    streak: int
+    wall: list[int]
+    seats: list[SeatState]
+    front: int = 0
+    back: int = 0
+    phase: Phase = Phase.TURN
+    actor: int = 0
+    last_draw: int | None = None
+    replacement: bool = False
+    any_claim: bool = False
+    window: Window | None = None
+    wins: list[Win] = field(default_factory=list)
+    first_chicken: dict[int, FirstChicken] = field(default_factory=dict)
+    pending_declare: int | None = None
+    steps: int = 0
+
+    @classmethod
+    def start(cls, profile: Profile, dealer: int, streak: int, deal: list[list[int]], wall: list[int]) -> "GameState":
+        """The table after the deal: the dealer moves first (R2.1)."""
+        seats = [SeatState(hand=_counts(d)) for d in deal]
+        seats[dealer].first_turn = True
+        return cls(profile=profile, n=len(deal), dealer=dealer, streak=streak, wall=list(wall),
+                   seats=seats, back=len(wall), phase=Phase.TURN, actor=dealer)
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def wall_left(self) -> int:
+        """Tiles not yet drawn."""
+        return self.back - self.front
+
+    def next_wall_tile(self, replacement: bool) -> int | None:
+        """The tile a draw must take (R2.4), None when the wall is empty."""
+        if self.wall_left <= 0:
+            return None
+        if replacement and self.profile.replacement_from == "back":
+            return self.wall[self.back - 1]
+        return self.wall[self.front]
+
+    def next_seat(self, seat: int) -> int:
+        """Play order (R1.1)."""
+        return (seat + 1) % self.n
+
+    def copy(self) -> "GameState":
+        """A snapshot for reports (the profile is shared, it is immutable)."""
+        prof = self.profile
+        self.profile = None  # type: ignore[assignment]
+        try:
+            dup = copy.deepcopy(self)
+        finally:
+            self.profile = prof
+        dup.profile = prof
+        return dup
+
+    # ------------------------------------------------------------ apply
+
+    def apply(self, ev: Event) -> None:
+        """Change the table by one event that `rules.check` accepted."""
+        self.steps = ev.step + 1
+        _APPLY[ev.type](self, ev)
+
+    def _take_from_wall(self, replacement: bool) -> int:
+        if replacement and self.profile.replacement_from == "back":
+            self.back -= 1
+            return self.wall[self.back]
+        self.front += 1
+        return self.wall[self.front - 1]
+
+    def close_window(self, closer: Event | None) -> None:
+        """Lock every seat that could have won and did not (R13.1, R16.13), and pong locks (R13.2)."""
+        w = self.window
+        if w is None:
+            return
+        self.window = None
+        releasing = closer.seat if closer is not None and closer.type is EventType.DRAW else None
+        for seat, value in w.could_win.items():
+            if self.profile.pass_lock_until == "draw" and seat == releasing:
+                continue
+            old = self.seats[seat].lock
+            if old is None or value > old.value:
+                self.seats[seat].lock = Lock(value, w.step)
+        if self.profile.pass_pong_lock:
+            for seat in w.could_pong:
+                if closer is None or closer.seat != seat or closer.type not in (EventType.PONG, EventType.KONG):
+                    self.seats[seat].pong_locks.add(w.tile)
+
+
+def _counts(tiles: list[int]) -> list[int]:
+    out = [0] * NUM_KINDS
+    for t in tiles:
+        out[t] += 1
+    return out
+
+
+def _apply_draw(st: GameState, ev: Event) -> None:
+    replacement = st.phase in (Phase.REPLACEMENT, Phase.ROB)
+    st.close_window(ev)
+    tile = st._take_from_wall(replacement)
+    seat = st.seats[ev.seat]
+    seat.hand[tile] += 1
+    seat.touch()
+    if not replacement:
+        seat.turn_draws = set()
+        seat.kong_this_turn = None
+        seat.first_turn = seat.draws == 0 and ev.seat != st.dealer
+        if st.profile.pass_lock_until == "draw":
+            seat.lock = None
+    seat.draws += 1
+    seat.turn_draws.add(tile)
+    st.last_draw = tile
+    st.replacement = replacement
+    st.phase = Phase.TURN
+    st.actor = ev.seat
+
+
+def _apply_discard(st: GameState, ev: Event) -> None:
+    seat = st.seats[ev.seat]
+    assert ev.tile is not None
+    seat.hand[ev.tile] -= 1
+    seat.touch()
+    seat.discards.append((ev.tile, ev.step))
+    seat.discards_made += 1
+    seat.pong_locks.clear()
+    if st.profile.pass_lock_until == "discard":
+        seat.lock = None
+    hot_kong = seat.kong_this_turn
+    seat.kong_this_turn = None
+    seat.first_turn = False
+    if ev.tile in _chicken_tiles(st) and ev.tile not in st.first_chicken:
+        st.first_chicken[ev.tile] = FirstChicken(ev.tile, ev.seat, ev.step)
+    st.pending_declare = None
+    st.phase = Phase.CLAIM
+    st.actor = ev.seat
+    st.last_draw = None
+    st.window = Window(ev.seat, ev.tile, ev.step, rob=False, hot_kong=hot_kong)
+    from audit.claims import open_window  # late import: claims judges with this state
+    open_window(st)
+
+
+def _chicken_tiles(st: GameState) -> tuple[int, ...]:
+    return (BIRD, WUGU) if st.profile.wugu_on else (BIRD,)
+
+
+def _apply_declare(st: GameState, ev: Event) -> None:
+    seat = st.seats[ev.seat]
+    seat.declared = "hard" if ev.seat == st.dealer else "soft"
+    seat.declared_step = ev.step
+    st.pending_declare = ev.seat
+
+
+def _claim_discard(st: GameState, ev: Event) -> tuple[int, int]:
+    """Take the last discard off the table for a pong or an exposed kong."""
+    w = st.window
+    assert w is not None
+    st.close_window(ev)
+    src = st.seats[w.source]
+    src.discards.pop()
+    fc = st.first_chicken.get(w.tile)
+    if fc is not None and fc.step == w.step:
+        fc.claimed_by = ev.seat
+    st.any_claim = True
+    return w.source, w.tile
+
+
+def _apply_pong(st: GameState, ev: Event) -> None:
+    source, tile = _claim_discard(st, ev)
+    seat = st.seats[ev.seat]
+    held_three = seat.hand[tile] >= 3
+    seat.hand[tile] -= 2
+    seat.touch()
+    seat.melds.append(Meld(MeldKind.PONG, tile, ev.seat, source, ev.step, pong_held_three=held_three))
+    seat.kong_this_turn = None
+    st.phase = Phase.AFTER_PONG
+    st.actor = ev.seat
+    st.last_draw = None
+
+
+def _apply_kong(st: GameState, ev: Event) -> None:
+    seat = st.seats[ev.seat]
+    tile = ev.tile
+    assert tile is not None
+    kind = MeldKind(ev.kind)
+    st.any_claim = True
+    if kind is MeldKind.EXPOSED:
+        source, _ = _claim_discard(st, ev)
+        seat.hand[tile] -= 3
+        meld = Meld(kind, tile, ev.seat, source, ev.step)
+        seat.melds.append(meld)
+        seat.turn_draws = set()
+        seat.first_turn = seat.draws == 0 and ev.seat != st.dealer
+    elif kind is MeldKind.CONCEALED:
+        seat.hand[tile] -= 4
+        meld = Meld(kind, tile, ev.seat, None, ev.step, scores=_first_chance(st, seat, tile))
+        seat.melds.append(meld)
+    else:
+        seat.hand[tile] -= 1
+        meld = next(m for m in seat.melds if m.kind is MeldKind.PONG and m.tile == tile)
+        meld.kind = MeldKind.ADDED
+        meld.step = ev.step
+        meld.scores = tile in seat.turn_draws and not meld.pong_held_three
+        if st.profile.late_kong_scores:
+            meld.scores = True
+    seat.touch()
+    seat.made_kong = True
+    seat.kong_this_turn = meld
+    st.actor = ev.seat
+    st.last_draw = None
+    if kind is MeldKind.ADDED:
+        st.phase = Phase.ROB
+        st.window = Window(ev.seat, tile, ev.step, rob=True)
+        from audit.claims import open_window
+        open_window(st)
+    else:
+        st.phase = Phase.REPLACEMENT
+
+
+def _first_chance(st: GameState, seat: SeatState, tile: int) -> bool:
+    """R4.6: a concealed kong scores when its fourth tile came in this turn, or on the first turn."""
+    if st.profile.late_kong_scores:
+        return True
+    return tile in seat.turn_draws or seat.first_turn
+
+
+def _apply_win(st: GameState, ev: Event) -> None:
+    from audit.claims import make_win
+    win = make_win(st, ev)
+    st.wins.append(win)
+    if win.kind == "self_draw":
+        st.window = None
+    else:
+        w = st.window
+        assert w is not None
+        fc = st.first_chicken.get(win.tile)
+        if fc is not None and fc.step == w.step and not w.rob:
+            fc.won_on = True
+        if not w.rob and len(st.wins) == 1:
+            st.seats[w.source].discards.pop()
+        if w.rob and len(st.wins) == 1:
+            robbed = st.seats[w.source]
+            meld = next(m for m in robbed.melds if m.step == w.step)
+            meld.robbed = True
+            meld.kind = MeldKind.PONG
+    st.phase = Phase.WON
+
+
+def _apply_pass(st: GameState, ev: Event) -> None:
+    if st.window is not None:
+        st.window.passed.add(ev.seat)
+
+
+_APPLY = {
+    EventType.DRAW: _apply_draw,
+    EventType.DISCARD: _apply_discard,
+    EventType.DECLARE: _apply_declare,
+    EventType.PONG: _apply_pong,
+    EventType.KONG: _apply_kong,
+    EventType.WIN: _apply_win,
+    EventType.PASS: _apply_pass,
+}

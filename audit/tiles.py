@@ -1,0 +1,99 @@
+"""Tiles as small integers, and their text codes.
+
+A tile is an int 0..26: suit * 9 + (rank - 1), suits in the order m (万),
+p (筒), s (条). Small ints let hand analysis work on a 27-slot count array,
+which is what makes it fast enough to run on every discard of every hand.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import IntEnum
+
+
+class Suit(IntEnum):
+    """The three suits; there are no honours in this game (R1.3)."""
+
+    M = 0
+    """万 characters."""
+    P = 1
+    """筒 dots."""
+    S = 2
+    """条 bamboo."""
+
+
+SUIT_LETTERS = "mps"
+SUIT_NAMES_ZH = ("万", "筒", "条")
+NUM_KINDS = 27
+COPIES = 4
+TOTAL_TILES = NUM_KINDS * COPIES
+
+CODES: tuple[str, ...] = tuple(f"{r}{s}" for s in SUIT_LETTERS for r in range(1, 10))
+_CODE_INDEX = {c: i for i, c in enumerate(CODES)}
+
+BIRD = _CODE_INDEX["1s"]
+"""幺鸡: always a chicken (R11.1)."""
+WUGU = _CODE_INDEX["8p"]
+"""乌骨鸡: a chicken only where the profile's `wugu_ji` is on (R11.1)."""
+
+
+def parse(code: str) -> int:
+    """Tile index of a code such as '5m'; ValueError names the bad input."""
+    try:
+        return _CODE_INDEX[code]
+    except (KeyError, TypeError):
+        raise ValueError(f"not a tile: {code!r}") from None
+
+
+def is_code(code: object) -> bool:
+    """True for a valid tile code, used by the schema and the replayer."""
+    return isinstance(code, str) and code in _CODE_INDEX
+
+
+def code(tile: int) -> str:
+    """Text code of a tile index."""
+    return CODES[tile]
+
+
+def suit(tile: int) -> int:
+    """Suit index (0 m, 1 p, 2 s)."""
+    return tile // 9
+
+
+def rank(tile: int) -> int:
+    """Rank 1..9."""
+    return tile % 9 + 1
+
+
+def make(suit_index: int, rank_value: int) -> int:
+    """Tile index from a suit index and a rank 1..9."""
+    return suit_index * 9 + rank_value - 1
+
+
+def next_rank(tile: int, step: int = 1) -> int:
+    """The same suit, rank moved by `step`, wrapping 9 -> 1 and 1 -> 9 (翻牌鸡, R11.5)."""
+    return make(suit(tile), (rank(tile) - 1 + step) % 9 + 1)
+
+
+def counts(tiles: Iterable[int]) -> list[int]:
+    """A 27-slot count array."""
+    out = [0] * NUM_KINDS
+    for t in tiles:
+        out[t] += 1
+    return out
+
+
+def parse_all(codes: Iterable[str]) -> list[int]:
+    """Parse many codes at once."""
+    return [parse(c) for c in codes]
+
+
+def format_counts(cnt: Sequence[int]) -> list[str]:
+    """Codes of a count array, sorted by suit then rank: how reports show a hand."""
+    return [CODES[t] for t in range(NUM_KINDS) for _ in range(cnt[t])]
+
+
+def zh(tile: int) -> str:
+    """Chinese name of a tile, e.g. 5万; 1s is 幺鸡."""
+    if tile == BIRD:
+        return "幺鸡"
+    return f"{rank(tile)}{SUIT_NAMES_ZH[suit(tile)]}"

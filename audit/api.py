@@ -62,3 +62,41 @@ class Trace:
     audit: dict[str, Any]
     steps: list[StepView] = field(default_factory=list)
     chickens: list[ChickenView] = field(default_factory=list)
+
+
+# ------------------------------------------------------------------ functions
+
+def list_profiles() -> list[str]:
+    """Names of every profile the engine can load."""
+    from audit.profiles import list_profiles as _list
+
+    return _list()
+
+
+def is_match(doc: object) -> bool:
+    """Whether a document is a `zhuoji-match/1` file rather than one record."""
+    return isinstance(doc, dict) and doc.get("format") == "zhuoji-match/1"
+
+
+def audit_record(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The contract audit JSON of one `zhuoji/1` record. Never raises on bad input."""
+    from audit.engine import audit_hand
+
+    return audit_hand(doc, profile=profile, options=options).to_json()
+
+
+def audit_document(doc: object, *, profile: str | None = None,
+                   options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """One audit per hand of a record or a match (continuity findings included)."""
+    from audit.engine import audit_match_hands, audit_hand
+
+    if is_match(doc):
+        return [a.to_json() for a in audit_match_hands(doc, profile=profile, options=options)]
+    return [audit_hand(doc, profile=profile, options=options).to_json()]
+
+
+def trace_record(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None) -> Trace:
+    """The audit plus the table after every step, for a step-by-step report."""
+    from audit.trace import trace
+
+    return trace(doc, profile=profile, options=options)

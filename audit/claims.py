@@ -107,7 +107,7 @@ def open_window(st: GameState) -> None:
         if seat == w.source:
             continue
         s = st.seats[seat]
-        if w.tile in s.waits():
+        if s.wins_with(w.tile):
             a = assess(st, seat, w.tile, kind)
             if a.legal:
                 w.could_win[seat] = a.payer_total

@@ -32,7 +32,9 @@ class HandAudit:
                 "settlement": self.settlement.to_json(self.base) if self.settlement is not None else None}
 
 
-def _schema_finding(path: str, message: str, rule: str | None) -> Finding:
+def _schema_finding(path: str, message: str, rule: str | None, prefix: str = "") -> Finding:
+    """`path: message`, the path prefixed with the hand's place in a match (`hands[2].`)."""
+    path = f"{prefix}.{path}" if prefix and path else (prefix or path)
     text = f"{path}: {message}" if path else message
     return Finding(Kind.SCHEMA, rule, text)
 
@@ -61,23 +63,23 @@ def _profile_name(doc: object, profile: str | None) -> str:
 
 
 def audit_hand(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
-               observer: Observer | None = None) -> HandAudit:
+               observer: Observer | None = None, path_prefix: str = "") -> HandAudit:
     """Audit one `zhuoji/1` document; never raises on bad input."""
     out = HandAudit(_game_id(doc), _profile_name(doc, profile), [])
     errors = validate_record(doc)
     if errors:
-        out.findings = [_schema_finding(e.path, e.message, e.rule) for e in errors]
+        out.findings = [_schema_finding(e.path, e.message, e.rule, path_prefix) for e in errors]
         return out
     assert isinstance(doc, dict)
     try:
         prof = resolve_profile(doc, profile, options)
     except ProfileError as exc:
-        out.findings = [_schema_finding(exc.path, exc.message, "P")]
+        out.findings = [_schema_finding(exc.path, exc.message, "P", path_prefix)]
         return out
     n = len(doc["seats"])
     if n not in prof.players:
         out.findings = [_schema_finding("seats", f"{n} seats, but profile {prof.name} allows "
-                                        f"{' or '.join(map(str, prof.players))} players", "R1.1")]
+                                        f"{' or '.join(map(str, prof.players))} players", "R1.1", path_prefix)]
         return out
     out.profile, out.base = prof, doc.get("base", 1)
     rep = replay(doc, prof, observer=observer)
@@ -88,3 +90,26 @@ def audit_hand(doc: object, *, profile: str | None = None, options: dict[str, An
     out.settlement = settle(rep.state)
     out.findings = compare(doc["result"], out.settlement, out.base)
     return out
+
+
+def audit_match_hands(doc: dict[str, Any], *, profile: str | None = None,
+                      options: dict[str, Any] | None = None) -> list[HandAudit]:
+    """Audit every hand of a `zhuoji-match/1` document, then their continuity."""
+    from audit.match import continuity
+    from records.schema import validate_match
+
+    hands = doc.get("hands")
+    envelope = [e for e in validate_match(doc) if not e.path.startswith("hands[")]
+    if envelope or not isinstance(hands, list):
+        table = doc.get("table_id")
+        out = HandAudit(table if isinstance(table, str) else None, _profile_name(doc, profile), [])
+        out.findings = [_schema_finding(e.path, e.message, e.rule) for e in envelope]
+        return [out]
+    audits = [audit_hand(h, profile=profile, options=options, path_prefix=f"hands[{i}]")
+              for i, h in enumerate(hands)]
+    for i in range(1, len(audits)):
+        prev, cur = audits[i - 1], audits[i]
+        if prev.profile is None or cur.profile is None:
+            continue
+        cur.findings = cur.findings + continuity(hands[i - 1], prev, hands[i], i)
+    return audits

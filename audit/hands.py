@@ -24,7 +24,8 @@ PUNGS = 4
 PUNGS_PAIR = 8
 """The suit splits into pungs plus exactly one pair."""
 
-_POW5 = tuple(5**i for i in range(9))
+POW5 = tuple(5**i for i in range(9))
+_POW5 = POW5
 
 
 class Pattern(Enum):
@@ -289,3 +290,36 @@ def ready_value(cnt: Sequence[int], n_melds: int, meld_tiles: Sequence[int],
         if s is not None and (top is None or s.value > top.value):
             top = s
     return top
+
+
+def wins_with(cnt: Sequence[int], keys: Sequence[int], no_melds: bool, tile: int) -> bool:
+    """R3.1 for a 13-tile hand plus `tile`, from the hand's packed suit keys (see SeatState).
+
+    Written out by hand: it runs for three seats on every discard."""
+    k0, k1, k2 = keys
+    s = tile // 9
+    if s == 0:
+        k0 += POW5[tile % 9]
+    elif s == 1:
+        k1 += POW5[tile % 9]
+    else:
+        k2 += POW5[tile % 9]
+    get = _FLAGS.get
+    f0 = get(k0)
+    if f0 is None:
+        f0 = suit_flags(k0)
+    f1 = get(k1)
+    if f1 is None:
+        f1 = suit_flags(k1)
+    f2 = get(k2)
+    if f2 is None:
+        f2 = suit_flags(k2)
+    if f0 & SETS:
+        std = bool(f2 & PAIR) if f1 & SETS else bool(f2 & SETS and f1 & PAIR)
+    else:
+        std = bool(f1 & SETS and f2 & SETS and f0 & PAIR)
+    if std:
+        return True
+    if no_melds and cnt[tile] & 1:
+        return sum(c & 1 for c in cnt) == 1
+    return False

@@ -14,7 +14,7 @@ from typing import Any
 
 from audit import hands
 from audit.profiles import Profile
-from audit.tiles import BIRD, WUGU, NUM_KINDS, parse
+from audit.tiles import BIRD, CODES, WUGU, NUM_KINDS
 
 
 class MeldKind(str, Enum):
@@ -66,23 +66,29 @@ class EventType(str, Enum):
     """Explicitly decline a claim."""
 
 
-@dataclass(frozen=True)
 class Event:
-    """A parsed event; `step` is its index in `events`."""
+    """A parsed event; `step` is its index in `events`. A slotted class, not a frozen
+    dataclass: the replayer builds one per event and that cost shows in the benchmark."""
 
-    step: int
-    type: EventType
-    seat: int
-    tile: int | None = None
-    kind: str | None = None
-    from_seat: int | None = None
+    __slots__ = ("step", "type", "seat", "tile", "kind", "from_seat")
+
+    def __init__(self, step: int, type: EventType, seat: int, tile: int | None = None,
+                 kind: str | None = None, from_seat: int | None = None) -> None:
+        self.step, self.type, self.seat, self.tile, self.kind, self.from_seat = step, type, seat, tile, kind, from_seat
+
+    def __repr__(self) -> str:
+        return f"Event({self.step}, {self.type.value}, seat={self.seat}, tile={self.tile}, kind={self.kind})"
 
     @classmethod
     def from_json(cls, step: int, raw: dict[str, Any]) -> "Event":
         """Build from a schema-valid event object."""
         tile = raw.get("tile")
-        return cls(step, EventType(raw["type"]), raw["seat"], parse(tile) if tile is not None else None,
+        return cls(step, _EVENT_TYPES[raw["type"]], raw["seat"], _TILE_INDEX[tile] if tile is not None else None,
                    raw.get("kind"), raw.get("from"))
+
+
+_EVENT_TYPES = {e.value: e for e in EventType}
+_TILE_INDEX = {c: i for i, c in enumerate(CODES)}
 
 
 @dataclass
@@ -136,10 +142,20 @@ class SeatState:
     pong_locks: set[int] = field(default_factory=set)
     version: int = 0
     _waits: tuple[int, list[int]] | None = None
+    keys: list[int] = field(default_factory=list)
 
     def meld_tiles(self) -> list[int]:
         """Every tile in the melds (a kong lists its tile four times)."""
         return [m.tile for m in self.melds for _ in range(m.size)]
+
+    def __post_init__(self) -> None:
+        self.keys = [hands.suit_key(self.hand, s) for s in range(3)]
+
+    def add(self, tile: int, k: int) -> None:
+        """Change the count of one tile, keeping the packed suit keys in step."""
+        self.hand[tile] += k
+        self.keys[tile // 9] += k * hands.POW5[tile % 9]
+        self.version += 1
 
     def waits(self) -> list[int]:
         """R3.3 waits of the 13-tile hand, cached until the hand changes."""
@@ -147,9 +163,9 @@ class SeatState:
             self._waits = (self.version, hands.waits(self.hand, self.meld_tiles()))
         return self._waits[1]
 
-    def touch(self) -> None:
-        """Mark the hand as changed."""
-        self.version += 1
+    def wins_with(self, tile: int) -> bool:
+        """Whether `tile` completes the 13-tile hand (R3.1): three look-ups, no search."""
+        return hands.wins_with(self.hand, self.keys, not self.melds, tile)
 
 
 @dataclass(frozen=True)
@@ -303,8 +319,7 @@ def _apply_draw(st: GameState, ev: Event) -> None:
     st.close_window(ev)
     tile = st._take_from_wall(replacement)
     seat = st.seats[ev.seat]
-    seat.hand[tile] += 1
-    seat.touch()
+    seat.add(tile, 1)
     if not replacement:
         seat.turn_draws = set()
         seat.kong_this_turn = None
@@ -322,8 +337,7 @@ def _apply_draw(st: GameState, ev: Event) -> None:
 def _apply_discard(st: GameState, ev: Event) -> None:
     seat = st.seats[ev.seat]
     assert ev.tile is not None
-    seat.hand[ev.tile] -= 1
-    seat.touch()
+    seat.add(ev.tile, -1)
     seat.discards.append((ev.tile, ev.step))
     seat.discards_made += 1
     seat.pong_locks.clear()
@@ -339,8 +353,7 @@ def _apply_discard(st: GameState, ev: Event) -> None:
     st.actor = ev.seat
     st.last_draw = None
     st.window = Window(ev.seat, ev.tile, ev.step, rob=False, hot_kong=hot_kong)
-    from audit.claims import open_window  # late import: claims judges with this state
-    open_window(st)
+    _claims.open_window(st)
 
 
 def _chicken_tiles(st: GameState) -> tuple[int, ...]:
@@ -372,8 +385,7 @@ def _apply_pong(st: GameState, ev: Event) -> None:
     source, tile = _claim_discard(st, ev)
     seat = st.seats[ev.seat]
     held_three = seat.hand[tile] >= 3
-    seat.hand[tile] -= 2
-    seat.touch()
+    seat.add(tile, -2)
     seat.melds.append(Meld(MeldKind.PONG, tile, ev.seat, source, ev.step, pong_held_three=held_three))
     seat.kong_this_turn = None
     st.phase = Phase.AFTER_PONG
@@ -389,24 +401,23 @@ def _apply_kong(st: GameState, ev: Event) -> None:
     st.any_claim = True
     if kind is MeldKind.EXPOSED:
         source, _ = _claim_discard(st, ev)
-        seat.hand[tile] -= 3
+        seat.add(tile, -3)
         meld = Meld(kind, tile, ev.seat, source, ev.step)
         seat.melds.append(meld)
         seat.turn_draws = set()
         seat.first_turn = seat.draws == 0 and ev.seat != st.dealer
     elif kind is MeldKind.CONCEALED:
-        seat.hand[tile] -= 4
+        seat.add(tile, -4)
         meld = Meld(kind, tile, ev.seat, None, ev.step, scores=_first_chance(st, seat, tile))
         seat.melds.append(meld)
     else:
-        seat.hand[tile] -= 1
+        seat.add(tile, -1)
         meld = next(m for m in seat.melds if m.kind is MeldKind.PONG and m.tile == tile)
         meld.kind = MeldKind.ADDED
         meld.step = ev.step
         meld.scores = tile in seat.turn_draws and not meld.pong_held_three
         if st.profile.late_kong_scores:
             meld.scores = True
-    seat.touch()
     seat.made_kong = True
     seat.kong_this_turn = meld
     st.actor = ev.seat
@@ -414,8 +425,7 @@ def _apply_kong(st: GameState, ev: Event) -> None:
     if kind is MeldKind.ADDED:
         st.phase = Phase.ROB
         st.window = Window(ev.seat, tile, ev.step, rob=True)
-        from audit.claims import open_window
-        open_window(st)
+        _claims.open_window(st)
     else:
         st.phase = Phase.REPLACEMENT
 
@@ -428,8 +438,7 @@ def _first_chance(st: GameState, seat: SeatState, tile: int) -> bool:
 
 
 def _apply_win(st: GameState, ev: Event) -> None:
-    from audit.claims import make_win
-    win = make_win(st, ev)
+    win = _claims.make_win(st, ev)
     st.wins.append(win)
     if win.kind == "self_draw":
         st.window = None
@@ -463,3 +472,6 @@ _APPLY = {
     EventType.WIN: _apply_win,
     EventType.PASS: _apply_pass,
 }
+
+
+from audit import claims as _claims  # noqa: E402  (claims reads this module's types; imported last)

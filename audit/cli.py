@@ -1,0 +1,127 @@
+"""`python -m audit`: audit record files from the command line.
+
+Exit status (record-format.md): 0 every hand clean, 1 any hand not clean,
+2 the command could not run (unreadable file, not JSON, unknown profile or
+option). Output is the contract's audit JSON with `--json`, otherwise one
+verdict line per hand followed by its findings.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from audit.api import audit_document
+from audit.profiles import ProfileError, load_profile, resolve
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class UsageError(Exception):
+    """A problem with the command line or a file: exit 2."""
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """KEY=VALUE; VALUE is JSON when it parses (numbers, true, objects), else a string."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key:
+        raise UsageError(f"--option needs KEY=VALUE, got {text!r}")
+    try:
+        return key, json.loads(raw)
+    except json.JSONDecodeError:
+        return key, raw
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of the contract."""
+    p = argparse.ArgumentParser(prog="python -m audit", description="Audit zhuoji/1 hand records.")
+    p.add_argument("--json", action="store_true", help="print the audit JSON (record-format.md)")
+    p.add_argument("--profile", help="re-audit under this profile (what-if); the record's own options are dropped")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a profile parameter, e.g. chicken.charge=3 or jian_dou_san=true (repeatable)")
+    p.add_argument("files", nargs="+", metavar="FILE", help="a .json record or match, or a .jsonl of records")
+    return p
+
+
+def load_documents(path: str) -> list[Any]:
+    """The JSON documents of one file; UsageError when it cannot be read as JSON (R16.9)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: cannot read: {exc}") from None
+    try:
+        if path.endswith(".jsonl"):
+            return [json.loads(line) for line in text.splitlines() if line.strip()]
+        return [json.loads(text)]
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise UsageError(f"{path}: not JSON: nested too deeply") from None
+
+
+def check_options(profile: str | None, options: dict[str, Any]) -> None:
+    """Refuse an unknown profile or option before auditing anything (exit 2)."""
+    try:
+        if profile is not None:
+            load_profile(profile)
+        if options:
+            resolve(profile, options)
+    except ProfileError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def summary_lines(audit: dict[str, Any]) -> list[str]:
+    """One verdict line, then one line per finding."""
+    head = f"{audit['game_id'] or '(no game_id)'} [{audit['profile']}]: {audit['verdict']}"
+    sett = audit.get("settlement")
+    if sett is not None:
+        head += f"  scores {sett['scores']}  next dealer {sett['next_dealer']}"
+    lines = [head]
+    for f in audit["findings"]:
+        where = f"step {f['step']}" if f["step"] is not None else "record"
+        rule = f["rule"] or "schema"
+        lines.append(f"  - {where} {rule}: {f['message']}")
+    return lines
+
+
+def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+    """Parse arguments, audit every file, print, and return the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        options = dict(parse_option(o) for o in args.option)
+        check_options(args.profile, options)
+    except UsageError as exc:
+        print(f"error: {exc}", file=err)
+        return EXIT_ERROR
+    audits: list[dict[str, Any]] = []
+    failed = False
+    for path in args.files:
+        try:
+            docs = load_documents(path)
+        except UsageError as exc:
+            print(f"error: {exc}", file=err)
+            failed = True
+            continue
+        for doc in docs:
+            audits += audit_document(doc, profile=args.profile, options=options or None)
+    _print(audits, args.json, out)
+    if failed:
+        return EXIT_ERROR
+    return EXIT_CLEAN if all(a["verdict"] == "clean" for a in audits) else EXIT_FINDINGS
+
+
+def _print(audits: list[dict[str, Any]], as_json: bool, out: TextIO) -> None:
+    if as_json:
+        payload: Any = audits[0] if len(audits) == 1 else audits
+        out.write(json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
+        return
+    for a in audits:
+        out.write("\n".join(summary_lines(a)) + "\n")
+
+
+def main() -> None:
+    """Console entry point."""
+    sys.exit(run(sys.argv[1:]))

@@ -1,0 +1,37 @@
+"""`zhuoji-match/1`: each hand audited on its own, then the continuity between hands.
+
+A break (wrong dealer, wrong streak, other players) is an illegal finding with
+step null on the later hand: the hand itself may be fine, its place in the
+match is not.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from audit.engine import HandAudit
+from audit.findings import Finding, illegal
+
+
+def players(doc: dict[str, Any]) -> list[tuple[str, str]]:
+    """Who sits where: the player id when given, else the name."""
+    return [("id", s["player_id"]) if "player_id" in s else ("name", s["name"]) for s in doc["seats"]]
+
+
+def continuity(prev_doc: dict[str, Any], prev: HandAudit, doc: dict[str, Any], index: int) -> list[Finding]:
+    """Findings for hand `index` given the hand before it (both schema-valid)."""
+    out: list[Finding] = []
+    if players(prev_doc) != players(doc):
+        out.append(illegal("R1.1", f"hand {index} seats other players than hand {index - 1} "
+                           "(the seats must stay the same in a match)", None))
+    sett = prev.settlement
+    if sett is None:
+        return out
+    if doc["dealer"] != sett.next_dealer:
+        out.append(illegal(sett.next_dealer_rule, f"hand {index} is dealt by seat {doc['dealer']}, but hand "
+                           f"{index - 1} makes seat {sett.next_dealer} the next dealer", None,
+                           expected=sett.next_dealer, actual=doc["dealer"]))
+    elif doc.get("dealer_streak", 0) != sett.next_dealer_streak:
+        out.append(illegal("R14.4", f"hand {index}'s dealer_streak is {doc.get('dealer_streak', 0)}, but "
+                           f"after hand {index - 1} it is {sett.next_dealer_streak}", None,
+                           expected=sett.next_dealer_streak, actual=doc.get("dealer_streak", 0)))
+    return out

@@ -1,0 +1,106 @@
+"""Step-by-step views of a replay, for the HTML and PDF reports.
+
+The replayer's observer hands us the live state after each event; we turn it
+into frozen views at once (tiles as codes), so a report never touches engine
+internals and the views cannot change under it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from audit.api import ChickenView, MeldView, SeatView, StepView, Trace
+from audit.engine import audit_hand
+from audit.findings import Finding
+from audit.state import Event, GameState, MeldKind
+from audit.tiles import code, format_counts
+
+_MELD_KIND = {MeldKind.PONG: "pong", MeldKind.CONCEALED: "concealed", MeldKind.ADDED: "added",
+              MeldKind.EXPOSED: "exposed"}
+
+
+def seat_views(st: GameState) -> tuple[SeatView, ...]:
+    """Every seat's tiles as a reviewer sees them."""
+    out = []
+    for s in st.seats:
+        melds = tuple(MeldView(_MELD_KIND[m.kind], (code(m.tile),) * m.size, m.from_seat) for m in s.melds)
+        out.append(SeatView(tuple(format_counts(s.hand)), melds, tuple(code(t) for t, _ in s.discards),
+                            s.declared is not None, s.lock is not None))
+    return tuple(out)
+
+
+def trace(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None) -> Trace:
+    """Audit `doc` and keep a view of the table after every step."""
+    steps: list[StepView] = []
+    prev_locks: list[object] = []
+    raw_events = doc.get("events") if isinstance(doc, dict) else None
+
+    def observe(st: GameState, ev: Event | None, finding: Finding | None) -> None:
+        index = -1 if ev is None else ev.step
+        if finding is not None and finding.step is None:
+            return
+        event = raw_events[index] if ev is not None and isinstance(raw_events, list) else None
+        found = (finding.to_json(),) if finding is not None else ()
+        if finding is not None and steps and steps[-1].index == index:
+            steps.pop()
+        locks = [s.lock for s in st.seats]
+        newly = [i for i, lk in enumerate(locks) if lk is not None and (not prev_locks or lk is not prev_locks[i])]
+        prev_locks[:] = locks
+        markers = _markers(st, ev) + tuple(f"过胡 seat {i}" for i in newly)
+        steps.append(StepView(index, event, seat_views(st), st.wall_left, markers, found))
+
+    hand = audit_hand(doc, profile=profile, options=options, observer=observe)
+    out = Trace(hand.to_json(), steps)
+    if hand.replay is not None:
+        _mark_endings(out, hand.replay.state)
+    if hand.settlement is not None:
+        out.chickens = [ChickenView(c.seat, tuple(c.tiles), c.credit if c.qualifies else -c.liability,
+                                    c.qualifies, ", ".join(c.parts or c.liability_parts))
+                        for c in hand.settlement.chickens]
+    _attach_findings(out)
+    return out
+
+
+def _markers(st: GameState, ev: Event | None) -> tuple[str, ...]:
+    """Markers visible as soon as the step happens."""
+    if ev is None:
+        return ()
+    out = []
+    if ev.type.value == "declare":
+        out.append("报听")
+    if ev.type.value == "kong":
+        meld = st.seats[ev.seat].kong_this_turn
+        if meld is not None and not meld.scores:
+            out.append("憨包豆")
+    return tuple(out)
+
+
+def _mark_endings(out: Trace, st: GameState) -> None:
+    """Markers only the end of the hand decides: 冲锋鸡/责任鸡, 热炮, 抢杠."""
+    extra: dict[int, list[str]] = {}
+    for fc in st.first_chicken.values():
+        if fc.claimed_by is not None:
+            extra.setdefault(fc.step, []).append(f"责任鸡 {code(fc.tile)}")
+        elif not fc.won_on and st.wins:
+            extra.setdefault(fc.step, []).append(f"冲锋鸡 {code(fc.tile)}")
+    w = st.window
+    if w is not None and st.wins:
+        if w.rob:
+            extra.setdefault(w.step, []).append("抢杠")
+        elif w.hot_kong is not None:
+            extra.setdefault(w.step, []).append("热炮")
+    for i, sv in enumerate(out.steps):
+        if sv.index in extra:
+            out.steps[i] = StepView(sv.index, sv.event, sv.seats, sv.wall_left,
+                                    sv.markers + tuple(extra[sv.index]), sv.findings)
+
+
+def _attach_findings(out: Trace) -> None:
+    """Findings that name a step show on that step too (a must-win failure names an earlier one)."""
+    by_step: dict[int, list[dict[str, Any]]] = {}
+    for f in out.audit["findings"]:
+        if f["step"] is not None:
+            by_step.setdefault(f["step"], []).append(f)
+    for i, sv in enumerate(out.steps):
+        if sv.index in by_step and not sv.findings:
+            out.steps[i] = StepView(sv.index, sv.event, sv.seats, sv.wall_left, sv.markers,
+                                    tuple(by_step[sv.index]))

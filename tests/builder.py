@@ -45,15 +45,21 @@ def parse_events(text: str) -> list[dict[str, Any]]:
     return out
 
 
-def _wall(deal: list[list[str]], events: list[dict[str, Any]], flip: str | None) -> list[str]:
+def split_draws(events: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
+    """Tiles of normal draws (front) and of replacement draws (right after a kong: back)."""
     front: list[str] = []
     back: list[str] = []
     prev: dict[str, Any] | None = None
     for ev in events:
         if ev["type"] == "draw":
             (back if prev is not None and prev["type"] == "kong" else front).append(ev["tile"])
-        if ev["type"] != "pass":
+        if ev["type"] != "pass" and not (ev["type"] == "win" and ev.get("kind") == "rob"):
             prev = ev
+    return front, back
+
+
+def _wall(deal: list[list[str]], events: list[dict[str, Any]], flip: str | None) -> list[str]:
+    front, back = split_draws(events)
     left = Counter({c: 4 for c in CODES})
     for t in [t for d in deal for t in d] + front + back + ([flip] if flip else []):
         left[t] -= 1

@@ -41,3 +41,22 @@ def sums(items: list[dict[str, Any]]) -> dict[tuple[str, int, int], int]:
 def kinds(items: list[dict[str, Any]], kind: str) -> dict[tuple[int, int], int]:
     """Sums of one kind, keyed (from, to)."""
     return {(f, t): v for (k, f, t), v in sums(items).items() if k == kind}
+
+
+# Three non-dealer hands that are far from ready and hold no pair: they draw and
+# discard without creating claims. Free for the dealer: all 5m, 5p, 5s and 1s,
+# and spare copies of the rest (see tests/test_kongs.py for the counts).
+INERT = [
+    "1m 4m 7m 8m 2p 3p 6p 9p 2s 3s 6s 7s 9s",
+    "2m 3m 6m 9m 1p 4p 7p 8p 2s 4s 7s 8s 9s",
+    "1m 3m 4m 7m 8m 2p 3p 4p 6p 9p 3s 6s 9s",
+]
+
+
+def quiet_round(first: int, tiles: list[str], n: int = 4) -> str:
+    """Events: seats first, first+1, ... each draw one tile and discard it at once."""
+    lines = []
+    for i, t in enumerate(tiles):
+        seat = (first + i) % n
+        lines += [f"{seat} draw {t}", f"{seat} discard {t}"]
+    return "\n".join(lines)

@@ -1,0 +1,123 @@
+"""Fixtures for the service tests: app -> client -> runner on a temporary database,
+a store on a temporary file, and record builders from the shared spec samples.
+
+Everything runs against the real engine (`audit.api`) and the real schema check
+(`records.schema`); the only fakes are auditors that fail on purpose.
+"""
+from __future__ import annotations
+
+import copy
+import io
+import json
+import sys
+import zipfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # `pytest tests/...` from the repository root without an install
+    sys.path.insert(0, str(ROOT))
+
+from flask import Flask  # noqa: E402
+from flask.testing import FlaskClient, FlaskCliRunner  # noqa: E402
+
+from app import create_app  # noqa: E402
+from records.storage import Store  # noqa: E402
+
+SPEC = ROOT.parent / "shared" / "spec"
+EXAMPLES = SPEC / "examples"
+REFERENCE = SPEC / "reference"
+
+
+def example_path(name: str) -> Path:
+    """A worked example record of the spec."""
+    return EXAMPLES / f"{name}.json"
+
+
+def load_example(name: str) -> dict[str, Any]:
+    """A fresh parsed copy of an example record."""
+    return json.loads(example_path(name).read_text(encoding="utf-8"))
+
+
+def reference_paths() -> list[Path]:
+    """The 30 reference games, all of which audit clean."""
+    return sorted(REFERENCE.glob("ref-*.json"))
+
+
+def variant(doc: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """A copy of a record with top-level fields replaced."""
+    copied = copy.deepcopy(doc)
+    copied.update(changes)
+    return copied
+
+
+def missettled(doc: dict[str, Any]) -> dict[str, Any]:
+    """A copy whose claimed scores are wrong (still summing to zero): audits missettled."""
+    copied = copy.deepcopy(doc)
+    scores = copied["result"]["scores"]
+    scores[0] += 1
+    scores[1] -= 1
+    copied["result"].pop("items", None)
+    return copied
+
+
+def dumps(doc: Any, *, pretty: bool = False) -> bytes:
+    """JSON bytes as a platform would send them."""
+    return json.dumps(doc, ensure_ascii=False, indent=1 if pretty else None).encode("utf-8")
+
+
+def make_zip(members: dict[str, bytes], *, compression: int = zipfile.ZIP_DEFLATED) -> bytes:
+    """A zip archive holding the given members (names ending in / are directories)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=compression) as archive:
+        for name, data in members.items():
+            if name.endswith("/"):
+                archive.writestr(zipfile.ZipInfo(name), b"")
+            else:
+                archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def failing_auditor(*_args: Any, **_kwargs: Any) -> list[dict[str, Any]]:
+    """An engine that breaks its promise never to raise."""
+    raise RuntimeError("engine exploded")
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Flask]:
+    """The service on a temporary database, with the real engine."""
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "service.sqlite3")})
+    yield app
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """A test client of the app."""
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    """A CLI runner of the app's commands."""
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    """A store on a temporary file with the real engine."""
+    store = Store.open(tmp_path / "store.sqlite3")
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def upload(client: FlaskClient) -> Callable[..., Any]:
+    """POST one raw body to /api/records; returns the response."""
+
+    def post(data: bytes, content_type: str = "application/json", **kwargs: Any) -> Any:
+        return client.post("/api/records", data=data, content_type=content_type, **kwargs)
+
+    return post

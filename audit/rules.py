@@ -205,6 +205,9 @@ def _check_win(st: GameState, ev: Event) -> Finding | None:
             return illegal("R10.1", f"seat {ev.seat} wins twice", ev.step, ev.seat)
         if st.phase is Phase.WON:
             return illegal("R2.6", f"seat {ev.seat} cannot win after the hand ended", ev.step, ev.seat)
+        if ev.kind == "rob" and st.phase is Phase.REPLACEMENT:
+            return illegal("R9.1", f"seat {ev.seat} cannot rob a concealed or exposed kong (only an added kong)",
+                           ev.step, ev.seat)
         return out_of_turn(st, ev)
     assert ev.tile is not None
     if ev.kind is not None and ev.kind != kind:

@@ -178,7 +178,7 @@ def test_profile_platform_client_player_filters(filled: Store) -> None:
     assert len(ids(filled, profile="kuhu")) == 6
     assert len(ids(filled, platform="gen-holdout")) == 30 and ids(filled, platform="other") == []
     assert len(ids(filled, client="zz-client")) == 15
-    assert ids(filled, client="zz%") == []  # LIKE wildcards are literal
+    assert ids(filled, client="zz%") == []  # a prefix, with % taken literally
     named = ids(filled, player="阿明")
     assert named and all("阿明" in filled.record(i)["players"] for i in named)
     by_id = ids(filled, player="u55128")

@@ -1,0 +1,294 @@
+"""Seeded bots for the simulator: they pick among the moves the judge allows.
+
+A bot never decides what is legal. It lists candidate events from the state,
+keeps those `rules.check` accepts, and picks one by weighted knobs. The knobs
+make rare events (热炮, 抢杠, 一炮多响, 憨包豆, 过胡 ...) frequent: a real
+player seldom kongs late or passes a win, a test corpus needs both often.
+Every random choice goes through the one `random.Random` the caller passes,
+so the same seed always gives the same moves.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, fields
+from typing import Any
+
+from audit import hands
+from audit.claims import current_win_kind, assess
+from audit.rules import check
+from audit.state import Event, EventType, GameState, MeldKind, SeatState
+from audit.tiles import BIRD, COPIES, NUM_KINDS
+
+
+@dataclass(frozen=True)
+class Knobs:
+    """Probabilities of the bots' choices; each one makes some event common or rare."""
+
+    win_self: float = 0.97
+    """Take a legal self-draw win (the rest: play on, no lock)."""
+    win_discard: float = 0.8
+    """Take a legal win on a discard; the rest pass it (过胡, the seat is locked)."""
+    rob: float = 0.85
+    """Rob a legal added kong (抢杠) when the profile does not force it."""
+    explicit_pass: float = 0.5
+    """Write a `pass` event for a seat that lets a win (or a pong) go."""
+    pong: float = 0.55
+    """Pong a discard the seat holds a pair of."""
+    pong_bird: float = 0.9
+    """Pong a 1s (the first one makes 责任鸡)."""
+    exposed_kong: float = 0.8
+    """Make an exposed kong (点豆) with three in hand."""
+    pong_when_three: float = 0.5
+    """Pong instead when declining the exposed kong (its later kong is 憨包豆)."""
+    kong: float = 0.85
+    """Make a concealed/added kong at its first chance."""
+    late_kong: float = 0.35
+    """Make a kong past its first chance, each turn it is possible (憨包豆)."""
+    kong_into_rob: float = 0.9
+    """Make an added kong when another seat waits on its tile (抢杠 bait)."""
+    declare: float = 0.85
+    """Declare ready (报听) when the rules and the hand allow."""
+    feed: float = 0.1
+    """Discard a tile other seats win on (one 炮, maybe 一炮多响)."""
+    feed_hot: float = 0.6
+    """The same right after a kong (热炮)."""
+    feed_multi: float = 0.7
+    """Discard a tile two or more seats can win on (一炮多响)."""
+    ready_deal: float = 0.08
+    """Chance that a hand is re-shuffled until some seat is dealt a ready hand (报听, 地胡)."""
+    sloppy: float = 0.06
+    """Chance that a seat plays a whole hand discarding at random (more 荒庄)."""
+    keep_bird: float = 1.5
+    """Extra weight for keeping 1s in hand (chickens pay)."""
+
+    @classmethod
+    def with_overrides(cls, overrides: dict[str, Any]) -> "Knobs":
+        """Knobs from `--knob NAME=P` values; an unknown name is a ValueError."""
+        names = {f.name for f in fields(cls)}
+        bad = sorted(set(overrides) - names)
+        if bad:
+            raise ValueError(f"unknown knob {', '.join(bad)} (known: {', '.join(sorted(names))})")
+        return cls(**{k: float(v) for k, v in overrides.items()})
+
+
+def legal(st: GameState, ev: Event) -> bool:
+    """Whether the judge accepts `ev` as the next event (numbered as it would be)."""
+    ev.step = st.steps
+    return check(st, ev) is None
+
+
+# ------------------------------------------------------------------ the own turn
+
+def turn_move(st: GameState, rng: random.Random, knobs: Knobs, sloppy: bool) -> Event:
+    """The actor's move after a draw (or on the dealer's first turn): win, kong, declare or discard."""
+    a = st.actor
+    seat = st.seats[a]
+    if st.pending_declare == a:
+        return Event(0, EventType.DISCARD, a, ready_discards(seat)[0][1])
+    win = self_draw_win(st, a)
+    if win is not None and rng.random() < knobs.win_self:
+        return win
+    if seat.declared is not None and st.last_draw is not None:
+        return Event(0, EventType.DISCARD, a, st.last_draw)
+    kong = kong_move(st, rng, knobs)
+    if kong is not None:
+        return kong
+    if not sloppy and _may_declare(st, a) and rng.random() < knobs.declare:
+        return Event(0, EventType.DECLARE, a)
+    return Event(0, EventType.DISCARD, a, choose_discard(st, a, rng, knobs, sloppy))
+
+
+def self_draw_win(st: GameState, a: int) -> Event | None:
+    """The legal self-draw win, if any; on the dealer's dealt 14 the best-valued tile (R16.15)."""
+    if current_win_kind(st, a) != "self_draw":
+        return None
+    if st.last_draw is not None:
+        ev = Event(0, EventType.WIN, a, st.last_draw, "self_draw")
+        return ev if legal(st, ev) else None
+    best: tuple[int, Event] | None = None
+    for t in range(NUM_KINDS):
+        if st.seats[a].hand[t]:
+            ev = Event(0, EventType.WIN, a, t, "self_draw")
+            if legal(st, ev):
+                units = assess(st, a, t, "self_draw").payer_total
+                if best is None or units > best[0]:
+                    best = (units, ev)
+    return best[1] if best else None
+
+
+def kong_move(st: GameState, rng: random.Random, knobs: Knobs) -> Event | None:
+    """A concealed or added kong the judge allows, made with the knob of its timing (R4.6)."""
+    a = st.actor
+    seat = st.seats[a]
+    pongs = {m.tile for m in seat.melds if m.kind is MeldKind.PONG}
+    for t in range(NUM_KINDS):
+        if seat.hand[t] == 4:
+            kind = MeldKind.CONCEALED
+        elif seat.hand[t] and t in pongs:
+            kind = MeldKind.ADDED
+        else:
+            continue
+        ev = Event(0, EventType.KONG, a, t, kind.value)
+        if legal(st, ev) and rng.random() < _kong_chance(st, a, t, kind, knobs):
+            return ev
+    return None
+
+
+def _kong_chance(st: GameState, a: int, t: int, kind: MeldKind, knobs: Knobs) -> float:
+    """First chance (R4.6) or late; an added kong somebody waits on is bait for 抢杠."""
+    seat = st.seats[a]
+    first = t in seat.turn_draws or (kind is MeldKind.CONCEALED and seat.first_turn)
+    p = knobs.kong if first else knobs.late_kong
+    if kind is MeldKind.ADDED and any(st.seats[o].wins_with(t) for o in range(st.n) if o != a):
+        p = max(p, knobs.kong_into_rob)
+    return p
+
+
+def _may_declare(st: GameState, a: int) -> bool:
+    """报听 is allowed now (R5.1) and some discard leaves the hand ready."""
+    return (st.profile.declared is not None and legal(st, Event(0, EventType.DECLARE, a))
+            and bool(ready_discards(st.seats[a])))
+
+
+def ready_discards(seat: SeatState) -> list[tuple[int, int]]:
+    """(number of waits, tile) for each discard that leaves the hand ready, most waits first."""
+    work = list(seat.hand)
+    melds = seat.meld_tiles()
+    out = []
+    for t in range(NUM_KINDS):
+        if work[t]:
+            work[t] -= 1
+            w = hands.waits(work, melds)
+            work[t] += 1
+            if w:
+                out.append((len(w), t))
+    out.sort(key=lambda x: (-x[0], x[1]))
+    return out
+
+
+# ------------------------------------------------------------------ discards
+
+def choose_discard(st: GameState, a: int, rng: random.Random, knobs: Knobs, sloppy: bool) -> int:
+    """Keep the hand close to ready: most live waits if some discard is ready, else drop the loosest tile."""
+    seat = st.seats[a]
+    held = [t for t in range(NUM_KINDS) if seat.hand[t]]
+    if sloppy:
+        return rng.choice(held)
+    fed = _feed_tile(st, a, held, rng, knobs)
+    if fed is not None:
+        return fed
+    live = _live_counts(st, a)
+    work = list(seat.hand)
+    melds = seat.meld_tiles()
+    best, best_score = held[0], float("-inf")
+    for t in held:
+        work[t] -= 1
+        w = hands.waits(work, melds)
+        work[t] += 1
+        score = 1000 + 10 * sum(live[x] for x in w) if w else -_connected(seat.hand, t, not seat.melds, knobs)
+        score += rng.random() * 0.5
+        if score > best_score:
+            best, best_score = t, score
+    return best
+
+
+def _feed_tile(st: GameState, a: int, held: list[int], rng: random.Random, knobs: Knobs) -> int | None:
+    """A tile other seats can legally win on: feeds 点炮, 热炮 after a kong, and 一炮多响 (peeking is allowed here)."""
+    hot = st.seats[a].kong_this_turn is not None
+    best, most = None, 0
+    for t in held:
+        k = sum(1 for o in range(st.n) if o != a and st.seats[o].wins_with(t) and (hot or _could_win(st, o, t)))
+        if k > most:
+            best, most = t, k
+    if most >= 2 and rng.random() < knobs.feed_multi:
+        return best
+    if most and rng.random() < (knobs.feed_hot if hot else knobs.feed):
+        return best
+    return None
+
+
+def _could_win(st: GameState, o: int, t: int) -> bool:
+    """Whether seat `o` could take `t` by discard with 通行证 and no lock (before any window opens)."""
+    return assess(st, o, t, "discard").legal
+
+
+def _live_counts(st: GameState, a: int) -> list[int]:
+    """Copies of each tile the seat cannot see (its hand, every meld and discard on the table)."""
+    seen = list(st.seats[a].hand)
+    for s in st.seats:
+        for t in s.meld_tiles():
+            seen[t] += 1
+        for t, _ in s.discards:
+            seen[t] += 1
+    return [max(0, COPIES - c) for c in seen]
+
+
+def _connected(cnt: list[int], t: int, concealed: bool, knobs: Knobs) -> float:
+    """How much a tile belongs with its neighbours: copies, then ranks one and two away."""
+    r = t % 9
+
+    def near(d: int) -> int:
+        return cnt[t + d] if 0 <= r + d <= 8 else 0
+
+    score = 4.0 * (cnt[t] - 1) + 2.0 * (near(-1) + near(1)) + 1.0 * (near(-2) + near(2))
+    if r in (0, 8):
+        score -= 0.5
+    if concealed and cnt[t] == 2 and sum(1 for c in cnt if c >= 2) >= 5:
+        score += 3.0
+    if t == BIRD:
+        score += knobs.keep_bird
+    return score
+
+
+# ------------------------------------------------------------------ claim windows
+
+def window_moves(st: GameState, rng: random.Random, knobs: Knobs) -> list[Event]:
+    """Everything that follows a discard or an added kong: passes, wins, a claim, or the next draw."""
+    w = st.window
+    assert w is not None
+    order = [(w.source + i) % st.n for i in range(1, st.n)]
+    kind = "rob" if w.rob else "discard"
+    can_win = [s for s in order if legal(st, Event(0, EventType.WIN, s, w.tile, kind))]
+    p = knobs.rob if w.rob else knobs.win_discard
+    winners = [s for s in can_win if s in w.must_win or rng.random() < p]
+    out = [Event(0, EventType.PASS, s) for s in can_win if s not in winners and rng.random() < knobs.explicit_pass]
+    if winners:
+        return out + [Event(0, EventType.WIN, s, w.tile, kind) for s in winners]
+    if not w.rob:
+        claim = _claim(st, rng, knobs, order, out)
+        if claim is not None:
+            return out + [claim]
+    nxt = _next_draw(st)
+    return out + ([nxt] if nxt is not None else [])
+
+
+def _claim(st: GameState, rng: random.Random, knobs: Knobs, order: list[int], out: list[Event]) -> Event | None:
+    """A pong or exposed kong of the discard (at most one seat can hold two of it)."""
+    w = st.window
+    assert w is not None
+    for s in order:
+        held = st.seats[s].hand[w.tile]
+        if held < 2:
+            continue
+        kong = Event(0, EventType.KONG, s, w.tile, MeldKind.EXPOSED.value, w.source)
+        pong = Event(0, EventType.PONG, s, w.tile, None, w.source)
+        if held >= 3 and legal(st, kong) and rng.random() < knobs.exposed_kong:
+            return kong
+        p = knobs.pong_when_three if held >= 3 else (knobs.pong_bird if w.tile == BIRD else knobs.pong)
+        if legal(st, pong) and rng.random() < p:
+            return pong
+        passed = any(e.seat == s for e in out)
+        if not passed and legal(st, Event(0, EventType.PASS, s)) and rng.random() < knobs.explicit_pass / 4:
+            out.append(Event(0, EventType.PASS, s))
+    return None
+
+
+def _next_draw(st: GameState) -> Event | None:
+    """The replacement draw after an added kong, the next seat's draw, or None: 荒庄 (R10.2)."""
+    w = st.window
+    assert w is not None
+    if w.rob:
+        return Event(0, EventType.DRAW, w.source, st.next_wall_tile(True))
+    if st.wall_left <= 0:
+        return None
+    return Event(0, EventType.DRAW, st.next_seat(w.source), st.next_wall_tile(False))

@@ -54,8 +54,8 @@ class Knobs:
     """The same right after a kong (热炮)."""
     feed_multi: float = 0.7
     """Discard a tile two or more seats can win on (一炮多响)."""
-    ready_deal: float = 0.08
-    """Chance that a hand is re-shuffled until some seat is dealt a ready hand (报听, 地胡)."""
+    ready_deal: float = 0.1
+    """Chance that some seat is dealt a ready hand (报听, 地胡; the dealer sometimes a whole one, 天胡)."""
     sloppy: float = 0.06
     """Chance that a seat plays a whole hand discarding at random (more 荒庄)."""
     keep_bird: float = 1.5
@@ -169,7 +169,13 @@ def ready_discards(seat: SeatState) -> list[tuple[int, int]]:
 # ------------------------------------------------------------------ discards
 
 def choose_discard(st: GameState, a: int, rng: random.Random, knobs: Knobs, sloppy: bool) -> int:
-    """Keep the hand close to ready: most live waits if some discard is ready, else drop the loosest tile."""
+    """Keep the hand close to ready: the discard leaving the most live waits, else the loosest tile.
+
+    A ready 13-tile hand has at most one isolated tile (the single wait of 单钓
+    or 七对), so with three isolated tiles no discard can be ready and with two
+    only those two can: the wait search, most of the simulator's time, runs
+    only where it can succeed, and on at most LOOSE tiles.
+    """
     seat = st.seats[a]
     held = [t for t in range(NUM_KINDS) if seat.hand[t]]
     if sloppy:
@@ -177,27 +183,41 @@ def choose_discard(st: GameState, a: int, rng: random.Random, knobs: Knobs, slop
     fed = _feed_tile(st, a, held, rng, knobs)
     if fed is not None:
         return fed
-    live = _live_counts(st, a)
+    loose = sorted(held, key=lambda t: _connected(seat.hand, t, not seat.melds, knobs) + rng.random() * 0.5)
+    alone = [t for t in loose if _isolated(seat.hand, t)]
+    tries = [] if len(alone) >= 3 else (alone if len(alone) == 2 else loose[:LOOSE])
+    live = _live_counts(st, a) if tries else []
     work = list(seat.hand)
     melds = seat.meld_tiles()
-    best, best_score = held[0], float("-inf")
-    for t in held:
+    best, most = loose[0], 0
+    for t in tries:
         work[t] -= 1
-        w = hands.waits(work, melds)
+        n_live = sum(live[x] for x in hands.waits(work, melds))
         work[t] += 1
-        score = 1000 + 10 * sum(live[x] for x in w) if w else -_connected(seat.hand, t, not seat.melds, knobs)
-        score += rng.random() * 0.5
-        if score > best_score:
-            best, best_score = t, score
+        if n_live > most:
+            best, most = t, n_live
     return best
 
 
+def _isolated(cnt: list[int], t: int) -> bool:
+    """A single tile with no tile of its suit within two ranks: it belongs to no set or partial set."""
+    r = t % 9
+    return cnt[t] == 1 and not any(cnt[t + d] for d in (-2, -1, 1, 2) if 0 <= r + d <= 8)
+
+
+LOOSE = 4
+"""How many of the loosest tiles `choose_discard` tries for readiness."""
+
+
 def _feed_tile(st: GameState, a: int, held: list[int], rng: random.Random, knobs: Knobs) -> int | None:
-    """A tile other seats can legally win on: feeds 点炮, 热炮 after a kong, and 一炮多响 (peeking is allowed here)."""
+    """A tile other seats can legally win on: feeds 点炮, 热炮 after a kong, and 一炮多响 (peeking is allowed here).
+
+    Reads the other seats' cached waits (R3.3), so it costs nothing when nobody is ready."""
     hot = st.seats[a].kong_this_turn is not None
+    waiting = {o: st.seats[o].waits() for o in range(st.n) if o != a}
     best, most = None, 0
     for t in held:
-        k = sum(1 for o in range(st.n) if o != a and st.seats[o].wins_with(t) and (hot or _could_win(st, o, t)))
+        k = sum(1 for o, w in waiting.items() if t in w and (hot or _could_win(st, o, t)))
         if k > most:
             best, most = t, k
     if most >= 2 and rng.random() < knobs.feed_multi:

@@ -103,11 +103,16 @@ def open_window(st: GameState) -> None:
     assert w is not None
     kind = "rob" if w.rob else "discard"
     must = ("rob_kong" if w.rob else "hot_shot") in st.profile.must_win and (w.rob or w.hot)
+    tile = w.tile
+    suit, add = tile // 9, hands.POW5[tile % 9]
     for seat in range(st.n):
         if seat == w.source:
             continue
         s = st.seats[seat]
-        if s.wins_with(w.tile):
+        k = s.keys
+        keys = (k[0] + add, k[1], k[2]) if suit == 0 else (k[0], k[1] + add, k[2]) if suit == 1 \
+            else (k[0], k[1], k[2] + add)
+        if hands.is_winning_keys(*keys, not s.melds):
             a = assess(st, seat, w.tile, kind)
             if a.legal:
                 w.could_win[seat] = a.payer_total

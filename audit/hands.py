@@ -23,6 +23,8 @@ PUNGS = 4
 """The suit splits into pungs only."""
 PUNGS_PAIR = 8
 """The suit splits into pungs plus exactly one pair."""
+EVEN = 16
+"""Every count in the suit is even (a part of 七对)."""
 
 POW5 = tuple(5**i for i in range(9))
 _POW5 = POW5
@@ -132,6 +134,8 @@ def _compute_flags(v: tuple[int, ...]) -> int:
         f |= PUNGS
     if sum(1 for c in v if c == 2) == 1 and all(c in (0, 2, 3) for c in v):
         f |= PUNGS_PAIR
+    if all(c % 2 == 0 for c in v):
+        f |= EVEN
     return f
 
 
@@ -171,7 +175,26 @@ def seven_pairs_shape(cnt: Sequence[int], n_melds: int) -> bool:
 
 def is_winning(cnt: Sequence[int], n_melds: int) -> bool:
     """R3.1 for a concealed count array of 14 - 3 * n_melds tiles."""
-    return seven_pairs_shape(cnt, n_melds) or standard_shape(cnt)
+    return is_winning_keys(suit_key(cnt, 0), suit_key(cnt, 1), suit_key(cnt, 2), n_melds == 0)
+
+
+def is_winning_keys(k0: int, k1: int, k2: int, no_melds: bool) -> bool:
+    """R3.1 on packed suit keys (the replayer keeps them up to date): three look-ups.
+
+    Seven pairs needs no melds and every suit even; the tile count (14) is the caller's."""
+    get = _FLAGS.get
+    f0, f1, f2 = get(k0), get(k1), get(k2)
+    if f0 is None or f1 is None or f2 is None:
+        f0, f1, f2 = suit_flags(k0), suit_flags(k1), suit_flags(k2)
+    if f0 & SETS:
+        if f1 & SETS:
+            if f2 & PAIR:
+                return True
+        elif f2 & SETS and f1 & PAIR:
+            return True
+    elif f1 & SETS and f2 & SETS and f0 & PAIR:
+        return True
+    return no_melds and bool(f0 & f1 & f2 & EVEN)
 
 
 def waits(cnt: Sequence[int], meld_tiles: Sequence[int] = ()) -> list[int]:
@@ -293,9 +316,7 @@ def ready_value(cnt: Sequence[int], n_melds: int, meld_tiles: Sequence[int],
 
 
 def wins_with(cnt: Sequence[int], keys: Sequence[int], no_melds: bool, tile: int) -> bool:
-    """R3.1 for a 13-tile hand plus `tile`, from the hand's packed suit keys (see SeatState).
-
-    Written out by hand: it runs for three seats on every discard."""
+    """R3.1 for a 13-tile hand plus `tile`, from the hand's packed suit keys (see SeatState)."""
     k0, k1, k2 = keys
     s = tile // 9
     if s == 0:
@@ -304,22 +325,4 @@ def wins_with(cnt: Sequence[int], keys: Sequence[int], no_melds: bool, tile: int
         k1 += POW5[tile % 9]
     else:
         k2 += POW5[tile % 9]
-    get = _FLAGS.get
-    f0 = get(k0)
-    if f0 is None:
-        f0 = suit_flags(k0)
-    f1 = get(k1)
-    if f1 is None:
-        f1 = suit_flags(k1)
-    f2 = get(k2)
-    if f2 is None:
-        f2 = suit_flags(k2)
-    if f0 & SETS:
-        std = bool(f2 & PAIR) if f1 & SETS else bool(f2 & SETS and f1 & PAIR)
-    else:
-        std = bool(f1 & SETS and f2 & SETS and f0 & PAIR)
-    if std:
-        return True
-    if no_melds and cnt[tile] & 1:
-        return sum(c & 1 for c in cnt) == 1
-    return False
+    return is_winning_keys(k0, k1, k2, no_melds)

@@ -30,7 +30,7 @@ from audit.profiles import Profile, ProfileError, resolve
 from audit.rules import check
 from audit.settle import Settlement, final_hand, settle
 from audit.state import Event, EventType, GameState, MeldKind, Phase, Window
-from audit.tiles import COPIES, NUM_KINDS, code, counts
+from audit.tiles import COPIES, NUM_KINDS, code
 
 VERSION = "1.0"
 NAMES = ("阿明", "小红", "老王", "志强", "秀英", "建国", "丽丽", "大伟", "Lily", "Tom", "Mei", "Kai", "Ana", "Bo")
@@ -78,51 +78,63 @@ class Generated:
 
 # ------------------------------------------------------------------ one hand
 
-def deal_tiles(rng: random.Random, n: int, dealer: int, ready: bool = False) -> tuple[list[list[int]], list[int]]:
+def deal_tiles(rng: random.Random, n: int, dealer: int, stacked: bool = False) -> tuple[list[list[int]], list[int]]:
     """Shuffle the 108 tiles; the dealer takes 14, the others 13 (R1.2); the rest is the wall.
 
-    `ready` shuffles again (up to READY_TRIES times) until some seat is dealt a
-    hand it could declare on: a rejection sample of the same fair shuffle, so
-    the wall stays consistent while 报听 and 地胡 stop being once-a-thousand events.
+    A `stacked` deal first builds one seat a ready hand out of the 108 (a
+    whole one, sometimes, for the dealer) and shuffles the rest around it:
+    deal + wall stay exactly the 108 tiles, and 报听, 地胡 and 天胡 stop being
+    once-in-a-thousand events.
     """
     tiles = [t for t in range(NUM_KINDS) for _ in range(COPIES)]
-    for _ in range(READY_TRIES if ready else 1):
-        rng.shuffle(tiles)
-        deal = _cut(tiles, n, dealer)
-        if not ready or _someone_ready(deal, dealer):
-            break
-    return deal, tiles[sum(len(d) for d in deal):]
-
-
-READY_TRIES = 300
-
-
-def _cut(tiles: list[int], n: int, dealer: int) -> list[list[int]]:
+    fixed: dict[int, list[int]] = {}
+    if stacked:
+        seat = dealer if rng.random() < 0.5 else (dealer + rng.randrange(1, n)) % n
+        fixed[seat] = _ready_hand(rng, tiles, seat == dealer)
+    rng.shuffle(tiles)
     deal: list[list[int]] = [[] for _ in range(n)]
     pos = 0
     for i in range(n):
         seat = (dealer + i) % n
         size = 14 if seat == dealer else 13
+        if seat in fixed:
+            deal[seat] = sorted(fixed[seat])
+            continue
         deal[seat] = sorted(tiles[pos:pos + size])
         pos += size
-    return deal
+    return deal, tiles[pos:]
 
 
-def _someone_ready(deal: list[list[int]], dealer: int) -> bool:
-    """A non-dealer dealt a ready 13, or a dealer with a discard that leaves its 14 ready."""
-    for seat, d in enumerate(deal):
-        cnt = counts(d)
-        if seat != dealer and hands.waits(cnt):
-            return True
-        if seat == dealer and any(_ready_without(cnt, t) for t in set(d)):
-            return True
-    return False
+def _ready_hand(rng: random.Random, pool: list[int], dealer: bool) -> list[int]:
+    """Four sets and a pair taken out of `pool`, less one tile (ready 13); a dealer gets a 14th tile,
+    or one time in four keeps the whole hand (天胡)."""
+    hand: list[int] = []
+    while len(hand) < 14:
+        group = _group(rng, pool, pair=len(hand) == 12)
+        for t in group:
+            pool.remove(t)
+        hand += group
+    if dealer and rng.random() < 0.25:
+        return hand
+    pool.append(hand.pop(rng.randrange(14)))
+    if dealer:
+        extra = rng.choice(pool)
+        pool.remove(extra)
+        hand.append(extra)
+    return hand
 
 
-def _ready_without(cnt: list[int], t: int) -> bool:
-    rest = list(cnt)
-    rest[t] -= 1
-    return bool(hands.waits(rest))
+def _group(rng: random.Random, pool: list[int], pair: bool) -> list[int]:
+    """A pair, pung or run that the pool still holds."""
+    while True:
+        t = rng.choice(pool)
+        if pair or rng.random() < 0.3:
+            group = [t] * (2 if pair else 3)
+        else:
+            r = min(t % 9, 6)
+            group = [t - t % 9 + r + k for k in range(3)]
+        if all(pool.count(x) >= group.count(x) for x in group):
+            return group
 
 
 def play_hand(prof: Profile, rng: random.Random, knobs: Knobs, dealer: int, streak: int, n: int) -> Hand:

@@ -91,7 +91,7 @@ _EVENT_TYPES = {e.value: e for e in EventType}
 _TILE_INDEX = {c: i for i, c in enumerate(CODES)}
 
 
-@dataclass
+@dataclass(slots=True)
 class Meld:
     """A pong or kong; `scores` is R4.6's first-chance test for kongs."""
 
@@ -193,7 +193,7 @@ class FirstChicken:
     won_on: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class Window:
     """An open claim window on a discard or an added kong (R2.3, R9.1, R13)."""
 

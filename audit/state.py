@@ -324,8 +324,8 @@ def _apply_draw(st: GameState, ev: Event) -> None:
         seat.turn_draws = set()
         seat.kong_this_turn = None
         seat.first_turn = seat.draws == 0 and ev.seat != st.dealer
-        if st.profile.pass_lock_until == "draw":
-            seat.lock = None
+    if st.profile.pass_lock_until == "draw":
+        seat.lock = None  # R13.1: any own draw, a replacement draw included
     seat.draws += 1
     seat.turn_draws.add(tile)
     st.last_draw = tile

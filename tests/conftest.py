@@ -27,7 +27,8 @@ from flask.testing import FlaskClient, FlaskCliRunner  # noqa: E402
 from app import create_app  # noqa: E402
 from records.storage import Store  # noqa: E402
 
-SPEC = ROOT.parent / "shared" / "spec"
+SPEC = ROOT / "spec" if (ROOT / "spec").is_dir() else ROOT.parent / "shared" / "spec"
+"""The repository's copy of the spec, else shared/spec beside the checkout."""
 EXAMPLES = SPEC / "examples"
 REFERENCE = SPEC / "reference"
 

@@ -399,3 +399,15 @@ def test_templates_have_no_untranslated_text() -> None:
         text = re.sub(r"<script.*?</script>|<[^>]+>", " ", text, flags=re.S)
         words = {word for word in re.findall(r"[A-Za-z][A-Za-z0-9 ./]*", text)} - allowed
         assert {word.strip() for word in words} - allowed == set(), path.name
+
+
+def test_every_route_and_command_is_documented(app: Flask) -> None:
+    docs = (ROOT / "docs" / "service.md").read_text(encoding="utf-8")
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint == "static":
+            continue
+        path = re.sub(r"<(?:\w+:)?record_id>", "<id>", rule.rule)
+        for method in rule.methods - {"HEAD", "OPTIONS"}:
+            assert f"{method} {path}`" in docs or f"`{method} {path}" in docs, f"{method} {path}"
+    for command in ("init-db", "load-samples"):
+        assert f"flask --app app {command}" in docs

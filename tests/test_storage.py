@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import dumps, failing_auditor, load_example, missettled, reference_paths, variant
+from tests.conftest import dumps, example_path, failing_auditor, load_example, missettled, reference_paths, variant
 from records.ingest import read_upload
 from records.storage import AuditFailed, RecordQuery, Store, Stored, UnknownRecord, connect, section_of
 
@@ -32,7 +32,7 @@ def table_count(store: Store, table: str) -> int:
 
 
 def test_record_is_stored_verbatim_with_its_audit(store: Store) -> None:
-    data = (Path(__file__).parents[2] / "shared/spec/examples/hot-shot-weile.json").read_bytes()
+    data = example_path("hot-shot-weile").read_bytes()
     stored = one(store, data)
     assert (stored.status, stored.revision, stored.verdict) == ("created", 1, "clean")
     assert store.raw(stored.record_id) == data

@@ -1,0 +1,478 @@
+"""Turn an upload (a file name and its bytes) into the hands the service stores.
+
+An upload may be one record, a `zhuoji-match/1` document, a `.jsonl` file with
+one document per line, or a `.zip` of those. Nothing here knows the game: the
+schema checks come from `records.schema`, passed in as callables so the tests
+can run before that module lands and so a strict caller can plug in its own.
+
+The result is a `Batch`: the good units (a record, or a match whose good hands
+are kept) and one `Problem` per bad item, each naming the file, the zip member,
+the line and the JSON path. A bad item never spoils its neighbours.
+
+Bytes kept for each hand (the service stores them verbatim):
+- a `.json` record: the whole file as received (`raw_kind="file"`);
+- a `.jsonl` line: that line's bytes without its line terminator (`"line"`);
+- a zip member holding a record: the member's bytes (`"member"`);
+- a hand inside a match: the exact bytes of that element of `hands`, sliced
+  from the document (`"slice"`); if the slice cannot be located or does not
+  parse back to the same hand, the canonical re-serialisation
+  (`json.dumps(..., ensure_ascii=False, separators=(",", ":"))`, `"canonical"`).
+The match document itself is kept whole as well.
+"""
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+MATCH_FORMAT = "zhuoji-match/1"
+RECORD_EXTENSIONS = (".json",)
+LINES_EXTENSIONS = (".jsonl", ".ndjson")
+ZIP_EXTENSIONS = (".zip",)
+MiB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Caps on what one upload may cost; every default is documented in docs/service.md."""
+
+    max_file_bytes: int = 5 * MiB
+    """Largest file, and largest zip member once decompressed."""
+    max_members: int = 1000
+    """Most entries a zip may list (directories included)."""
+    max_total_bytes: int = 50 * MiB
+    """Most bytes read out of one zip in total: the zip-bomb cap."""
+    max_depth: int = 64
+    """Deepest JSON nesting accepted (a record needs about 5)."""
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where an item came from, precise enough for a person to find it."""
+
+    file: str
+    member: str | None = None
+    line: int | None = None
+    hand: int | None = None
+
+    def label(self) -> str:
+        """`file!member:line#hand`, the short form used in messages."""
+        text = self.file
+        if self.member is not None:
+            text += f"!{self.member}"
+        if self.line is not None:
+            text += f":{self.line}"
+        if self.hand is not None:
+            text += f"#hands[{self.hand}]"
+        return text
+
+    def with_hand(self, index: int) -> Origin:
+        """The origin of hand `index` of the match found here."""
+        return Origin(self.file, self.member, self.line, index)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with one item of an upload; `code` is stable, `message` is for people."""
+
+    origin: Origin
+    code: str
+    """json | encoding | format | schema | limit | junk | archive"""
+    message: str
+    path: str | None = None
+    rule: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+    def describe(self) -> str:
+        """The one-line message shown to a person: where, then what."""
+        where = self.origin.label()
+        if self.line is not None:
+            where += f" (line {self.line}, column {self.column})"
+        if self.path:
+            return f"{where}: {self.path}: {self.message}"
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One `zhuoji/1` record that passed the schema, with the bytes it arrived as."""
+
+    origin: Origin
+    doc: dict[str, Any]
+    raw: bytes
+    raw_kind: str
+    index: int = 0
+    """Position in the audited document: 0 for a record, the hand index in a match."""
+
+
+@dataclass(frozen=True)
+class Unit:
+    """What the engine audits in one call: a record, or a whole match."""
+
+    origin: Origin
+    doc: dict[str, Any]
+    raw: bytes
+    hands: tuple[Hand, ...]
+    is_match: bool = False
+
+    @property
+    def table_id(self) -> str | None:
+        """The match's table id, if it is a match that has one."""
+        value = self.doc.get("table_id") if self.is_match else None
+        return value if isinstance(value, str) else None
+
+
+Item = Unit | Problem
+
+
+@dataclass
+class Batch:
+    """Everything found in one upload, in the order it appeared."""
+
+    items: list[Item] = field(default_factory=list)
+
+    @property
+    def units(self) -> list[Unit]:
+        """The good units, each with at least one good hand."""
+        return [item for item in self.items if isinstance(item, Unit)]
+
+    @property
+    def problems(self) -> list[Problem]:
+        """Every problem found, in order."""
+        return [item for item in self.items if isinstance(item, Problem)]
+
+
+class SchemaErrorLike(Protocol):
+    """What `records.schema.SchemaError` looks like from here (read-only fields)."""
+
+    @property
+    def path(self) -> Any:
+        """JSON path, as text (`events[3].tile`) or a sequence of keys and indexes."""
+
+    @property
+    def message(self) -> str:
+        """What is wrong there."""
+
+    @property
+    def rule(self) -> Any:
+        """The rulebook section, if one decides it."""
+
+
+Validator = Callable[[object], Sequence[SchemaErrorLike]]
+
+
+@dataclass(frozen=True)
+class Validators:
+    """The two schema checks ingest needs; defaults come from `records.schema`."""
+
+    record: Validator
+    match: Validator
+
+
+def default_validators() -> Validators:
+    """The real schema checks, imported late so ingest loads without them."""
+    from records import schema
+
+    return Validators(record=schema.validate_record, match=schema.validate_match)
+
+
+def read_upload(
+    filename: str,
+    data: bytes,
+    *,
+    limits: Limits | None = None,
+    validators: Validators | None = None,
+) -> Batch:
+    """Split one uploaded file into audited units and problems; never raises on bad input."""
+    reader = _Reader(limits or Limits(), validators or default_validators())
+    return Batch(list(reader.file(Origin(filename), data)))
+
+
+class _Reader:
+    """Walks one upload; each method yields units and problems in file order."""
+
+    def __init__(self, limits: Limits, validators: Validators) -> None:
+        self.limits = limits
+        self.validators = validators
+
+    def file(self, origin: Origin, data: bytes) -> Iterator[Item]:
+        """Dispatch on the file name's extension."""
+        name = (origin.member or origin.file).lower()
+        if len(data) > self.limits.max_file_bytes:
+            yield _too_big(origin, len(data), self.limits.max_file_bytes)
+        elif name.endswith(ZIP_EXTENSIONS) and origin.member is None:
+            yield from self.archive(origin, data)
+        elif name.endswith(LINES_EXTENSIONS):
+            yield from self.lines(origin, data)
+        elif name.endswith(RECORD_EXTENSIONS):
+            yield from self.document(origin, data, "file" if origin.member is None else "member")
+        else:
+            yield Problem(origin, "format", "not a .json, .jsonl or .zip file; nothing read")
+
+    def lines(self, origin: Origin, data: bytes) -> Iterator[Item]:
+        """One document per non-blank line; line numbers count from 1."""
+        data = _strip_bom(data)
+        for number, line in enumerate(data.split(b"\n"), start=1):
+            line = line[:-1] if line.endswith(b"\r") else line
+            if line.strip():
+                where = Origin(origin.file, origin.member, number)
+                yield from self.document(where, line, "line")
+
+    def archive(self, origin: Origin, data: bytes) -> Iterator[Item]:
+        """Each member of a zip, read with a cap so a zip bomb costs at most the cap."""
+        try:
+            archive = zipfile.ZipFile(io.BytesIO(data))
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError) as exc:
+            yield Problem(origin, "archive", f"not a readable zip file ({exc})")
+            return
+        with archive:
+            members = archive.infolist()
+            if len(members) > self.limits.max_members:
+                yield Problem(origin, "limit",
+                              f"zip lists {len(members)} entries; at most {self.limits.max_members} are accepted")
+                return
+            budget = self.limits.max_total_bytes
+            for info in members:
+                if info.is_dir():
+                    continue
+                where = Origin(origin.file, info.filename)
+                junk = _junk_reason(info.filename)
+                if junk:
+                    yield Problem(where, "junk", junk)
+                    continue
+                if budget <= 0:
+                    yield Problem(where, "limit",
+                                  f"zip expands past {self.limits.max_total_bytes} bytes in total; member not read")
+                    continue
+                cap = min(budget, self.limits.max_file_bytes)
+                data_or_problem = _read_member(archive, info, where, cap)
+                if isinstance(data_or_problem, Problem):
+                    budget -= cap  # what a failed read may have cost, at most
+                    yield data_or_problem
+                    continue
+                budget -= len(data_or_problem)
+                yield from self.file(where, data_or_problem)
+
+    def document(self, origin: Origin, raw: bytes, raw_kind: str) -> Iterator[Item]:
+        """Parse one JSON document and hand it to the record or match check."""
+        parsed = _parse(origin, raw, self.limits.max_depth)
+        if isinstance(parsed, Problem):
+            yield parsed
+            return
+        doc, text = parsed
+        if not isinstance(doc, dict):
+            yield Problem(origin, "format", f"expected a JSON object, found {_json_type(doc)}")
+        elif doc.get("format") == MATCH_FORMAT:
+            yield from self.match(origin, doc, raw, text)
+        else:
+            yield from self.record(origin, doc, raw, raw_kind)
+
+    def record(self, origin: Origin, doc: dict[str, Any], raw: bytes, raw_kind: str) -> Iterator[Item]:
+        """A single record: every schema error is reported, or the unit goes through."""
+        errors = list(self.validators.record(doc))
+        if errors:
+            yield from (_schema_problem(origin, error) for error in errors)
+            return
+        yield Unit(origin, doc, raw, (Hand(origin, doc, raw, raw_kind),))
+
+    def match(self, origin: Origin, doc: dict[str, Any], raw: bytes, text: str) -> Iterator[Item]:
+        """A match: envelope errors reject it; a bad hand is reported and the others kept."""
+        per_hand: dict[int, list[SchemaErrorLike]] = {}
+        envelope: list[SchemaErrorLike] = []
+        for error in self.validators.match(doc):
+            index = _hand_index(error.path)
+            (per_hand.setdefault(index, []) if index is not None else envelope).append(error)
+        if envelope:
+            yield from (_schema_problem(origin, error) for error in envelope)
+            return
+        hands = doc.get("hands")
+        hand_list: list[Any] = hands if isinstance(hands, list) else []
+        slices = _hand_slices(text, hand_list)
+        good: list[Hand] = []
+        for index, hand in enumerate(hand_list):
+            where = origin.with_hand(index)
+            if index in per_hand:
+                yield from (_schema_problem(origin, error) for error in per_hand[index])
+            else:
+                raw_hand, kind = slices[index]
+                good.append(Hand(where, hand, raw_hand, kind, index))
+        if good:
+            yield Unit(origin, doc, raw, tuple(good), is_match=True)
+
+
+def _too_big(origin: Origin, size: int, cap: int) -> Problem:
+    """The problem for a file or member over the size cap."""
+    return Problem(origin, "limit", f"{size} bytes is over the limit of {cap} bytes")
+
+
+def _junk_reason(name: str) -> str | None:
+    """Why a zip member is skipped, or None when it should be read."""
+    base = name.rsplit("/", 1)[-1]
+    lowered = base.lower()
+    if name.startswith("__MACOSX/") or base.startswith("."):
+        return "hidden or system file; skipped"
+    if lowered.endswith(ZIP_EXTENSIONS):
+        return "nested archives are not read; skipped"
+    if not lowered.endswith(RECORD_EXTENSIONS + LINES_EXTENSIONS):
+        return "not a .json or .jsonl member; skipped"
+    return None
+
+
+def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, where: Origin, cap: int) -> bytes | Problem:
+    """Read at most `cap` bytes of a member: the header's size is not trusted."""
+    try:
+        with archive.open(info) as stream:
+            data = stream.read(cap + 1)
+    except (RuntimeError, NotImplementedError, zipfile.BadZipFile, zlib.error, OSError, EOFError) as exc:
+        return Problem(where, "archive", f"member cannot be read ({exc})")
+    if len(data) > cap:
+        return Problem(where, "limit", f"member expands past {cap} bytes; not read (zip bomb guard)")
+    return data
+
+
+def _strip_bom(data: bytes) -> bytes:
+    """Drop a UTF-8 byte order mark, which some Windows editors add."""
+    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+
+
+def _reject_constant(name: str) -> None:
+    """NaN and Infinity are not JSON; Python would accept them otherwise."""
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _parse(origin: Origin, raw: bytes, max_depth: int) -> tuple[Any, str] | Problem:
+    """Decode UTF-8 and parse, turning every failure into a located problem."""
+    try:
+        text = _strip_bom(raw).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return Problem(origin, "encoding", f"not UTF-8: byte {exc.start} cannot be decoded")
+    try:
+        doc = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        return Problem(origin, "json", f"malformed JSON: {exc.msg}", line=exc.lineno, column=exc.colno)
+    except ValueError as exc:
+        return Problem(origin, "json", f"malformed JSON: {exc}")
+    except RecursionError:
+        return Problem(origin, "limit", f"JSON nested deeper than {max_depth} levels")
+    if _depth(doc) > max_depth:
+        return Problem(origin, "limit", f"JSON nested deeper than {max_depth} levels")
+    return doc, text
+
+
+def _depth(doc: Any) -> int:
+    """Nesting depth, iteratively so a deep document cannot exhaust the stack."""
+    if not isinstance(doc, (dict, list)):
+        return 0
+    deepest, stack = 1, [(doc, 1)]
+    while stack:
+        value, level = stack.pop()
+        deepest = max(deepest, level)
+        children = value.values() if isinstance(value, dict) else value
+        stack.extend([(child, level + 1) for child in children if isinstance(child, (dict, list))])
+    return deepest
+
+
+def _json_type(value: Any) -> str:
+    """JSON's name for a parsed value's type, for messages."""
+    names = {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
+    return names.get(type(value), "null")
+
+
+_HAND_PATH = re.compile(r"^\$?\.?hands\[(\d+)\]")
+
+
+def _path_text(path: Any) -> str:
+    """A SchemaError path as text, whether it came as a string or a sequence."""
+    if isinstance(path, str):
+        return path
+    if isinstance(path, (list, tuple)):
+        text = ""
+        for part in path:
+            text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+        return text
+    return "" if path is None else str(path)
+
+
+def _hand_index(path: Any) -> int | None:
+    """Which hand of a match a schema error is about, or None for the envelope."""
+    found = _HAND_PATH.match(_path_text(path))
+    return int(found.group(1)) if found else None
+
+
+def _schema_problem(origin: Origin, error: SchemaErrorLike) -> Problem:
+    """A schema error as a problem; a match's hand errors point at that hand."""
+    path = _path_text(error.path)
+    index = _hand_index(path)
+    where = origin.with_hand(index) if index is not None else origin
+    rule = error.rule if isinstance(error.rule, str) else None
+    return Problem(where, "schema", str(error.message), path=path or None, rule=rule)
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+
+
+def _skip(text: str, index: int) -> int:
+    """Index of the next non-whitespace character."""
+    found = _WS.match(text, index)
+    return found.end() if found else index
+
+
+def _array_spans(text: str, start: int, decoder: json.JSONDecoder) -> tuple[list[tuple[int, int]], int]:
+    """Spans of the elements of the array opening at `start`, and the index after it."""
+    spans: list[tuple[int, int]] = []
+    index = _skip(text, start + 1)
+    if text[index] == "]":
+        return spans, index + 1
+    while True:
+        _, end = decoder.raw_decode(text, index)
+        spans.append((index, end))
+        index = _skip(text, end)
+        if text[index] == "]":
+            return spans, index + 1
+        index = _skip(text, index + 1)
+
+
+def _top_level_spans(text: str, key: str) -> list[tuple[int, int]] | None:
+    """Spans of the elements of top-level array `key` (the last one wins, as in json.loads)."""
+    decoder = json.JSONDecoder()
+    found: list[tuple[int, int]] | None = None
+    index = _skip(text, 0)
+    index = _skip(text, index + 1)
+    while text[index] == '"':
+        name, index = decoder.raw_decode(text, index)
+        index = _skip(text, _skip(text, index) + 1)
+        if name == key and text[index] == "[":
+            found, index = _array_spans(text, index, decoder)
+        else:
+            _, index = decoder.raw_decode(text, index)
+        index = _skip(text, index)
+        if text[index] == ",":
+            index = _skip(text, index + 1)
+    return found
+
+
+def _canonical(doc: Any) -> bytes:
+    """The fallback bytes of a hand that could not be sliced."""
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _hand_slices(text: str, hands: list[Any]) -> list[tuple[bytes, str]]:
+    """Each hand's bytes as it appeared in the match, checked by parsing them back."""
+    try:
+        spans = _top_level_spans(text, "hands")
+    except (ValueError, IndexError):
+        spans = None
+    if spans is None or len(spans) != len(hands):
+        return [(_canonical(hand), "canonical") for hand in hands]
+    result: list[tuple[bytes, str]] = []
+    for (start, end), hand in zip(spans, hands):
+        piece = text[start:end]
+        same = json.loads(piece) == hand
+        result.append((piece.encode("utf-8"), "slice") if same else (_canonical(hand), "canonical"))
+    return result

@@ -1,0 +1,635 @@
+"""The record store: every uploaded hand kept verbatim, with every audit of it.
+
+SQLite through sqlite-utils, no Flask. Design (see docs/service.md):
+- `documents` holds bytes exactly as received, with their sha256; rows are
+  only ever inserted. They sit apart from `records` so that list queries scan
+  small rows and never page through blobs.
+- `records` is one row per (platform, game_id, revision), with the parsed
+  columns that search needs and a copy of the latest audit's verdict. The same
+  bytes uploaded again return the existing row; different bytes for the same
+  game become revision n+1 and the older revision stays retrievable.
+- `audits` is one row per audit (profile, options, engine version, findings,
+  settlement), so a re-audit under another profile or a newer engine adds a
+  row and keeps the old ones; `audit_rules` indexes the rule codes of findings.
+- `uploads` logs every receipt, duplicates included: who sent what, when.
+- A record, its document and its audit are written in one transaction.
+
+The auditor is injected (`audit.api.audit_document` by default) so the store
+can be tested without the engine and never decides anything about the game.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+from records.ingest import Hand, Unit
+
+VERDICTS = ("invalid", "illegal", "missettled", "clean")
+"""Every verdict of the contract, worst first."""
+PREFIX_END = "\U0010ffff"
+"""The highest code point: prefix <= value < prefix + PREFIX_END selects values starting with prefix."""
+BUSY_TIMEOUT_MS = 5000
+"""How long a writer waits for another writer before giving up."""
+
+Auditor = Callable[..., list[dict[str, Any]]]
+"""`audit_document(doc, *, profile=None, options=None) -> [audit, ...]`."""
+
+migrations = Migrations("zhuoji-records")
+
+
+class AuditFailed(RuntimeError):
+    """The engine raised or answered something that is not the contract's audit."""
+
+
+class UnknownRecord(LookupError):
+    """No record has that id."""
+
+
+@dataclass(frozen=True)
+class Stored:
+    """What happened to one hand of an upload."""
+
+    hand: Hand
+    record_id: int
+    game_id: str
+    platform: str
+    revision: int
+    status: str
+    """created (first revision), revision (new bytes for a known game) or duplicate."""
+    verdict: str | None
+
+
+@dataclass(frozen=True)
+class RecordQuery:
+    """Filters, sort and page of the records list; empty filters match everything."""
+
+    verdict: str | None = None
+    profile: str | None = None
+    rule: str | None = None
+    """A rule (`R8.3`) or a whole section (`R8`) named by a finding of the latest audit."""
+    platform: str | None = None
+    client: str | None = None
+    """Prefix of the client string."""
+    player: str | None = None
+    """Exact name or player id of any seat."""
+    date_from: str | None = None
+    date_to: str | None = None
+    """Inclusive bounds on the local date of `played_at` (YYYY-MM-DD)."""
+    game_id: str | None = None
+    """Prefix of the game id."""
+    all_revisions: bool = False
+    sort: str = "id"
+    descending: bool = True
+    page: int = 1
+    per_page: int = 50
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of records plus the counts the list page shows."""
+
+    rows: list[dict[str, Any]]
+    total: int
+    counts: dict[str, int]
+    page: int
+    per_page: int
+
+    @property
+    def pages(self) -> int:
+        """How many pages the whole result has (at least 1)."""
+        return max(1, -(-self.total // self.per_page))
+
+
+SORTS: dict[str, str] = {
+    "id": "r.id",
+    "uploaded_at": "r.id",
+    "played_at": "r.played_utc",
+    "game_id": "r.game_id",
+    "platform": "r.platform",
+    "profile": "r.profile",
+    "verdict": "r.verdict",
+    "revision": "r.revision",
+}
+"""Sort keys the list accepts, mapped to columns (never interpolate user text)."""
+
+LIST_COLUMNS = """r.id, r.platform, r.game_id, r.revision, r.is_current, r.client, r.profile,
+r.played_at, r.players, r.dealer, r.dealer_streak, r.base, r.verdict, r.audit_profile, r.rules,
+r.findings_count, r.sha256, r.uploaded_at, r.uploader, r.source, r.match_id, r.match_index,
+r.latest_audit_id"""
+
+
+@migrations()
+def m001_tables(db: Database) -> None:
+    """The five tables of the first release."""
+    db.table("documents").create({"id": int, "sha256": str, "size": int, "raw_kind": str, "raw": bytes},
+                           pk="id", not_null={"sha256", "size", "raw_kind", "raw"})
+    db.table("matches").create({"id": int, "table_id": str, "hands": int, "document_id": int, "sha256": str,
+                          "source": str, "uploader": str, "uploaded_at": str},
+                         pk="id", foreign_keys=[("document_id", "documents", "id")])
+    db.table("records").create(_record_columns(), pk="id",
+                         not_null={"platform", "game_id", "revision", "is_current", "sha256"},
+                         foreign_keys=[("document_id", "documents", "id"), ("match_id", "matches", "id")])
+    db.table("record_players").create({"record_id": int, "seat": int, "name": str, "player_id": str},
+                                pk=("record_id", "seat"), foreign_keys=[("record_id", "records", "id")])
+    db.table("audits").create({"id": int, "record_id": int, "game_id": str, "profile": str, "options_json": str,
+                         "engine_version": str, "verdict": str, "findings_json": str,
+                         "settlement_json": str, "created_at": str},
+                        pk="id", foreign_keys=[("record_id", "records", "id")])
+    db.table("audit_rules").create({"audit_id": int, "rule": str, "section": str},
+                             pk=("audit_id", "rule"), foreign_keys=[("audit_id", "audits", "id")])
+    db.table("uploads").create({"id": int, "record_id": int, "sha256": str, "source": str, "uploader": str,
+                          "uploaded_at": str, "outcome": str},
+                         pk="id", foreign_keys=[("record_id", "records", "id")])
+
+
+def _record_columns() -> dict[str, type]:
+    """Columns of `records`: identity, provenance, searchable fields, latest audit."""
+    return {"id": int, "platform": str, "game_id": str, "revision": int, "is_current": int,
+            "sha256": str, "document_id": int, "match_id": int, "match_index": int,
+            "source": str, "uploader": str, "uploaded_at": str,
+            "client": str, "profile": str, "played_at": str, "played_date": str, "played_utc": str,
+            "base": int, "dealer": int, "dealer_streak": int, "players": str,
+            "latest_audit_id": int, "verdict": str, "audit_profile": str, "rules": str,
+            "findings_count": int}
+
+
+@migrations()
+def m002_indexes(db: Database) -> None:
+    """Indexes for the identity rules and for every list filter. Each filter column leads an
+    index ending in (is_current, verdict), so the counts per verdict are read from the index
+    alone; measured with bench/bench_service.py at 100,000 rows."""
+    db.table("records").create_index(["platform", "game_id", "revision"], unique=True)
+    db.table("records").create_index(["verdict", "is_current"])
+    for column in ("profile", "platform", "client", "played_date", "game_id"):
+        db.table("records").create_index([column, "is_current", "verdict"])
+    for column in ("played_utc", "latest_audit_id", "match_id"):
+        db.table("records").create_index([column])
+    db.table("record_players").create_index(["name"])
+    db.table("record_players").create_index(["player_id"])
+    db.table("audits").create_index(["record_id"])
+    db.table("audit_rules").create_index(["rule", "audit_id"])
+    db.table("audit_rules").create_index(["section", "audit_id"])
+    db.table("uploads").create_index(["record_id"])
+    db.table("matches").create_index(["table_id"])
+
+
+def connect(path: str | Path) -> Database:
+    """A connection set up for a busy web service: WAL, busy timeout, foreign keys."""
+    db = Database(path)
+    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    db.execute("PRAGMA foreign_keys = ON")
+    if str(path) != ":memory:":
+        db.enable_wal()
+        db.execute("PRAGMA synchronous = NORMAL")
+    return db
+
+
+def migrate(db: Database) -> None:
+    """Bring the schema up to date; safe to call on every start."""
+    migrations.apply(db)
+
+
+def now() -> str:
+    """UTC timestamp with milliseconds, sortable as text."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def sha256(data: bytes) -> str:
+    """Hex digest used as the identity of stored bytes."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def default_auditor() -> tuple[Auditor, str]:
+    """The real engine, imported late so the store loads without it."""
+    from audit import api
+
+    return api.audit_document, api.ENGINE_VERSION
+
+
+class Store:
+    """Records, documents and audits in one SQLite database."""
+
+    def __init__(self, db: Database, *, auditor: Auditor | None = None, engine_version: str | None = None) -> None:
+        self.db = db
+        self._auditor = auditor
+        self._engine_version = engine_version
+
+    @classmethod
+    def open(cls, path: str | Path, **kwargs: Any) -> Store:
+        """Connect, migrate and wrap; the usual way to get a store."""
+        db = connect(path)
+        migrate(db)
+        return cls(db, **kwargs)
+
+    def close(self) -> None:
+        """Close the connection, letting SQLite refresh the planner's statistics first
+        (its advice for short-lived connections; bounded by analysis_limit)."""
+        self.db.execute("PRAGMA analysis_limit = 1000")
+        self.db.execute("PRAGMA optimize")
+        self.db.close()
+
+    @property
+    def engine(self) -> tuple[Auditor, str]:
+        """The auditor and its version, loading the real engine on first use."""
+        if self._auditor is None:
+            self._auditor, version = default_auditor()
+            self._engine_version = self._engine_version or version
+        return self._auditor, self._engine_version or "unknown"
+
+    @contextmanager
+    def write(self) -> Iterator[Database]:
+        """One write transaction, taken with BEGIN IMMEDIATE so two writers queue
+        on the busy timeout instead of failing when a read would turn into a write."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.rollback()
+            raise
+        self.db.commit()
+
+    # ----- writing ---------------------------------------------------------------
+
+    def store_unit(self, unit: Unit, *, uploader: str | None = None) -> list[Stored]:
+        """Store every hand of a unit with its audit; a unit is all-or-nothing."""
+        audits = None
+        if any(self._duplicate_of(hand) is None for hand in unit.hands):
+            audits = self.run_audit(unit.doc, count=_hand_count(unit))
+        stamp = now()
+        with self.write():
+            match_id: int | None = None
+            results = []
+            for hand in unit.hands:
+                existing = self._duplicate_of(hand)
+                if existing is not None:
+                    results.append(self._log_duplicate(hand, existing, uploader, stamp))
+                    continue
+                assert audits is not None  # a new hand was seen before the transaction
+                if unit.is_match and match_id is None:
+                    match_id = self._insert_match(unit, uploader, stamp)
+                results.append(self._insert_hand(hand, audits[hand.index], match_id, uploader, stamp))
+        return results
+
+    def load_audited(self, pairs: Iterable[tuple[Hand, dict[str, Any]]], *, uploader: str | None = None) -> int:
+        """Bulk-load standalone hands whose audits are already known (imports, benchmarks),
+        in one transaction; bytes already held are skipped. Returns how many were stored."""
+        stamp, stored = now(), 0
+        with self.write():
+            for hand, audit in pairs:
+                if self._duplicate_of(hand) is None:
+                    self._insert_hand(hand, audit, None, uploader, stamp)
+                    stored += 1
+        return stored
+
+    def reaudit(self, record_id: int, *, profile: str | None = None,
+                options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Audit a stored record again; the new audit becomes the latest, the old ones stay."""
+        record = self.record(record_id)
+        doc, index, count = self._audit_target(record)
+        audit = self.run_audit(doc, profile=profile, options=options, count=count)[index]
+        with self.write():
+            audit_id = self._insert_audit(record_id, audit, options, now())
+        return self.audit_row(audit_id)
+
+    def run_audit(self, doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
+                  count: int = 1) -> list[dict[str, Any]]:
+        """Call the engine and check that it answered one contract audit per hand."""
+        auditor, _ = self.engine
+        try:
+            audits = auditor(doc, profile=profile, options=options)
+        except Exception as exc:  # the engine promises not to raise; never store half a unit if it does
+            raise AuditFailed(f"the audit engine failed: {exc!r}") from exc
+        if not isinstance(audits, list) or len(audits) != count:
+            raise AuditFailed(f"the audit engine returned {type(audits).__name__}, not {count} audit(s)")
+        for audit in audits:
+            if not isinstance(audit, dict) or audit.get("verdict") not in VERDICTS:
+                raise AuditFailed("the audit engine returned an audit without a known verdict")
+        return audits
+
+    def _audit_target(self, record: dict[str, Any]) -> tuple[object, int, int]:
+        """What to audit for a record: the whole match for a match hand (continuity matters)."""
+        if record["match_id"] is not None:
+            match = self.db.execute("SELECT d.raw, m.hands FROM matches m JOIN documents d ON d.id = m.document_id "
+                                    "WHERE m.id = ?", [record["match_id"]]).fetchone()
+            return _loads(match[0]), record["match_index"], match[1]
+        return self.document(record["id"]), 0, 1
+
+    def _duplicate_of(self, hand: Hand) -> dict[str, Any] | None:
+        """The stored revision of this game with exactly these bytes, if any."""
+        platform, game_id = identity(hand.doc)
+        row = self.db.execute(
+            "SELECT id, revision, verdict FROM records WHERE platform = ? AND game_id = ? AND sha256 = ?",
+            [platform, game_id, sha256(hand.raw)]).fetchone()
+        return None if row is None else {"id": row[0], "revision": row[1], "verdict": row[2]}
+
+    def _log_duplicate(self, hand: Hand, existing: dict[str, Any], uploader: str | None, stamp: str) -> Stored:
+        """Record the receipt of bytes we already hold, and point at them."""
+        self._log_upload(existing["id"], hand, uploader, stamp, "duplicate")
+        platform, game_id = identity(hand.doc)
+        return Stored(hand, existing["id"], game_id, platform, existing["revision"], "duplicate", existing["verdict"])
+
+    def _insert_document(self, raw: bytes, raw_kind: str) -> int:
+        """Keep bytes verbatim; documents are never updated or deleted."""
+        return self._insert("documents", {"sha256": sha256(raw), "size": len(raw), "raw_kind": raw_kind, "raw": raw})
+
+    def _insert_match(self, unit: Unit, uploader: str | None, stamp: str) -> int:
+        """Keep a match document whole so its hands can be re-audited with continuity."""
+        document_id = self._insert_document(unit.raw, "file" if unit.origin.member is None else "member")
+        row = {"table_id": unit.table_id, "hands": _hand_count(unit), "document_id": document_id,
+               "sha256": sha256(unit.raw), "source": unit.origin.label(), "uploader": uploader,
+               "uploaded_at": stamp}
+        return self._insert("matches", row)
+
+    def _insert_hand(self, hand: Hand, audit: dict[str, Any], match_id: int | None,
+                     uploader: str | None, stamp: str) -> Stored:
+        """Insert one record as the next revision of its game, with its first audit."""
+        platform, game_id = identity(hand.doc)
+        revision = self._next_revision(platform, game_id)
+        row = {"platform": platform, "game_id": game_id, "revision": revision, "is_current": 1,
+               "sha256": sha256(hand.raw), "document_id": self._insert_document(hand.raw, hand.raw_kind),
+               "match_id": match_id, "match_index": hand.index if match_id is not None else None,
+               "source": hand.origin.label(), "uploader": uploader, "uploaded_at": stamp,
+               **searchable(hand.doc)}
+        self.db.execute("UPDATE records SET is_current = 0 WHERE platform = ? AND game_id = ?", [platform, game_id])
+        record_id = self._insert("records", row)
+        self._insert_many("record_players", _players(record_id, hand.doc))
+        self._insert_audit(record_id, audit, None, stamp)
+        self._log_upload(record_id, hand, uploader, stamp, "created" if revision == 1 else "revision")
+        return Stored(hand, record_id, game_id, platform, revision,
+                      "created" if revision == 1 else "revision", audit["verdict"])
+
+    def _next_revision(self, platform: str, game_id: str) -> int:
+        """One more than the highest stored revision of this game."""
+        row = self.db.execute("SELECT max(revision) FROM records WHERE platform = ? AND game_id = ?",
+                              [platform, game_id]).fetchone()
+        return (row[0] or 0) + 1
+
+    def _insert_audit(self, record_id: int, audit: dict[str, Any], options: dict[str, Any] | None,
+                      stamp: str) -> int:
+        """Store an audit and make it the record's latest (verdict and rule codes for search)."""
+        findings = audit.get("findings") or []
+        row = {"record_id": record_id, "game_id": audit.get("game_id"), "profile": audit.get("profile"),
+               "options_json": None if options is None else json.dumps(options, ensure_ascii=False),
+               "engine_version": self.engine[1], "verdict": audit["verdict"],
+               "findings_json": json.dumps(findings, ensure_ascii=False),
+               "settlement_json": json.dumps(audit.get("settlement"), ensure_ascii=False), "created_at": stamp}
+        audit_id = self._insert("audits", row)
+        codes = rule_codes(findings)
+        self._insert_many("audit_rules", [{"audit_id": audit_id, "rule": code, "section": section_of(code)}
+                                          for code in codes])
+        self.db.execute("UPDATE records SET latest_audit_id = ?, verdict = ?, audit_profile = ?, rules = ?, "
+                        "findings_count = ? WHERE id = ?",
+                        [audit_id, audit["verdict"], audit.get("profile"), " ".join(codes), len(findings), record_id])
+        return audit_id
+
+    def _log_upload(self, record_id: int, hand: Hand, uploader: str | None, stamp: str, outcome: str) -> None:
+        """Every receipt is logged, even of bytes already held."""
+        self._insert("uploads", {"record_id": record_id, "sha256": sha256(hand.raw), "source": hand.origin.label(),
+                                 "uploader": uploader, "uploaded_at": stamp, "outcome": outcome})
+
+    def _insert(self, table: str, row: dict[str, Any]) -> int:
+        """INSERT one row and return its id. Plain SQL: sqlite-utils' insert() introspects the
+        table on every call, which cost more than the audit itself in the upload path."""
+        columns = ", ".join(row)
+        marks = ", ".join("?" * len(row))
+        row_id = self.db.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", list(row.values())).lastrowid
+        assert row_id is not None  # always set after a successful INSERT
+        return row_id
+
+    def _insert_many(self, table: str, rows: list[dict[str, Any]]) -> None:
+        """INSERT rows that share their keys (table and keys come from this module, never from input)."""
+        if rows:
+            columns = ", ".join(rows[0])
+            marks = ", ".join("?" * len(rows[0]))
+            self.db.conn.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})",
+                                     [list(row.values()) for row in rows])
+
+    # ----- reading ---------------------------------------------------------------
+
+    def record(self, record_id: int) -> dict[str, Any]:
+        """One record's row (no bytes); UnknownRecord if there is none."""
+        rows = list(self.db.query(f"SELECT {LIST_COLUMNS}, r.document_id FROM records r WHERE r.id = ?",
+                                  [record_id]))
+        if not rows:
+            raise UnknownRecord(f"record {record_id} does not exist")
+        return rows[0]
+
+    def raw(self, record_id: int) -> bytes:
+        """The bytes of a record exactly as they were received."""
+        row = self.db.execute("SELECT d.raw FROM records r JOIN documents d ON d.id = r.document_id "
+                              "WHERE r.id = ?", [record_id]).fetchone()
+        if row is None:
+            raise UnknownRecord(f"record {record_id} does not exist")
+        return bytes(row[0])
+
+    def document(self, record_id: int) -> Any:
+        """The parsed record."""
+        return _loads(self.raw(record_id))
+
+    def players(self, record_id: int) -> list[dict[str, Any]]:
+        """The seats in order, with names and player ids."""
+        return list(self.db.query("SELECT seat, name, player_id FROM record_players WHERE record_id = ? "
+                                  "ORDER BY seat", [record_id]))
+
+    def revisions(self, record_id: int) -> list[dict[str, Any]]:
+        """Every stored revision of the record's game, oldest first."""
+        record = self.record(record_id)
+        return list(self.db.query(
+            "SELECT id, revision, is_current, sha256, uploaded_at, uploader, source, verdict FROM records "
+            "WHERE platform = ? AND game_id = ? ORDER BY revision", [record["platform"], record["game_id"]]))
+
+    def audits(self, record_id: int) -> list[dict[str, Any]]:
+        """Every audit of a record, oldest first, each in full."""
+        self.record(record_id)
+        ids = [row[0] for row in self.db.execute("SELECT id FROM audits WHERE record_id = ? ORDER BY id",
+                                                 [record_id])]
+        return [self.audit_row(audit_id) for audit_id in ids]
+
+    def audit_row(self, audit_id: int) -> dict[str, Any]:
+        """An audit with its metadata; `audit` is the contract JSON."""
+        row = next(self.db.query("SELECT * FROM audits WHERE id = ?", [audit_id]))
+        return {"id": row["id"], "record_id": row["record_id"], "profile": row["profile"],
+                "options": _loads(row["options_json"]) if row["options_json"] else None,
+                "engine_version": row["engine_version"], "verdict": row["verdict"],
+                "created_at": row["created_at"], "audit": _contract(row)}
+
+    def latest_audit(self, record_id: int) -> dict[str, Any]:
+        """The contract audit JSON of the record's latest audit."""
+        record = self.record(record_id)
+        audit: dict[str, Any] = self.audit_row(record["latest_audit_id"])["audit"]
+        return audit
+
+    def uploads(self, record_id: int) -> list[dict[str, Any]]:
+        """Every receipt of this record's bytes."""
+        return list(self.db.query("SELECT source, uploader, uploaded_at, outcome FROM uploads "
+                                  "WHERE record_id = ? ORDER BY id", [record_id]))
+
+    def search(self, query: RecordQuery) -> Page:
+        """One page of records matching every filter, and counts per verdict."""
+        clauses, params = _filters(query)
+        counts = self._verdict_counts(clauses, params)
+        if query.verdict:
+            clauses, params = clauses + ["r.verdict = ?"], params + [query.verdict]
+            total = counts.get(query.verdict, 0)
+        else:
+            total = sum(counts.values())
+        where = " AND ".join(clauses) or "1"
+        column = SORTS.get(query.sort, "r.id")
+        direction = "DESC" if query.descending else "ASC"
+        order = f"{column} {direction}" + ("" if column == "r.id" else f", r.id {direction}")
+        offset = (max(query.page, 1) - 1) * query.per_page
+        rows = list(self.db.query(f"SELECT {LIST_COLUMNS} FROM records r WHERE {where} ORDER BY {order} "
+                                  f"LIMIT ? OFFSET ?", params + [query.per_page, offset]))
+        return Page(rows, total, counts, max(query.page, 1), query.per_page)
+
+    def _verdict_counts(self, clauses: list[str], params: list[Any]) -> dict[str, int]:
+        """Counts per verdict under every filter but the verdict one (for the tabs)."""
+        where = " AND ".join(clauses) or "1"
+        counts = dict.fromkeys(VERDICTS, 0)
+        for verdict, count in self.db.execute(f"SELECT r.verdict, count(*) FROM records r WHERE {where} "
+                                              "GROUP BY r.verdict", params):
+            counts[verdict] = count
+        return counts
+
+    def distinct(self, column: str) -> list[str]:
+        """Values seen in a column, for the filter drop-downs."""
+        if column not in {"platform", "profile", "client"}:
+            raise ValueError(f"no distinct values for column {column!r}")
+        return [row[0] for row in self.db.execute(
+            f"SELECT DISTINCT {column} FROM records WHERE {column} IS NOT NULL AND {column} != '' "
+            f"ORDER BY {column} LIMIT 200")]
+
+
+def _hand_count(unit: Unit) -> int:
+    """How many audits the engine returns for this unit."""
+    hands = unit.doc.get("hands") if unit.is_match else None
+    return len(hands) if isinstance(hands, list) else 1
+
+
+def _loads(data: bytes | str) -> Any:
+    """Parse stored JSON (documents may carry a UTF-8 byte order mark)."""
+    if isinstance(data, bytes):
+        data = data.decode("utf-8-sig")
+    return json.loads(data)
+
+
+def _contract(row: dict[str, Any]) -> dict[str, Any]:
+    """The audit JSON in the contract's shape and key order."""
+    return {"game_id": row["game_id"], "profile": row["profile"], "verdict": row["verdict"],
+            "findings": json.loads(row["findings_json"]), "settlement": json.loads(row["settlement_json"])}
+
+
+def identity(doc: dict[str, Any]) -> tuple[str, str]:
+    """(platform, game_id): what makes two uploads the same game. No platform is ''."""
+    platform = doc.get("platform")
+    return (platform if isinstance(platform, str) else "", str(doc.get("game_id")))
+
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+
+
+def searchable(doc: dict[str, Any]) -> dict[str, Any]:
+    """The parsed columns of a record; the document stays the authority."""
+    rules = _object(doc.get("rules"))
+    played = _text(doc.get("played_at"))
+    seats = _array(doc.get("seats"))
+    return {"client": _text(doc.get("client")), "profile": _text(rules.get("profile")),
+            "played_at": played, "played_date": played[:10] if played and _DATE.match(played) else None,
+            "played_utc": _utc(played), "base": doc.get("base", 1), "dealer": doc.get("dealer"),
+            "dealer_streak": doc.get("dealer_streak", 0),
+            "players": " / ".join(str(seat.get("name", "")) for seat in seats if isinstance(seat, dict))}
+
+
+def _object(value: Any) -> dict[str, Any]:
+    """A JSON object field, or {} when absent or not an object."""
+    return value if isinstance(value, dict) else {}
+
+
+def _array(value: Any) -> list[Any]:
+    """A JSON array field, or [] when absent or not an array."""
+    return value if isinstance(value, list) else []
+
+
+def _text(value: Any) -> str | None:
+    """A string field, or None when absent or not a string."""
+    return value if isinstance(value, str) else None
+
+
+def _utc(played: str | None) -> str | None:
+    """`played_at` in UTC for sorting across time zones; as given when it has no zone."""
+    if not played:
+        return None
+    try:
+        moment = datetime.fromisoformat(played.replace("Z", "+00:00"))
+    except ValueError:
+        return played
+    if moment.tzinfo is None:
+        return moment.isoformat()
+    return moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+def _players(record_id: int, doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """Rows of `record_players` for the player filter."""
+    seats = _array(doc.get("seats"))
+    return [{"record_id": record_id, "seat": index, "name": _text(seat.get("name")),
+             "player_id": _text(seat.get("player_id"))}
+            for index, seat in enumerate(seats) if isinstance(seat, dict)]
+
+
+def rule_codes(findings: Sequence[Any]) -> list[str]:
+    """The distinct rule codes of findings, in first-seen order."""
+    codes: list[str] = []
+    for finding in findings:
+        rule = finding.get("rule") if isinstance(finding, dict) else None
+        if isinstance(rule, str) and rule and rule not in codes:
+            codes.append(rule)
+    return codes
+
+
+def section_of(rule: str) -> str:
+    """`R8.3` -> `R8`; a code without a dot is its own section."""
+    return rule.split(".", 1)[0]
+
+
+def _filters(query: RecordQuery) -> tuple[list[str], list[Any]]:
+    """WHERE clauses and parameters for every filter except the verdict."""
+    clauses: list[str] = [] if query.all_revisions else ["r.is_current = 1"]
+    params: list[Any] = []
+    exact = {"r.profile": query.profile, "r.platform": query.platform}
+    for column, value in exact.items():
+        if value:
+            clauses.append(f"{column} = ?")
+            params.append(value)
+    for column, value in {"r.client": query.client, "r.game_id": query.game_id}.items():
+        if value:  # a range, not LIKE, so the index serves it; the prefix is literal and case-sensitive
+            clauses.append(f"{column} >= ? AND {column} < ?")
+            params += [value, value + PREFIX_END]
+    if query.player:
+        clauses.append("r.id IN (SELECT record_id FROM record_players WHERE name = ? OR player_id = ?)")
+        params += [query.player, query.player]
+    if query.rule:
+        column = "rule" if "." in query.rule else "section"
+        clauses.append(f"r.latest_audit_id IN (SELECT audit_id FROM audit_rules WHERE {column} = ?)")
+        params.append(query.rule)
+    if query.date_from:
+        clauses.append("r.played_date >= ?")
+        params.append(query.date_from)
+    if query.date_to:
+        clauses.append("r.played_date <= ?")
+        params.append(query.date_to)
+    return clauses, params
+
+
+__all__ = ["AuditFailed", "Auditor", "Page", "RecordQuery", "Store", "Stored", "UnknownRecord", "VERDICTS",
+           "connect", "identity", "migrate", "migrations", "now", "rule_codes", "searchable", "section_of",
+           "sha256"]

@@ -1,0 +1,19 @@
+"""The web layer: blueprints for the HTML pages and the JSON API, nothing about the game.
+
+`register(app)` wires everything onto an app made by `app.create_app`.
+"""
+from __future__ import annotations
+
+from flask import Flask
+
+
+def register(app: Flask) -> None:
+    """Attach the store, the translations, the error pages, the blueprints and the CLI."""
+    from records.web import api, cli, db, errors, i18n, pages
+
+    db.init_app(app)
+    i18n.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    cli.init_app(app)

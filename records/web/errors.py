@@ -1,0 +1,55 @@
+"""Every error becomes a clear 4xx: JSON under /api/, a page elsewhere.
+
+The message always says what was wrong with what (file, JSON path, record id),
+so a client never has to guess; 413 names the configured limit.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, current_app, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+
+class ApiError(HTTPException):
+    """An HTTP error with structured details (per-field or per-path problems)."""
+
+    def __init__(self, code: int, message: str, details: Any = None) -> None:
+        super().__init__(description=message)
+        self.code = code
+        self.details = details
+
+
+def wants_json() -> bool:
+    """API paths answer in JSON; everything else with a page."""
+    return request.path.startswith("/api/")
+
+
+def error_response(code: int, name: str, message: str, details: Any = None) -> ResponseReturnValue:
+    """The one place error responses are built."""
+    if wants_json():
+        body = {"status": code, "error": name, "message": message, "details": details}
+        return jsonify(body), code
+    return render_template("error.html", code=code, name=name, message=message, details=details), code
+
+
+def handle_http(exc: HTTPException) -> ResponseReturnValue:
+    """Any HTTP error raised with abort() or by Werkzeug (routing redirects pass through)."""
+    if exc.code is not None and exc.code < 400:
+        return exc
+    code = exc.code or 500
+    return error_response(code, exc.name, exc.description or exc.name, getattr(exc, "details", None))
+
+
+def handle_too_large(exc: RequestEntityTooLarge) -> ResponseReturnValue:
+    """413 naming the limit, so the client knows how to split its upload."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    message = f"request body is larger than the limit of {limit} bytes; split the upload into smaller files"
+    return error_response(413, exc.name, message)
+
+
+def init_app(app: Flask) -> None:
+    """Register the handlers."""
+    app.register_error_handler(RequestEntityTooLarge, handle_too_large)
+    app.register_error_handler(HTTPException, handle_http)

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
+from itertools import combinations_with_replacement
 
 from audit.tiles import NUM_KINDS, COPIES
 
@@ -108,16 +109,51 @@ def _can_sets(v: tuple[int, ...]) -> bool:
     return False
 
 
-_FLAGS: dict[int, int] = {}
+def _build_table() -> dict[int, int]:
+    """Every decomposable suit, by construction: up to four sets (9 pungs, 7 runs) plus an
+    optional pair, counts at most 4. About 28,000 keys, built in ~0.1 s at import, so the
+    hot path never searches: a suit missing from the table has no decomposition."""
+    shapes = [(r,) * 3 for r in range(9)] + [(r, r + 1, r + 2) for r in range(7)]
+    table: dict[int, int] = {}
+    for size in range(5):
+        for combo in combinations_with_replacement(range(16), size):
+            v = [0] * 9
+            for s in combo:
+                for r in shapes[s]:
+                    v[r] += 1
+            if max(v, default=0) > 4:
+                continue
+            key = sum(c * POW5[r] for r, c in enumerate(v))
+            pungs = all(s < 9 for s in combo)
+            table[key] = table.get(key, 0) | SETS | (PUNGS if pungs else 0)
+            for p in range(9):
+                if v[p] <= 2:
+                    k2 = key + 2 * POW5[p]
+                    table[k2] = table.get(k2, 0) | PAIR | (PUNGS_PAIR if pungs else 0)
+    return table
+
+
+_TABLE = _build_table()
+_EVEN: dict[int, bool] = {}
+
+
+def _even(key: int) -> bool:
+    """Every count of the packed suit even (memoised)."""
+    e = _EVEN.get(key)
+    if e is None:
+        e = all(c % 2 == 0 for c in _unpack(key))
+        _EVEN[key] = e
+    return e
 
 
 def suit_flags(key: int) -> int:
-    """Decomposition flags (SETS, PAIR, PUNGS, PUNGS_PAIR) of a packed suit."""
-    f = _FLAGS.get(key)
-    if f is None:
-        f = _compute_flags(_unpack(key))
-        _FLAGS[key] = f
-    return f
+    """Decomposition flags (SETS, PAIR, PUNGS, PUNGS_PAIR, EVEN) of a packed suit."""
+    return _TABLE.get(key, 0) | (EVEN if _even(key) else 0)
+
+
+def reference_flags(v: tuple[int, ...]) -> int:
+    """The same flags by search, independent of the table: what the tests check it against."""
+    return _compute_flags(v)
 
 
 def _compute_flags(v: tuple[int, ...]) -> int:
@@ -182,10 +218,8 @@ def is_winning_keys(k0: int, k1: int, k2: int, no_melds: bool) -> bool:
     """R3.1 on packed suit keys (the replayer keeps them up to date): three look-ups.
 
     Seven pairs needs no melds and every suit even; the tile count (14) is the caller's."""
-    get = _FLAGS.get
-    f0, f1, f2 = get(k0), get(k1), get(k2)
-    if f0 is None or f1 is None or f2 is None:
-        f0, f1, f2 = suit_flags(k0), suit_flags(k1), suit_flags(k2)
+    get = _TABLE.get
+    f0, f1, f2 = get(k0, 0), get(k1, 0), get(k2, 0)
     if f0 & SETS:
         if f1 & SETS:
             if f2 & PAIR:
@@ -194,7 +228,7 @@ def is_winning_keys(k0: int, k1: int, k2: int, no_melds: bool) -> bool:
             return True
     elif f1 & SETS and f2 & SETS and f0 & PAIR:
         return True
-    return no_melds and bool(f0 & f1 & f2 & EVEN)
+    return no_melds and _even(k0) and _even(k1) and _even(k2)
 
 
 def waits(cnt: Sequence[int], meld_tiles: Sequence[int] = ()) -> list[int]:

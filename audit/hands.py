@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
 
 from audit.tiles import NUM_KINDS, COPIES
 
@@ -136,16 +136,14 @@ def _build_table() -> dict[int, int]:
 _TABLE = _build_table()
 _TABLE_BYTES = {bytes(_unpack(k)): f for k, f in _TABLE.items()}
 """The same table keyed by the suit's nine counts as bytes: the fastest key from a count array."""
-_EVEN: dict[int, bool] = {}
+_EVEN_KEYS = frozenset(
+    sum(c * POW5[i] for i, c in enumerate(v)) for v in product((0, 2, 4), repeat=9) if sum(v) <= 14)
+"""Suits whose counts are all even (parts of a 七对), up to 14 tiles."""
 
 
 def _even(key: int) -> bool:
-    """Every count of the packed suit even (memoised)."""
-    e = _EVEN.get(key)
-    if e is None:
-        e = all(c % 2 == 0 for c in _unpack(key))
-        _EVEN[key] = e
-    return e
+    """Every count of the packed suit even."""
+    return key in _EVEN_KEYS
 
 
 def suit_flags(key: int) -> int:
@@ -241,7 +239,7 @@ def is_winning_keys(k0: int, k1: int, k2: int, no_melds: bool) -> bool:
             return True
     elif f1 & SETS and f2 & SETS and f0 & PAIR:
         return True
-    return no_melds and _even(k0) and _even(k1) and _even(k2)
+    return no_melds and k0 in _EVEN_KEYS and k1 in _EVEN_KEYS and k2 in _EVEN_KEYS
 
 
 def waits(cnt: Sequence[int], meld_tiles: Sequence[int] = ()) -> list[int]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import os
+import time
 import tomllib
 import types
 from dataclasses import MISSING, dataclass, fields, is_dataclass, replace
@@ -320,14 +321,25 @@ def _check_profile(prof: Profile) -> None:
         raise ProfileError("kill_declared", "杀报 needs 报听 values (declared)")
 
 
+_RECENT: dict[str, tuple[float, Profile]] = {}
+RECHECK_SECONDS = 2.0
+"""How long a loaded profile is trusted before its file is looked at again (edits show up)."""
+
+
 def load_profile(name: str) -> Profile:
     """The named profile, validated; ProfileError('profile', ...) when there is none."""
     if not isinstance(name, str) or not name.replace("_", "").replace("-", "").isalnum():
         raise ProfileError("rules.profile", f"unknown profile {name!r}")
+    now = time.monotonic()
+    hit = _RECENT.get(name)
+    if hit is not None and now - hit[0] < RECHECK_SECONDS and not os.environ.get("ZHUOJI_PROFILE_DIR"):
+        return hit[1]
     path = _find(name)
     if path is None:
         raise ProfileError("rules.profile", f"unknown profile {name!r} (known: {', '.join(list_profiles())})")
-    return _load_cached(name, f"{path}:{path.stat().st_mtime_ns}")
+    prof = _load_cached(name, f"{path}:{path.stat().st_mtime_ns}")
+    _RECENT[name] = (now, prof)
+    return prof
 
 
 # ---------------------------------------------------------------- options

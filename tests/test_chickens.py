@@ -97,3 +97,29 @@ def test_no_chickens_without_a_win() -> None:
     from tests.test_draws import exhaust
     s = exhaust([DEALER, S1, S2, INERT[2]], "0 discard 9s", first=1, profile="kuhu")
     assert kinds(s["items"], "chicken") == {}
+
+
+def test_burned_seat_still_pays_its_charge_chicken() -> None:
+    """R11.7: the 热炮 shooter discarded the 冲锋鸡: burned, it pays it (charge value) to each
+    qualifying seat; its own chicken credits are gone (R8.3)."""
+    hands = ["5555m 1s 234p 678p 99s 3m", "12m 456p 789s 123s 66m", "66s 123p 789m 234m 55p",
+             "1m 4m 7m 9m 1p 3p 5p 6p 8p 9p 2s 4s 7s"]
+    events = ("0 discard 1s\n1 draw 9p\n1 discard 9p\n2 draw 8s\n2 discard 8s\n3 draw 7p\n3 discard 7p\n"
+              "0 draw 4s\n0 kong 5m concealed\n0 draw 2m\n0 discard 3m\n1 win 3m")
+    weile = legal(play(hands, events, flip="5s"))
+    ch = kinds(weile["items"], "chicken")
+    assert ch[(0, 1)] == 1 + 3 and ch[(0, 2)] == 2 + 3  # credits + 冲锋鸡 3 owed by the burned dealer
+    assert not any(to == 0 for (_, to) in ch)
+    assert kinds(weile["items"], "dou") == {}
+    kuhu = legal(play(hands, events, profile="kuhu", flip="5s"))
+    owed = [i for i in kuhu["items"] if i["kind"] == "chicken" and i["from"] == 0 and i["rule"] == "R11.7"]
+    assert {(i["to"], i["amount"]) for i in owed} == {(1, 2), (2, 2), (3, 2)}
+
+
+def test_no_chow() -> None:
+    """R1.3: there is no chow event; it is a schema error."""
+    from audit.api import audit_record
+    doc = json.loads((EXAMPLES / "hot-shot-weile.json").read_text(encoding="utf-8"))
+    doc["events"][2] = {"type": "chow", "seat": 1, "tile": "3m"}
+    out = audit_record(doc)
+    assert out["verdict"] == "invalid" and out["findings"][0]["message"].startswith("events[2].type")

@@ -54,12 +54,14 @@ class Knobs:
     """The same right after a kong (热炮)."""
     feed_multi: float = 0.7
     """Discard a tile two or more seats can win on (一炮多响)."""
-    ready_deal: float = 0.1
+    ready_deal: float = 0.15
     """Chance that some seat is dealt a ready hand (报听, 地胡; the dealer sometimes a whole one, 天胡)."""
     sloppy: float = 0.06
     """Chance that a seat plays a whole hand discarding at random (more 荒庄)."""
     keep_bird: float = 1.5
     """Extra weight for keeping 1s in hand (chickens pay)."""
+    keep_fourth: float = 4.0
+    """Extra weight for keeping the fourth tile of an own pong (a later 转弯豆, maybe robbed)."""
 
     @classmethod
     def with_overrides(cls, overrides: dict[str, Any]) -> "Knobs":
@@ -183,7 +185,9 @@ def choose_discard(st: GameState, a: int, rng: random.Random, knobs: Knobs, slop
     fed = _feed_tile(st, a, held, rng, knobs)
     if fed is not None:
         return fed
-    loose = sorted(held, key=lambda t: _connected(seat.hand, t, not seat.melds, knobs) + rng.random() * 0.5)
+    pongs = {m.tile for m in seat.melds if m.kind is MeldKind.PONG}
+    loose = sorted(held, key=lambda t: _connected(seat.hand, t, not seat.melds, knobs)
+                   + (knobs.keep_fourth if t in pongs else 0.0) + rng.random() * 0.5)
     alone = [t for t in loose if _isolated(seat.hand, t)]
     tries = [] if len(alone) >= 3 else (alone if len(alone) == 2 else loose[:LOOSE])
     live = _live_counts(st, a) if tries else []

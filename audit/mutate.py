@@ -529,13 +529,14 @@ def load_records(path: Path) -> Iterator[dict[str, Any]]:
         yield from (doc["hands"] if doc.get("format") == "zhuoji-match/1" else [doc])
 
 
-def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+def run(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Write every mutant of every record in IN to OUT (.jsonl), then the counts per class."""
     p = argparse.ArgumentParser(prog="python -m audit.mutate", description="One-fault mutants of clean records.")
     p.add_argument("src", metavar="IN", help="a .jsonl, a .json or a folder of clean records")
     p.add_argument("dst", metavar="OUT", help="the .jsonl of mutants to write")
     p.add_argument("--seed", type=int, default=0, help="mixed with each game_id to choose sites")
     args = p.parse_args(argv)
+    out, err = out or sys.stdout, err or sys.stderr
     made: Counter[str] = Counter()
     total = 0
     try:

@@ -29,9 +29,11 @@ def check(st: GameState, ev: Event) -> Finding | None:
     if st.pending_declare is not None and not (ev.type is EventType.DISCARD and ev.seat == st.pending_declare):
         return illegal("R5.1", f"seat {st.pending_declare} declared ready (报听) but its next move is not its discard",
                        ev.step, ev.seat)
-    must = _must_win_failure(st, ev)
-    if must is not None:
-        return must
+    w = st.window
+    if w is not None and w.must_win:
+        must = _must_win_failure(st, ev)
+        if must is not None:
+            return must
     return _CHECKS[ev.type](st, ev)
 
 

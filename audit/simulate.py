@@ -81,7 +81,7 @@ class Generated:
 def deal_tiles(rng: random.Random, n: int, dealer: int, stacked: bool = False) -> tuple[list[list[int]], list[int]]:
     """Shuffle the 108 tiles; the dealer takes 14, the others 13 (R1.2); the rest is the wall.
 
-    A `stacked` deal first builds one seat a ready hand out of the 108 (a
+    A `stacked` deal first builds one or two seats a ready hand out of the 108 (a
     whole one, sometimes, for the dealer) and shuffles the rest around it:
     deal + wall stay exactly the 108 tiles, and 报听, 地胡 and 天胡 stop being
     once-in-a-thousand events.
@@ -89,8 +89,9 @@ def deal_tiles(rng: random.Random, n: int, dealer: int, stacked: bool = False) -
     tiles = [t for t in range(NUM_KINDS) for _ in range(COPIES)]
     fixed: dict[int, list[int]] = {}
     if stacked:
-        seat = dealer if rng.random() < 0.5 else (dealer + rng.randrange(1, n)) % n
-        fixed[seat] = _ready_hand(rng, tiles, seat == dealer)
+        seats = rng.sample(range(n), 2 if rng.random() < 0.4 else 1)
+        for seat in seats:
+            fixed[seat] = _ready_hand(rng, tiles, seat == dealer)
     rng.shuffle(tiles)
     deal: list[list[int]] = [[] for _ in range(n)]
     pos = 0
@@ -376,9 +377,10 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+def run(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Parse, simulate, write, print the summary; 2 on a usage error."""
     args = build_parser().parse_args(argv)
+    out, err = out or sys.stdout, err or sys.stderr
     try:
         options = dict(parse_option(o) for o in args.option)
         knobs = Knobs.with_overrides(dict(parse_option(k) for k in args.knob))

@@ -346,7 +346,7 @@ def _apply_discard(st: GameState, ev: Event) -> None:
     hot_kong = seat.kong_this_turn
     seat.kong_this_turn = None
     seat.first_turn = False
-    if ev.tile in _chicken_tiles(st) and ev.tile not in st.first_chicken:
+    if (ev.tile == BIRD or (ev.tile == WUGU and st.profile.wugu_on)) and ev.tile not in st.first_chicken:
         st.first_chicken[ev.tile] = FirstChicken(ev.tile, ev.seat, ev.step)
     st.pending_declare = None
     st.phase = Phase.CLAIM
@@ -354,10 +354,6 @@ def _apply_discard(st: GameState, ev: Event) -> None:
     st.last_draw = None
     st.window = Window(ev.seat, ev.tile, ev.step, rob=False, hot_kong=hot_kong)
     _claims.open_window(st)
-
-
-def _chicken_tiles(st: GameState) -> tuple[int, ...]:
-    return (BIRD, WUGU) if st.profile.wugu_on else (BIRD,)
 
 
 def _apply_declare(st: GameState, ev: Event) -> None:

@@ -83,8 +83,12 @@ def counts(tiles: Iterable[int]) -> list[int]:
 
 
 def parse_all(codes: Iterable[str]) -> list[int]:
-    """Parse many codes at once."""
-    return [parse(c) for c in codes]
+    """Parse many codes at once (a plain look-up per tile: the wall is parsed for every audit)."""
+    index = _CODE_INDEX
+    try:
+        return [index[c] for c in codes]
+    except (KeyError, TypeError):
+        return [parse(c) for c in codes]
 
 
 def format_counts(cnt: Sequence[int]) -> list[str]:

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from audit.compare import compare
+from audit.explain import explain
 from audit.findings import Finding, Kind, verdict_of
 from audit.profiles import DEFAULT_PROFILE, Profile, ProfileError, apply_options, load_profile
 from audit.replay import Observer, Replay, replay
@@ -89,7 +90,21 @@ def audit_hand(doc: object, *, profile: str | None = None, options: dict[str, An
         return out
     out.settlement = settle(rep.state)
     out.findings = compare(doc["result"], out.settlement, out.base)
+    if "items" not in doc["result"]:
+        out.findings = _named(out.findings, rep, out.settlement, doc["result"]["scores"], out.base)
     return out
+
+
+def _named(findings: list[Finding], rep: Replay, sett: Settlement, claimed: list[int], base: int) -> list[Finding]:
+    """R16.16: per-seat R15.1 findings cite the payment that explains them, when one does."""
+    seat_findings = [f for f in findings if f.rule == "R15.1" and f.seat is not None]
+    if not seat_findings or any(c % base for c in claimed):
+        return findings
+    why = explain(rep.state, sett, [c // base for c in claimed])
+    if why is None:
+        return findings
+    return [Finding(f.kind, why.rule, f"{f.message}: {why.message}", f.step, f.seat, f.expected, f.actual)
+            if f in seat_findings else f for f in findings]
 
 
 def audit_match_hands(doc: dict[str, Any], *, profile: str | None = None,

@@ -90,18 +90,21 @@ def readiness(st: GameState, seat: int) -> Valued | None:
 
 # ------------------------------------------------------------------ settle
 
-def settle(st: GameState) -> Settlement:
-    """The full ledger of a hand that ended (wins, or an exhaustive draw)."""
+def settle(st: GameState, *, ignore_burn: bool = False) -> Settlement:
+    """The full ledger of a hand that ended (wins, or an exhaustive draw).
+
+    `ignore_burn` settles as if 热炮/抢杠 burned nothing: not a rule, a model of a common
+    platform mistake, so that a wrong result can be explained (compare.explain)."""
     winners = {w.seat for w in st.wins}
     ready = {s: readiness(st, s) for s in range(st.n) if s not in winners}
     if st.wins:
-        return _settle_wins(st, ready)
+        return _settle_wins(st, ready, ignore_burn)
     return _settle_draw(st, ready)
 
 
-def _settle_wins(st: GameState, ready: dict[int, Valued | None]) -> Settlement:
+def _settle_wins(st: GameState, ready: dict[int, Valued | None], ignore_burn: bool = False) -> Settlement:
     items: list[Item] = []
-    burned, void_kong = _burns(st)
+    burned, void_kong = ({}, None) if ignore_burn else _burns(st)
     for w in st.wins:
         items += _hand_items(st, w)
         items += _transfer_items(st, w)

@@ -100,3 +100,27 @@ def test_wrong_item_kind_is_named() -> None:
             it["kind"] = "dou"
     found = audit_record(doc)["findings"]
     assert sorted(f["rule"] for f in found) == ["R4.7", "R8.3"]
+
+
+def test_wrong_scores_without_items_name_the_burn() -> None:
+    """R16.16: without items, the audit names the payment when one mistake explains the scores."""
+    doc = example("hot-shot-weile")
+    doc["rules"]["profile"] = "kuhu"  # no readiness needed: the burn is what stops seat 0's dou and 1s
+    right = audit_record(doc)["settlement"]["scores"]
+    # A client that forgot the burn pays seat 0 its 闷豆 (2 from each) and its 1s (1 from each).
+    doc["result"]["scores"] = [right[0] + 9, right[1] - 3, right[2] - 3, right[3] - 3]
+    found = audit_record(doc)["findings"]
+    assert {f["rule"] for f in found} == {"R8.3"} and all("burn" in f["message"] for f in found)
+
+
+def test_wrong_scores_without_items_name_the_rob_payer() -> None:
+    rec = record(ROB_HANDS, ROB_PLAY + "2 win 5s", flip="8s")
+    rec["result"] = {"scores": [-2, -2, 6, -2], "next_dealer": 2, "flip": "8s"}
+    found = audit_record(rec)["findings"]
+    assert {f["rule"] for f in found} == {"R9.3"}
+
+
+def test_unexplained_difference_stays_r15_1() -> None:
+    doc = example("hot-shot-weile")
+    doc["result"]["scores"] = [-6, 3, 5, -2]
+    assert {f["rule"] for f in audit_record(doc)["findings"]} == {"R15.1"}

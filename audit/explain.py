@@ -1,0 +1,100 @@
+"""Name the payment behind a wrong result that has no items (R16.16).
+
+A platform that gets a hand wrong usually gets one rule wrong. Each model
+below re-settles the hand the way a client with that one bug would; when the
+claimed scores match a model exactly, the audit can say which payment is
+wrong instead of only "seat 2 is off by 9".
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from audit.settle import Item, Settlement, settle
+from audit.state import GameState
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """The rule a platform most likely broke, and the words for it."""
+
+    rule: str
+    message: str
+
+
+Model = Callable[[GameState, Settlement], list[int] | None]
+
+
+def _net(items: list[Item], n: int) -> list[int]:
+    out = [0] * n
+    for it in items:
+        out[it.payer] -= it.amount
+        out[it.payee] += it.amount
+    return out
+
+
+def _with_profile(st: GameState, **changes: object) -> list[int]:
+    prof = st.profile
+    st.profile = replace(prof, **changes)  # type: ignore[arg-type]
+    try:
+        return settle(st).scores()
+    finally:
+        st.profile = prof
+
+
+def _no_burn(rob: bool) -> Model:
+    def model(st: GameState, sett: Settlement) -> list[int] | None:
+        w = st.window
+        if not st.wins or w is None or w.rob != rob or (w.hot_kong is None and not w.rob):
+            return None
+        return settle(st, ignore_burn=True).scores()
+    return model
+
+
+def _rob_by_all(st: GameState, sett: Settlement) -> list[int] | None:
+    robs = [i for i in sett.items if i.kind == "hand" and i.rule == "R9.3"]
+    if not robs:
+        return None
+    items = [i for i in sett.items if i not in robs]
+    for it in robs:
+        share = it.amount // (st.n - 1)
+        items += [Item("hand", o, it.payee, share, "R9.3", "") for o in range(st.n) if o != it.payee]
+    return _net(items, st.n)
+
+
+def _without(kind: str | None = None, rule: str | None = None) -> Model:
+    def model(st: GameState, sett: Settlement) -> list[int] | None:
+        kept = [i for i in sett.items if not ((kind is None or i.kind == kind) and (rule is None or i.rule == rule))]
+        return _net(kept, st.n) if len(kept) != len(sett.items) else None
+    return model
+
+
+def _dou_ignores_ready(st: GameState, sett: Settlement) -> list[int] | None:
+    return _with_profile(st, dou_requires_ready=False) if st.profile.dou_requires_ready and st.wins else None
+
+
+def _chickens_ignore_ready(st: GameState, sett: Settlement) -> list[int] | None:
+    return _with_profile(st, chicken_requires_ready=False) if st.profile.chicken_requires_ready and st.wins else None
+
+
+MODELS: list[tuple[str, str, Model]] = [
+    ("R8.3", "the 热炮 burn was not applied: the shooter was paid dou or chicken credits that 热炮 burns", _no_burn(False)),
+    ("R9.3", "the 抢杠 burn was not applied: the robbed seat was paid dou or chicken credits", _no_burn(True)),
+    ("R9.3", "the 抢杠 was billed to every other seat; the robbed seat alone pays all shares (包三家)", _rob_by_all),
+    ("R6.4", "the dealer bonus (庄) was left out", _without(kind="dealer")),
+    ("R8.3", "the 热炮 kong transfer was left out", _without(kind="hot_shot")),
+    ("R11.4", "the 责任鸡 extra was left out", _without(rule="R11.4")),
+    ("R4.7", "dou were paid to a seat that neither won nor is ready", _dou_ignores_ready),
+    ("R11.6", "chickens were paid to seats that neither won nor are ready", _chickens_ignore_ready),
+    ("R4.7", "the dou were left out", _without(kind="dou")),
+    ("R11.6", "the chickens were left out", _without(kind="chicken")),
+]
+
+
+def explain(st: GameState, sett: Settlement, claimed_units: list[int]) -> Explanation | None:
+    """The first mistake model whose scores are exactly the claimed ones."""
+    for rule, text, model in MODELS:
+        scores = model(st, sett)
+        if scores is not None and scores == claimed_units and scores != sett.scores():
+            return Explanation(rule, text)
+    return None

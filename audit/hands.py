@@ -209,18 +209,20 @@ def seven_pairs_shape(cnt: Sequence[int], n_melds: int) -> bool:
     return total == 14
 
 
+def _four_sets_and_pair(f0: int, f1: int, f2: int) -> bool:
+    """Exactly one suit holds the pair, the other two are sets only (written out: hot path)."""
+    if f0 & SETS:
+        if f1 & SETS:
+            return bool(f2 & PAIR)
+        return bool(f2 & SETS and f1 & PAIR)
+    return bool(f1 & SETS and f2 & SETS and f0 & PAIR)
+
+
 def is_winning(cnt: Sequence[int], n_melds: int) -> bool:
     """R3.1 for a concealed count array of 14 - 3 * n_melds tiles: one bytes() and three look-ups."""
     b = bytes(cnt)
     get = _TABLE_BYTES.get
-    f0, f1, f2 = get(b[0:9], 0), get(b[9:18], 0), get(b[18:27], 0)
-    if f0 & SETS:
-        if f1 & SETS:
-            if f2 & PAIR:
-                return True
-        elif f2 & SETS and f1 & PAIR:
-            return True
-    elif f1 & SETS and f2 & SETS and f0 & PAIR:
+    if _four_sets_and_pair(get(b[0:9], 0), get(b[9:18], 0), get(b[18:27], 0)):
         return True
     return n_melds == 0 and not any(c & 1 for c in b)
 
@@ -230,14 +232,7 @@ def is_winning_keys(k0: int, k1: int, k2: int, no_melds: bool) -> bool:
 
     Seven pairs needs no melds and every suit even; the tile count (14) is the caller's."""
     get = _TABLE.get
-    f0, f1, f2 = get(k0, 0), get(k1, 0), get(k2, 0)
-    if f0 & SETS:
-        if f1 & SETS:
-            if f2 & PAIR:
-                return True
-        elif f2 & SETS and f1 & PAIR:
-            return True
-    elif f1 & SETS and f2 & SETS and f0 & PAIR:
+    if _four_sets_and_pair(get(k0, 0), get(k1, 0), get(k2, 0)):
         return True
     return no_melds and k0 in _EVEN_KEYS and k1 in _EVEN_KEYS and k2 in _EVEN_KEYS
 

@@ -38,7 +38,8 @@ def test_summary_lines() -> None:
     assert code == 1
     lines = out.splitlines()
     assert lines[0].startswith("example-hot-shot-weile [cuocuo]: missettled")
-    assert lines[1].startswith("  - record R15.1:")
+    # The record's scores are exactly cuocuo's without the 热炮 kong transfer: the audit names it.
+    assert lines[1].startswith("  - record R8.3:") and "transfer" in lines[1]
 
 
 def test_exit_2(tmp_path: Path) -> None:

@@ -70,6 +70,8 @@ def test_truncated_record_stops_before_the_end(i: int, data: st.DataObject) -> N
     k = data.draw(st.integers(1, len(doc["events"]) - 1))
     doc["events"] = doc["events"][:k]
     out = _check(doc)
+    if doc["events"][-1]["type"] == "win":
+        return  # one of several wins on a discard: a complete hand with fewer winners
     assert out["verdict"] == "illegal"
     assert out["findings"][0]["rule"] in ("R10", "R8.2", "R9.2")
 

@@ -32,6 +32,8 @@ class Knobs:
     """Rob a legal added kong (抢杠) when the profile does not force it."""
     explicit_pass: float = 0.5
     """Write a `pass` event for a seat that lets a win (or a pong) go."""
+    idle_pass: float = 0.02
+    """Write a `pass` for a seat that could claim nothing (harmless, R16.8)."""
     pong: float = 0.55
     """Pong a discard the seat holds a pair of."""
     pong_bird: float = 0.9
@@ -276,6 +278,9 @@ def window_moves(st: GameState, rng: random.Random, knobs: Knobs) -> list[Event]
     p = knobs.rob if w.rob else knobs.win_discard
     winners = [s for s in can_win if s in w.must_win or rng.random() < p]
     out = [Event(0, EventType.PASS, s) for s in can_win if s not in winners and rng.random() < knobs.explicit_pass]
+    if rng.random() < knobs.idle_pass:
+        idle = [s for s in order if s not in can_win and st.seats[s].hand[w.tile] < 2]
+        out += [Event(0, EventType.PASS, rng.choice(idle))] if idle else []
     if winners:
         return out + [Event(0, EventType.WIN, s, w.tile, kind) for s in winners]
     if not w.rob:

@@ -10,8 +10,8 @@ from collections import defaultdict
 from typing import Any
 
 from audit.findings import Finding, Kind
-from audit.settle import KIND_RULE, Item, Settlement
-from audit.tiles import code, parse
+from audit.settle import KIND_RULE, Settlement
+from audit.tiles import code
 
 _KIND_ZH = {"hand": "hand payment (胡)", "dealer": "dealer bonus (庄)", "dou": "dou (豆)",
             "chicken": "chickens (鸡)", "hot_shot": "热炮 kong transfer", "draw_settle": "查叫 payment"}
@@ -98,28 +98,35 @@ def _compare_items(claimed_items: list[dict[str, Any]], sett: Settlement, base: 
     for key in sorted(set(mine) | set(theirs), key=lambda k: (list(KIND_RULE).index(k[0]), k[1], k[2])):
         want, got = mine.get(key, 0), theirs.get(key, 0)
         if want != got:
-            out.append(_item_finding(key, want, got, sett))
+            out.append(_item_finding(key, want, got, sett, base))
     return out
 
 
-def _item_finding(key: tuple[str, int, int], want: int, got: int, sett: Settlement) -> Finding:
+def _item_finding(key: tuple[str, int, int], want: int, got: int, sett: Settlement, base: int) -> Finding:
     kind, payer, payee = key
-    rule, why = _explain(key, want, got, sett)
+    rule, why = _explain(key, want, got, sett, base)
     msg = (f"{_KIND_ZH[kind]} from seat {payer} to seat {payee}: the record pays {got}, the rules give {want}"
            + (f": {why}" if why else ""))
     return _missettled(rule, msg, payee, want, got)
 
 
-def _explain(key: tuple[str, int, int], want: int, got: int, sett: Settlement) -> tuple[str, str]:
+def _explain(key: tuple[str, int, int], want: int, got: int, sett: Settlement, base: int) -> tuple[str, str]:
     """The rule to cite and the reason in words, from the computed items and the burns."""
     kind, payer, payee = key
     if kind in ("chicken", "dou") and payee in sett.burned and want == 0:
         burn = sett.burned[payee]
         rule = "R9.3" if burn.startswith("抢杠") else "R8.3"
         return rule, f"seat {payee}'s {'chicken credits' if kind == 'chicken' else 'dou'} are burned ({burn})"
+    if kind == "dou" and payee in sett.void_kongs and got > want:
+        why = sett.void_kongs[payee]
+        return ("R9.3" if why.startswith("抢杠") else "R8.3"), why
     same = [i for i in sett.items if (i.kind, i.payer, i.payee) == key]
     if same:
-        return same[0].rule, "; ".join(dict.fromkeys(i.note for i in same))
+        # Cite the payment the difference is made of (a missing 责任鸡 extra is R11.4, not R11.6).
+        # When amounts tie, the more specific rule (R11.4 over the generic R11.6) names it better.
+        exact = sorted((i for i in same if i.amount * base == abs(want - got)),
+                       key=lambda i: i.rule == KIND_RULE[kind])
+        return (exact or same)[0].rule, "; ".join(dict.fromkeys(i.note for i in same))
     related = [i for i in sett.items if i.kind == kind and i.payee == payee]
     if related:
         rule = related[0].rule
@@ -128,5 +135,3 @@ def _explain(key: tuple[str, int, int], want: int, got: int, sett: Settlement) -
         return rule, f"seat {payer} owes seat {payee} no {_KIND_ZH[kind]}"
     return KIND_RULE[kind], f"no such payment is due"
 
-
-__all__ = ["compare", "parse", "Item"]

@@ -39,10 +39,19 @@ from audit.tiles import BIRD, NUM_KINDS, code
 CLASSES = (
     "draw_wall", "discard_not_held", "pong_without_pair", "kong_concealed_without_four",
     "kong_added_without_pong", "kong_empty_wall", "ping_hu_without_pass", "win_while_locked",
-    "declared_keeps_draw", "wrong_pattern_value", "hot_shot_burn_ignored", "rob_paid_by_three",
-    "chicken_miscount", "wrong_flip", "wrong_next_dealer", "dou_not_ready", "scores_not_zero",
+    "declared_keeps_draw", "declare_not_ready", "first_move_not_dealer", "draw_wrong_seat",
+    "must_win_skipped", "must_win_passed", "event_after_end", "truncated",
+    "wrong_pattern_value", "hot_shot_burn_ignored", "rob_paid_by_three", "robbed_kong_paid",
+    "chicken_miscount", "responsibility_missing", "wrong_flip", "wrong_next_dealer", "dou_not_ready",
+    "scores_not_zero",
 )
 """Every mutation class, in the order they are written."""
+SITE_CLASSES = (
+    "draw_wall", "discard_not_held", "pong_without_pair", "kong_concealed_without_four",
+    "kong_added_without_pong", "kong_empty_wall", "ping_hu_without_pass", "win_while_locked",
+    "declared_keeps_draw", "declare_not_ready", "first_move_not_dealer", "draw_wrong_seat",
+)
+"""The classes planted at a step the scan found (the others work from the end of the hand)."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +86,7 @@ class Scan:
 
     record: dict[str, Any]
     profile: Profile
-    sites: dict[str, list[Any]] = field(default_factory=lambda: {c: [] for c in CLASSES})
+    sites: dict[str, list[Any]] = field(default_factory=lambda: {c: [] for c in SITE_CLASSES})
     state: GameState | None = None
     settlement: Settlement | None = None
 
@@ -103,8 +112,12 @@ def _collect(out: Scan, st: GameState, i: int, ev: Event | None, prev: str | Non
     """Sites at step `i` (the state before event `i`; `ev` None at the end of the record)."""
     if ev is not None and ev.type is EventType.DRAW:
         out.sites["draw_wall"].append((i, ev.tile))
+        _draw_seat_site(out, st, i, ev)
+    if i == 0 and ev is not None:
+        out.sites["first_move_not_dealer"].append((i, [x for x in range(st.n) if x != st.dealer]))
     if ev is not None and ev.type is EventType.DISCARD:
         _discard_sites(out, st, i, ev)
+        _declare_site(out, st, i, ev)
     if st.phase is Phase.TURN and st.pending_declare is None and ev is not None:
         _turn_sites(out, st, i)
     if st.phase is Phase.CLAIM and prev == "discard" and st.window is not None:
@@ -112,6 +125,7 @@ def _collect(out: Scan, st: GameState, i: int, ev: Event | None, prev: str | Non
 
 
 def _discard_sites(out: Scan, st: GameState, i: int, ev: Event) -> None:
+    """Tiles the discarder holds none of (R2.5); for a declared seat discarding its draw, the others (R5.2)."""
     seat = st.seats[ev.seat]
     absent = [t for t in range(NUM_KINDS) if seat.hand[t] == 0]
     out.sites["discard_not_held"].append((i, absent))
@@ -119,6 +133,26 @@ def _discard_sites(out: Scan, st: GameState, i: int, ev: Event) -> None:
     if keeps_rule:
         others = [t for t in range(NUM_KINDS) if seat.hand[t] and t != ev.tile]
         out.sites["declared_keeps_draw"].append((i, others))
+
+
+def _draw_seat_site(out: Scan, st: GameState, i: int, ev: Event) -> None:
+    """A draw by the wrong seat: R2.2 for a replacement (the konger's), R2.3 after a discard (the next seat's)."""
+    rule = "R2.3" if st.phase is Phase.CLAIM else "R2.2"
+    out.sites["draw_wrong_seat"].append((i, [x for x in range(st.n) if x != ev.seat], rule))
+
+
+def _declare_site(out: Scan, st: GameState, i: int, ev: Event) -> None:
+    """A first discard that R5.1 would let the seat declare before, leaving a hand that is not ready."""
+    seat = st.seats[ev.seat]
+    if st.profile.declared is None or seat.declared is not None or seat.discards_made or st.phase is not Phase.TURN:
+        return
+    if ev.seat != st.dealer and (seat.melds or seat.draws != 1):
+        return
+    assert ev.tile is not None
+    rest = list(seat.hand)
+    rest[ev.tile] -= 1
+    if not hands.waits(rest, seat.meld_tiles()):
+        out.sites["declare_not_ready"].append((i, ev.seat))
 
 
 def _turn_sites(out: Scan, st: GameState, i: int) -> None:
@@ -290,12 +324,105 @@ def m_declared_keeps_draw(sc: Scan, rng: random.Random) -> Mutant | None:
     return _illegal(sc, "declared_keeps_draw", "R5.2", i, events, f"declared seat keeps {kept}, discards {code(t)}")
 
 
+def m_declare_not_ready(sc: Scan, rng: random.Random) -> Mutant | None:
+    """R5.1 (named at the discard, R2.7): a declaration before a first discard that leaves the hand not ready."""
+    i, seat = rng.choice(sc.sites["declare_not_ready"])
+    events = _insert(sc, i, [{"type": "declare", "seat": seat}])
+    return _illegal(sc, "declare_not_ready", "R5.1", i + 1, events, f"seat {seat} declares, not ready after")
+
+
+def m_first_move_not_dealer(sc: Scan, rng: random.Random) -> Mutant | None:
+    """R2.1 (R16.1): the first event of the hand made by a seat other than the dealer."""
+    i, others = rng.choice(sc.sites["first_move_not_dealer"])
+    x = rng.choice(others)
+    events = copy.deepcopy(sc.record["events"])
+    events[i]["seat"] = x
+    return _illegal(sc, "first_move_not_dealer", "R2.1", i, events, f"seat {x} moves first")
+
+
+def m_draw_wrong_seat(sc: Scan, rng: random.Random) -> Mutant | None:
+    """R2.2/R2.3 (R16.1): the right tile drawn by the wrong seat."""
+    i, others, rule = rng.choice(sc.sites["draw_wrong_seat"])
+    x = rng.choice(others)
+    events = copy.deepcopy(sc.record["events"])
+    events[i]["seat"] = x
+    return _illegal(sc, "draw_wrong_seat", rule, i, events, f"seat {x} draws out of turn")
+
+
+def m_event_after_end(sc: Scan, rng: random.Random) -> Mutant | None:
+    """R2.6: a draw written after the hand ended (after the wins, or by the seat after the 荒庄 discarder)."""
+    st = sc.state
+    assert st is not None
+    seat = st.next_seat(st.actor)
+    tile = st.next_wall_tile(False)
+    events = copy.deepcopy(sc.record["events"])
+    events.append({"type": "draw", "seat": seat, "tile": code(tile if tile is not None else rng.randrange(NUM_KINDS))})
+    return _illegal(sc, "event_after_end", "R2.6", len(events) - 1, events, "a draw after the end")
+
+
+def m_truncated(sc: Scan, rng: random.Random) -> Mutant | None:
+    """R10 (step null): the record stops right after a draw, in the middle of the drawer's turn."""
+    draws = [i for i, e in enumerate(sc.record["events"]) if e["type"] == "draw"]
+    if not draws:
+        return None
+    i = rng.choice(draws)
+    events = copy.deepcopy(sc.record["events"][:i + 1])
+    return Mutant("truncated", Expected("illegal", "R10", None), _record(sc, "truncated", events, f"cut after {i}"))
+
+
+def _must_win_end(sc: Scan) -> tuple[Any, list[int]] | None:
+    """The last window when a seat had to win it (R8.2/R9.2), and the win events of those seats."""
+    st = sc.state
+    assert st is not None
+    w = st.window
+    if w is None or not w.must_win or not st.wins:
+        return None
+    steps = [x.step for x in st.wins if x.seat in w.must_win]
+    return (w, steps) if steps else None
+
+
+def m_must_win_skipped(sc: Scan, rng: random.Random) -> Mutant | None:
+    """R8.2/R9.2 with R16.6: a seat that had to win the hot shot or the rob does not.
+
+    With other winners left the finding names the discard or added kong; a
+    lone winner's win becomes the draw that closes the window, which is named."""
+    found = _must_win_end(sc)
+    if found is None:
+        return None
+    w, steps = found
+    st = sc.state
+    assert st is not None
+    rule = "R9.2" if w.rob else "R8.2"
+    step = rng.choice(steps)
+    events = copy.deepcopy(sc.record["events"])
+    if len(st.wins) > 1 or (not w.rob and st.wall_left <= 0):
+        del events[step]
+        return _illegal(sc, "must_win_skipped", rule, w.step, events, f"the win at step {step} left out")
+    drawer = w.source if w.rob else st.next_seat(w.source)
+    draw = {"type": "draw", "seat": drawer, "tile": code(st.next_wall_tile(w.rob) or 0)}
+    return _illegal(sc, "must_win_skipped", rule, step, events[:step] + [draw], "the must-win seat lets it go")
+
+
+def m_must_win_passed(sc: Scan, rng: random.Random) -> Mutant | None:
+    """R8.2/R9.2 (R16.8): a seat that must win writes a `pass` instead, right after the discard or kong."""
+    found = _must_win_end(sc)
+    if found is None:
+        return None
+    w, _ = found
+    seat = rng.choice(sorted(w.must_win))
+    events = _insert(sc, w.step + 1, [{"type": "pass", "seat": seat}], truncate=True)
+    return _illegal(sc, "must_win_passed", "R9.2" if w.rob else "R8.2", w.step + 1, events, f"seat {seat} passes")
+
+
 ILLEGAL: dict[str, Callable[[Scan, random.Random], Mutant | None]] = {
     "draw_wall": m_draw_wall, "discard_not_held": m_discard_not_held, "pong_without_pair": m_pong_without_pair,
     "kong_concealed_without_four": m_kong_concealed_without_four,
     "kong_added_without_pong": m_kong_added_without_pong, "kong_empty_wall": m_kong_empty_wall,
     "ping_hu_without_pass": m_ping_hu_without_pass, "win_while_locked": m_win_while_locked,
-    "declared_keeps_draw": m_declared_keeps_draw,
+    "declared_keeps_draw": m_declared_keeps_draw, "declare_not_ready": m_declare_not_ready,
+    "must_win_skipped": m_must_win_skipped, "must_win_passed": m_must_win_passed,
+    "first_move_not_dealer": m_first_move_not_dealer, "draw_wrong_seat": m_draw_wrong_seat,
+    "event_after_end": m_event_after_end, "truncated": m_truncated,
 }
 
 
@@ -398,6 +525,45 @@ def m_rob_paid_by_three(sc: Scan, rng: random.Random) -> Mutant | None:
     return _missettled(sc, "rob_paid_by_three", "R9.3", change)
 
 
+def m_robbed_kong_paid(sc: Scan, rng: random.Random) -> Mutant | None:
+    """R9.3: the robbed added kong is paid its dou as if it stood ("the kong does not stand")."""
+    st = sc.state
+    assert st is not None
+    w = st.window
+    if w is None or not w.rob or not st.wins:
+        return None
+    robbed = w.source
+
+    def change(rec: dict[str, Any]) -> str:
+        value = sc.profile.dou_value("added") * _base(sc)
+        for o in range(st.n):
+            if o != robbed:
+                _pay(rec, "dou", o, robbed, value, f"转弯豆 {code(w.tile)} (robbed)")
+        return f"seat {robbed}'s robbed kong {code(w.tile)} paid as a dou"
+    return _missettled(sc, "robbed_kong_paid", "R9.3", change)
+
+
+def m_responsibility_missing(sc: Scan, rng: random.Random) -> Mutant | None:
+    """R11.4: the 责任鸡 extra of a claimed first 1s (or 8p) left out of the ledger."""
+    sett = sc.settlement
+    assert sett is not None
+    extras = [i for i in sett.items if i.kind == "chicken" and i.rule == "R11.4"]
+    if not extras:
+        return None
+    item = rng.choice(extras)
+    amount = item.amount * _base(sc)
+
+    def change(rec: dict[str, Any]) -> str:
+        res = rec["result"]
+        mine = next(i for i in res["items"] if i["kind"] == "chicken" and i["from"] == item.payer
+                    and i["to"] == item.payee and i["amount"] == amount and i["note"] == item.note)
+        res["items"].remove(mine)
+        res["scores"][item.payer] += amount
+        res["scores"][item.payee] -= amount
+        return f"责任鸡 {item.payer}->{item.payee} left out"
+    return _missettled(sc, "responsibility_missing", "R11.4", change)
+
+
 def m_chicken_miscount(sc: Scan, rng: random.Random) -> Mutant | None:
     """R11.6: one chicken too many counted for a seat that earns plain chicken credits."""
     sett = sc.settlement
@@ -493,8 +659,9 @@ def m_scores_not_zero(sc: Scan, rng: random.Random) -> Mutant | None:
 
 SETTLEMENT: dict[str, Callable[[Scan, random.Random], Mutant | None]] = {
     "wrong_pattern_value": m_wrong_pattern_value, "hot_shot_burn_ignored": m_hot_shot_burn_ignored,
-    "rob_paid_by_three": m_rob_paid_by_three, "chicken_miscount": m_chicken_miscount, "wrong_flip": m_wrong_flip,
-    "wrong_next_dealer": m_wrong_next_dealer, "dou_not_ready": m_dou_not_ready,
+    "rob_paid_by_three": m_rob_paid_by_three, "robbed_kong_paid": m_robbed_kong_paid,
+    "chicken_miscount": m_chicken_miscount, "responsibility_missing": m_responsibility_missing,
+    "wrong_flip": m_wrong_flip, "wrong_next_dealer": m_wrong_next_dealer, "dou_not_ready": m_dou_not_ready,
     "scores_not_zero": m_scores_not_zero,
 }
 MUTATORS = {**ILLEGAL, **SETTLEMENT}
@@ -508,7 +675,7 @@ def mutants(record: dict[str, Any], seed: int = 0) -> list[Mutant]:
     rng = random.Random(seed ^ zlib.crc32(record["game_id"].encode("utf-8")))
     out = []
     for cls in CLASSES:
-        if cls in ILLEGAL and not sc.sites[cls]:
+        if cls in ILLEGAL and cls in sc.sites and not sc.sites[cls]:
             continue
         m = MUTATORS[cls](sc, rng)
         if m is not None:

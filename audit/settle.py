@@ -51,6 +51,8 @@ class Settlement:
     burned: dict[int, str] = field(default_factory=dict)
     chickens: list[chickens.SeatChickens] = field(default_factory=list)
     n: int = 4
+    void_kongs: dict[int, str] = field(default_factory=dict)
+    """Seats with a kong that scores nothing because of the ending: 热炮 that_kong, a robbed kong."""
 
     def scores(self) -> list[int]:
         """Net units per seat."""
@@ -115,7 +117,19 @@ def _settle_wins(st: GameState, ready: dict[int, Valued | None], ignore_burn: bo
     items += chicken_items
     nxt, rule = _next_dealer_after_wins(st)
     return Settlement(items, nxt, st.streak + 1 if nxt == st.dealer else 0, rule, turned, "win",
-                      ready, burned, tallies, st.n)
+                      ready, burned, tallies, st.n, _void_kongs(st, void_kong))
+
+
+def _void_kongs(st: GameState, void: Meld | None) -> dict[int, str]:
+    """Why a seat's kong pays no dou although it was declared (for the comparison's words)."""
+    w = st.window
+    if w is None:
+        return {}
+    if w.rob:
+        return {w.source: f"抢杠 at step {w.step}: the robbed kong does not stand (R9.3)"}
+    if void is not None:
+        return {void.owner: f"热炮 at step {w.step} voids the kong just made (R8.3 that_kong)"}
+    return {}
 
 
 def _burns(st: GameState) -> tuple[dict[int, str], Meld | None]:

@@ -21,9 +21,9 @@ system:
 install: $(STAMP) system
 
 run: install
-	$(BIN)/flask --app app init-db
+	$(BIN)/flask --app app bootstrap
 	$(BIN)/flask --app app load-samples samples
-	@echo "audit service: http://127.0.0.1:5000/"
+	@echo "audit service: http://127.0.0.1:5000/ (log in at /login)"
 	$(BIN)/flask --app app run --host 127.0.0.1 --port 5000
 
 test: install
@@ -32,6 +32,7 @@ test: install
 bench: install
 	$(BIN)/pip install -q --disable-pip-version-check -r bench/requirements.txt
 	$(BIN)/python bench/bench_audit.py
+	$(BIN)/python bench/load_test.py
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache .hypothesis

@@ -17,13 +17,28 @@ MiB = 1024 * 1024
 def default_config(instance_path: str) -> dict[str, Any]:
     """Every setting the service reads, with its default (documented in docs/service.md)."""
     return {
-        "SECRET_KEY": "dev",
+        # None: a random key kept in instance/secret_key (made on first start, mode 0600), so no
+        # key is baked into the code and sessions survive restarts (records/web/auth.py).
+        "SECRET_KEY": None,
         "DATABASE": os.path.join(instance_path, "zhuoji.sqlite3"),
         "MAX_CONTENT_LENGTH": 5 * MiB,
         "INGEST_MAX_FILE_BYTES": 5 * MiB,
         "INGEST_MAX_MEMBERS": 1000,
         "INGEST_MAX_TOTAL_BYTES": 50 * MiB,
         "INGEST_MAX_DEPTH": 64,
+        "INGEST_MAX_RECORDS": 5000,
+        "INGEST_MAX_EVENTS": 2000,
+        "INGEST_MAX_STRING": 2000,
+        "MAX_FORM_MEMORY_SIZE": 500_000,
+        "MAX_FORM_PARTS": 1000,
+        # Sessions and headers (records/web/auth.py, docs/trust.md). "auto": Secure unless the
+        # request came to localhost or the app is testing.
+        "SESSION_COOKIE_SECURE": "auto",
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "PERMANENT_SESSION_LIFETIME": 12 * 3600,
+        "CONTENT_SECURITY_POLICY": ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                                    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
         # Injection points for tests and tools; None means the real engine and records.schema.
         "AUDITOR": None,
         "ENGINE_VERSION": None,

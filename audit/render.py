@@ -14,7 +14,6 @@ A tile is drawn in a 30 x 40 box: 万 tiles as a Chinese numeral over a red 万,
 """
 from __future__ import annotations
 
-import math
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -230,8 +229,9 @@ def _highlight(parent: ET.Element, x: float, y: float, width: float, height: flo
         rx=width / 7, fill=MARK, fill_opacity=0.18, stroke=MARK, stroke_width=max(1.5, width / 12))
 
 
+@lru_cache(maxsize=512)
 def tile_svg(code: str, *, width: float = 30, rotated: bool = False, highlight: bool = False) -> str:
-    """One tile as a standalone SVG, `width` pixels wide (or tall, when rotated)."""
+    """One tile as a standalone SVG, `width` pixels wide (or tall, when rotated); cached."""
     height = width * TILE_H / TILE_W
     box = (TILE_H, TILE_W) if rotated else (TILE_W, TILE_H)
     size = (height, width) if rotated else (width, height)
@@ -244,34 +244,29 @@ def tile_svg(code: str, *, width: float = 30, rotated: bool = False, highlight: 
     return _text(svg)
 
 
-# ----------------------------------------------------------------- symbols
+# ----------------------------------------------------------------- symbols and placement
 
 def _symbol_id(code: str, rotated: bool) -> str:
-    """Ids shared by the sprite and by self-contained drawings."""
+    """Ids shared by the page sprite and by self-contained drawings."""
     return f"zj-{code}" + ("-r" if rotated else "")
 
 
 @lru_cache(maxsize=None)
 def _symbol(code: str, rotated: bool) -> ET.Element:
-    """A <symbol> of one tile; cached, so a page of a hundred steps draws each tile once."""
-    box = (TILE_H, TILE_W) if rotated else (TILE_W, TILE_H)
-    symbol = _el("symbol", id=_symbol_id(code, rotated), viewBox=f"0 0 {box[0]} {box[1]}")
-    symbol.append(_oriented(code, rotated))
-    return symbol
+    """One tile as a <g id> in tile units, placed later by <use x y>; cached, so each tile is
+    drawn once per process. A plain group rather than <symbol>: <use> then needs no size."""
+    group = _oriented(code, rotated)
+    group.set("id", _symbol_id(code, rotated))
+    return group
 
 
 ALL_CODES: tuple[str, ...] = tuple(f"{rank}{suit}" for suit in "mps" for rank in range(1, 10))
 
 
-def tile_sprite_svg() -> str:
-    """Every tile, upright and sideways, as symbols in a hidden SVG: include once per HTML page
-    and draw with `sprite=True`."""
-    return _sprite_text()
-
-
 @lru_cache(maxsize=1)
-def _sprite_text() -> str:
-    """The sprite never changes; build it once per process."""
+def tile_sprite_svg() -> str:
+    """Every tile, upright and sideways, in a hidden SVG: include it once in an HTML page and
+    draw with `sprite=True` (browsers resolve <use> across the page; WeasyPrint does not)."""
     svg = _svg(0, 0, (0, 0), class_="tile-sprite", aria_hidden="true", focusable="false")
     defs = _el("defs", svg)
     for code in ALL_CODES + (BACK_CODE,):
@@ -280,60 +275,107 @@ def _sprite_text() -> str:
     return _text(svg)
 
 
+PITCH = TILE_W + 1
+"""Tile units from one tile to the next in a row."""
+CHILDREN = "@@children@@"
+"""Placeholder for children that ElementTree already serialised (and escaped)."""
+
+
+def _wrap(element: ET.Element, children: Iterable[str]) -> str:
+    """Serialise `element` around children serialised before: a hand of a hundred steps places
+    ten thousand tiles, and re-serialising each one would cost more than all the rest."""
+    element.text = CHILDREN
+    return _text(element).replace(CHILDREN, "".join(children), 1)
+
+
+@lru_cache(maxsize=8192)
+def _use(code: str, rotated: bool, x: float, y: float) -> str:
+    """One placed tile, serialised (and its code checked) once per position."""
+    if code != BACK_CODE:
+        parse_code(code)
+    return _text(_el("use", href=f"#{_symbol_id(code, rotated)}", x=x, y=y))
+
+
+@lru_cache(maxsize=1024)
+def _mark(x: float, y: float, width: float, height: float) -> str:
+    """One highlight outline, serialised once per position."""
+    holder = ET.Element("g")
+    _highlight(holder, x, y, width, height)
+    return _text(holder[0])
+
+
 class _Canvas:
-    """Places tiles as <use> of symbols and remembers which symbols a self-contained SVG needs."""
+    """Places tiles (in tile units) as <use> of the tile groups, collecting serialised pieces,
+    and remembers which groups a self-contained drawing must carry in its <defs>."""
 
-    def __init__(self, svg: ET.Element, *, sprite: bool) -> None:
-        self.svg = svg
-        self.sprite = sprite
-        self.used: dict[str, ET.Element] = {}
-        self.marks: list[tuple[float, float, float, float]] = []
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.used: set[tuple[str, bool]] = set()
+        self.marks: list[str] = []
 
-    def tile(self, code: str, x: float, y: float, width: float, *, rotated: bool = False,
-             highlight: bool = False) -> float:
-        """Draw one tile with its top-left corner at (x, y); returns its displayed width."""
-        if code != BACK_CODE:
-            parse_code(code)
-        height = width * TILE_H / TILE_W
-        size = (height, width) if rotated else (width, height)
-        ident = _symbol_id(code, rotated)
-        if not self.sprite:
-            self.used.setdefault(ident, _symbol(code, rotated))
-        _el("use", self.svg, href=f"#{ident}", x=round(x, 1), y=round(y, 1), width=round(size[0], 1),
-            height=round(size[1], 1))
+    def tile(self, code: str, x: float, y: float, *, rotated: bool = False, highlight: bool = False) -> float:
+        """One tile with its top-left corner at (x, y); returns the width it takes."""
+        self.used.add((code, rotated))
+        x, y = round(x, 1), round(y, 1)
+        self.parts.append(_use(code, rotated, x, y))
+        width, height = (TILE_H, TILE_W) if rotated else (TILE_W, TILE_H)
         if highlight:
-            self.marks.append((x, y, size[0], size[1]))
-        return size[0]
+            self.marks.append(_mark(x, y, width, height))
+        return width
 
-    def finish(self) -> str:
-        """Highlights on top, the needed symbols first, then serialise."""
-        for x, y, width, height in self.marks:
-            _highlight(self.svg, x, y, width, height)
-        if self.used:
-            defs = ET.Element("defs")
-            defs.extend(self.used[key] for key in sorted(self.used))
-            self.svg.insert(0, defs)
-        return _text(self.svg)
+    def row(self, codes: Sequence[str], x: float, y: float, *, highlight: Iterable[int] = (),
+            rotated: Iterable[int] = ()) -> float:
+        """Tiles side by side, sideways ones resting on the same base line; returns the end x."""
+        marked, sideways = set(highlight), set(rotated)
+        for index, code in enumerate(codes):
+            turned = index in sideways
+            x += self.tile(code, x, y + (TILE_H - TILE_W if turned else 0), rotated=turned,
+                           highlight=index in marked) + 1
+        return x
+
+    def pieces(self) -> list[str]:
+        """Tiles, then the outlines on top of them."""
+        return self.parts + self.marks
 
 
-def hand_svg(codes: Sequence[str], *, width: float = 24, gap: float = 2, highlight: Iterable[int] = (),
+def _defs(used: Iterable[tuple[str, bool]]) -> ET.Element:
+    """The tile groups a self-contained drawing refers to."""
+    defs = ET.Element("defs")
+    defs.extend(_symbol(code, rotated) for code, rotated in sorted(used))
+    return defs
+
+
+def hand_svg(codes: Sequence[str], *, width: float = 24, highlight: Iterable[int] = (),
              rotated: Iterable[int] = (), sprite: bool = False) -> str:
-    """Tiles in a row (a hand, a meld, discards); `highlight` and `rotated` are indexes into `codes`."""
-    marked, sideways = set(highlight), set(rotated)
-    height = width * TILE_H / TILE_W
-    total = sum((height if i in sideways else width) + gap for i in range(len(codes))) - gap if codes else 0
-    svg = _svg(max(total, 1), height, (max(total, 1), height), class_="hand", role="img",
-               aria_label=" ".join(codes))
-    canvas = _Canvas(svg, sprite=sprite)
-    x = 0.0
-    for index, code in enumerate(codes):
-        turned = index in sideways
-        y = height - width if turned else 0
-        x += canvas.tile(code, x, y, width, rotated=turned, highlight=index in marked) + gap
-    return canvas.finish()
+    """Tiles in a row (a hand, a meld, chickens), each `width` pixels wide; `highlight` and
+    `rotated` are indexes into `codes`. Self-contained unless `sprite`."""
+    return _hand(tuple(codes), width, frozenset(highlight), frozenset(rotated), sprite)
+
+
+@lru_cache(maxsize=2048)
+def _hand(codes: tuple[str, ...], width: float, highlight: frozenset[int], sideways: frozenset[int],
+          sprite: bool) -> str:
+    """hand_svg, cached: a report draws the same few tiles beside every event."""
+    units = sum(TILE_H if i in sideways else TILE_W for i in range(len(codes))) + max(len(codes) - 1, 0)
+    units = max(units, 1)
+    scale = width / TILE_W
+    svg = _svg(round(units * scale, 1), round(TILE_H * scale, 1), (units, TILE_H), class_="hand", role="img",
+               aria_label=" ".join(codes) or "-")
+    canvas = _Canvas()
+    canvas.row(codes, 0, 0, highlight=highlight, rotated=sideways)
+    defs = [] if sprite or not canvas.used else [_text(_defs(canvas.used))]
+    return _wrap(svg, defs + canvas.pieces())
 
 
 # ----------------------------------------------------------------- the table after a step
+
+LABEL_W = 80
+"""Tile units for the seat label and badges."""
+HAND_W = 19 * PITCH
+"""Tile units for concealed tiles plus melds (14 tiles, and up to four melds with kongs)."""
+DISCARD_SCALE = 0.7
+ROW_H = TILE_H + 6
+
 
 def meld_layout(meld: MeldLike, seat: int, seats: int) -> list[tuple[str, bool]]:
     """(code, sideways) for each tile of a meld as players lay it out: the claimed tile turned
@@ -341,8 +383,7 @@ def meld_layout(meld: MeldLike, seat: int, seats: int) -> list[tuple[str, bool]]
     tiles face down."""
     tiles = list(meld.tiles)
     if meld.kind == "concealed":
-        return [(BACK_CODE if i in (0, len(tiles) - 1) else code) for i, code in enumerate(tiles)] and [
-            (BACK_CODE, False) if i in (0, len(tiles) - 1) else (code, False) for i, code in enumerate(tiles)]
+        return [((BACK_CODE if i in (0, len(tiles) - 1) else code), False) for i, code in enumerate(tiles)]
     if meld.from_seat is None:
         return [(code, False) for code in tiles]
     relative = (meld.from_seat - seat) % seats
@@ -350,89 +391,126 @@ def meld_layout(meld: MeldLike, seat: int, seats: int) -> list[tuple[str, bool]]
     return [(code, i == turned) for i, code in enumerate(tiles)]
 
 
-def _event_marks(step: StepLike, seat: int) -> dict[str, int]:
-    """Which tile of a seat the step is about: {"discard"|"concealed"|"meld": index}."""
+def _event_marks(step: StepLike, seat: int) -> tuple[str, int] | None:
+    """Which tile of a seat the step is about: ("discard" | "concealed" | "meld", index)."""
     event = step.event or {}
     if event.get("seat") != seat or "tile" not in event:
-        return {}
+        return None
     view = step.seats[seat]
     tile, kind = event["tile"], event.get("type")
     if kind == "discard" and view.discards:
-        return {"discard": len(view.discards) - 1}
+        return ("discard", len(view.discards) - 1)
     if kind in ("pong", "kong"):
         melds = [i for i, meld in enumerate(view.melds) if tile in meld.tiles]
-        return {"meld": melds[-1]} if melds else {}
+        return ("meld", melds[-1]) if melds else None
     if tile in view.concealed:
-        return {"concealed": view.concealed.index(tile)}
-    return {}
+        return ("concealed", view.concealed.index(tile))
+    return None
 
 
-class TableGeometry:
-    """Sizes of one seat line: label, hand with melds, discards (smaller), all from `width`."""
-
-    def __init__(self, width: float, discard_slots: int) -> None:
-        self.w = width
-        self.h = width * TILE_H / TILE_W
-        self.dw = round(width * 0.7, 1)
-        self.label = width * 2.6
-        self.hand = width * 19.5
-        self.row = self.h + 6
-        self.discard_x = self.label + self.hand
-        self.total = self.discard_x + discard_slots * (self.dw + 1) + 2
-
-
-def _seat_label(svg: ET.Element, geo: TableGeometry, y: float, label: str, flags: Sequence[tuple[str, str]]) -> None:
-    """Seat label, then small badges (declared, locked) under it."""
-    _el("text", svg, label, x=2, y=y + geo.h * 0.42, font_family=FONT, font_size=round(geo.w * 0.62, 1), fill=INK)
-    x = 2.0
-    size = geo.w * 0.55
-    for text, colour in flags:
-        _el("rect", svg, class_="badge", x=x, y=y + geo.h * 0.55, width=size + 2, height=size + 2, rx=2, fill=colour)
-        _el("text", svg, text, x=x + 1 + size / 2, y=y + geo.h * 0.55 + size * 0.9, font_family=FONT,
-            font_size=round(size * 0.9, 1), fill="#ffffff", text_anchor="middle")
-        x += size + 4
+@lru_cache(maxsize=256)
+def _badges(label: str, flags: tuple[tuple[str, str], ...]) -> str:
+    """Seat label, then small badges (declared, pass-locked) under it; serialised once."""
+    line = ET.Element("g")
+    _el("text", line, label, x=3, y=17, font_family=FONT, font_size=16, fill=INK)
+    for index, (text, colour) in enumerate(flags):
+        x = 3 + index * 22
+        _el("rect", line, class_="badge", x=x, y=22, width=19, height=17, rx=3, fill=colour)
+        _el("text", line, text, x=x + 9.5, y=35.5, font_family=FONT, font_size=13, fill="#ffffff",
+            text_anchor="middle")
+    return "".join(_text(child) for child in line)
 
 
-def _seat_line(canvas: _Canvas, geo: TableGeometry, step: StepLike, seat: int, y: float) -> None:
-    """Concealed tiles, melds, then discards, for one seat."""
-    view = step.seats[seat]
-    marks = _event_marks(step, seat)
-    x = geo.label
-    for index, code in enumerate(view.concealed):
-        x += canvas.tile(code, x, y, geo.w, highlight=marks.get("concealed") == index) + 1
-    for index, meld in enumerate(view.melds):
-        x += geo.w * 0.35
-        for code, turned in meld_layout(meld, seat, len(step.seats)):
-            top = y + (geo.h - geo.w if turned else 0)
-            x += canvas.tile(code, x, top, geo.w, rotated=turned, highlight=marks.get("meld") == index) + 1
-    top = y + geo.h - geo.dw * TILE_H / TILE_W
-    for index, code in enumerate(view.discards):
-        dx = geo.discard_x + index * (geo.dw + 1)
-        canvas.tile(code, dx, top, geo.dw, highlight=marks.get("discard") == index)
+@lru_cache(maxsize=256)
+def _frame(**attrs: Any) -> tuple[str, str]:
+    """The open and close tags of a group, serialised once (they repeat on every line)."""
+    head, tail = _text(_el("g", None, CHILDREN, **attrs)).split(CHILDREN)
+    return head, tail
+
+
+def _framed(pieces: list[str], **attrs: Any) -> str:
+    """Serialised pieces inside a group."""
+    head, tail = _frame(**attrs)
+    return head + "".join(pieces) + tail
+
+
+DISCARD_TOP = round(3 + TILE_H * (1 - DISCARD_SCALE), 1)
+"""Discards sit on the line's base line."""
+
+
+@lru_cache(maxsize=4096)
+def _seat_line(view: SeatLike, seat: int, seats: int, label: str, flags: tuple[tuple[str, str], ...]
+               ) -> tuple[str, frozenset[tuple[str, bool]], tuple[tuple[float, float], ...]]:
+    """One seat's line, serialised; the tile groups it uses; where each meld starts and ends.
+    Cached, and the highlight drawn apart: from one step to the next only the acting seat's
+    line changes, so a hand of a hundred steps draws about a hundred lines, not four hundred."""
+    canvas = _Canvas()
+    x = canvas.row(view.concealed, LABEL_W, 3)
+    spans = []
+    for meld in view.melds:
+        layout = meld_layout(meld, seat, seats)
+        start = x + 10
+        x = canvas.row([code for code, _ in layout], start, 3, rotated=[i for i, (_, t) in enumerate(layout) if t])
+        spans.append((start, x - 1))
+    small = _Canvas()
+    small.row(view.discards, 0, 0)
+    discards = _framed(small.pieces(), transform=f"translate({LABEL_W + HAND_W} {DISCARD_TOP}) scale({DISCARD_SCALE})")
+    pieces = [_badges(label, flags)] + canvas.pieces() + [discards]
+    text = _framed(pieces, class_="seat", transform=f"translate(0 {seat * ROW_H})")
+    return text, frozenset(canvas.used | small.used), tuple(spans)
+
+
+def _mark_box(view: SeatLike, mark: tuple[str, int], spans: Sequence[tuple[float, float]]
+              ) -> tuple[float, float, float, float] | None:
+    """Where the tile (or meld) a step is about lies within its seat's line."""
+    where, index = mark
+    if where == "concealed":
+        return (LABEL_W + index * PITCH, 3, TILE_W, TILE_H)
+    if where == "discard":
+        return (round(LABEL_W + HAND_W + index * PITCH * DISCARD_SCALE, 1), DISCARD_TOP,
+                round(TILE_W * DISCARD_SCALE, 1), round(TILE_H * DISCARD_SCALE, 1))
+    if where == "meld" and index < len(spans):
+        return (spans[index][0], 3, spans[index][1] - spans[index][0], TILE_H)
+    return None
 
 
 def table_svg(step: StepLike, *, width: float = 20, labels: Sequence[str] | None = None,
               declared_text: str = "听", locked_text: str = "过", discard_slots: int = 20,
               sprite: bool = False) -> str:
-    """The four (or three) seats after a step, one line each: label and badges (报听, pass-locked),
-    concealed tiles, melds, discards. The acting seat's line is shaded and the tile the step is
-    about outlined. `discard_slots` fixes the width so that the steps of one hand line up."""
+    """The seats after a step, one line each: label and badges (报听, pass-locked), concealed
+    tiles, melds, discards; the acting seat shaded and the tile the step is about outlined.
+    `width` is one tile's width in pixels; `discard_slots` fixes the drawing's width so that
+    every step of a hand lines up."""
     seats = len(step.seats)
     slots = max(discard_slots, max((len(view.discards) for view in step.seats), default=0))
-    geo = TableGeometry(width, slots)
-    height = seats * geo.row
-    svg = _svg(round(geo.total, 1), round(height, 1), (round(geo.total, 1), round(height, 1)), class_="table",
-               role="img", aria_label=_table_summary(step))
+    units = (round(LABEL_W + HAND_W + slots * PITCH * DISCARD_SCALE + 2, 1), seats * ROW_H)
+    scale = width / TILE_W
+    svg = _svg(round(units[0] * scale, 1), round(units[1] * scale, 1), units, class_="table", role="img",
+               aria_label=_table_summary(step))
     actor = (step.event or {}).get("seat")
-    canvas = _Canvas(svg, sprite=sprite)
+    parts: list[str] = []
+    used: set[tuple[str, bool]] = set()
+    if actor is not None:
+        parts.append(_active(actor, units[0]))
+    marks: list[str] = []
     for seat, view in enumerate(step.seats):
-        y = seat * geo.row + 3
-        if seat == actor:
-            _el("rect", svg, class_="active-seat", x=0, y=y - 3, width=geo.total, height=geo.row, fill=ACTIVE)
-        flags = [(declared_text, RED)] * view.declared + [(locked_text, "#6b7280")] * view.locked
-        _seat_label(svg, geo, y, labels[seat] if labels else str(seat), flags)
-        _seat_line(canvas, geo, step, seat, y)
-    return canvas.finish()
+        flags = ((declared_text, RED),) * view.declared + ((locked_text, "#6b7280"),) * view.locked
+        text, needs, spans = _seat_line(view, seat, seats, labels[seat] if labels else str(seat), flags)
+        parts.append(text)
+        used |= needs
+        mark = _event_marks(step, seat)
+        box = _mark_box(view, mark, spans) if mark else None
+        if box is not None:
+            marks.append(_mark(box[0], box[1] + seat * ROW_H, box[2], box[3]))
+    if not sprite:
+        parts.insert(0, _text(_defs(used)))
+    return _wrap(svg, parts + marks)
+
+
+@lru_cache(maxsize=64)
+def _active(seat: int, width: float) -> str:
+    """The shading behind the acting seat's line."""
+    return _text(_el("rect", class_="active-seat", x=0, y=seat * ROW_H, width=width, height=ROW_H, fill=ACTIVE))
 
 
 def _table_summary(step: StepLike) -> str:
@@ -446,5 +524,21 @@ def discard_slots(steps: Iterable[StepLike]) -> int:
     return max((len(view.discards) for step in steps for view in step.seats), default=0)
 
 
-__all__ = ["ALL_CODES", "BACK_CODE", "hand_svg", "meld_layout", "parse_code", "table_svg", "tile_name_zh",
-           "tile_sprite_svg", "tile_svg", "discard_slots"]
+# ----------------------------------------------------------------- text notation
+
+def compact(codes: Iterable[str]) -> list[tuple[str, str]]:
+    """Tiles in the usual short notation, one (suit, ranks) group per run of a suit, in the
+    given order: ["1m","2m","3m","5p","5p"] -> [("m", "123"), ("p", "55")]. Used where
+    drawings would cost too much (the PDF's step rows) and as text beside drawings."""
+    groups: list[tuple[str, str]] = []
+    for code in codes:
+        rank, suit = (code[0], code[1]) if code != BACK_CODE else ("?", "x")
+        if groups and groups[-1][0] == suit:
+            groups[-1] = (suit, groups[-1][1] + rank)
+        else:
+            groups.append((suit, rank))
+    return groups
+
+
+__all__ = ["ALL_CODES", "BACK_CODE", "compact", "discard_slots", "hand_svg", "meld_layout", "parse_code",
+           "table_svg", "tile_name_zh", "tile_sprite_svg", "tile_svg"]

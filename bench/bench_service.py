@@ -160,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     path = args.db or Path(workdir.name) / "bench.sqlite3"
     app = create_app({"DATABASE": str(path)})
     client = app.test_client()
+    from bench.load_test import admin_token  # every route needs an account (docs/trust.md)
+
+    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {admin_token(path)}"
     refs = references()
 
     figures: dict[str, Any] = {"engine_ms_per_record": round(bench_engine_only(refs), 2)}

@@ -24,6 +24,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import struct
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator, Sequence
@@ -35,6 +36,9 @@ RECORD_EXTENSIONS = (".json",)
 LINES_EXTENSIONS = (".jsonl", ".ndjson")
 ZIP_EXTENSIONS = (".zip",)
 MiB = 1024 * 1024
+ZIP_ERRORS = (RuntimeError, NotImplementedError, zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, OSError,
+              EOFError, ValueError, IndexError, KeyError, struct.error)
+"""What zipfile may raise on a corrupt or hostile archive (the fuzzer found IndexError and more)."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,12 @@ class Limits:
     """Most bytes read out of one zip in total: the zip-bomb cap."""
     max_depth: int = 64
     """Deepest JSON nesting accepted (a record needs about 5)."""
+    max_records: int = 5000
+    """Most documents and match hands read from one request: over it, the whole upload is refused."""
+    max_events: int = 2000
+    """Most events in one hand (a real hand has a few hundred); checked before the schema and the engine."""
+    max_string: int = 2000
+    """Longest string, key or value, anywhere in a document, in characters."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +146,10 @@ class Batch:
     """Everything found in one upload, in the order it appeared."""
 
     items: list[Item] = field(default_factory=list)
+    refused: Problem | None = None
+    """Set when the upload crossed `max_records`: nothing of it may be stored."""
+    records: int = 0
+    """Documents and match hands read (what `max_records` counts)."""
 
     @property
     def units(self) -> list[Unit]:
@@ -188,18 +202,31 @@ def read_upload(
     *,
     limits: Limits | None = None,
     validators: Validators | None = None,
+    records_before: int = 0,
 ) -> Batch:
-    """Split one uploaded file into audited units and problems; never raises on bad input."""
-    reader = _Reader(limits or Limits(), validators or default_validators())
-    return Batch(list(reader.file(Origin(filename), data)))
+    """Split one uploaded file into audited units and problems; never raises on bad input.
+    `records_before` counts what earlier files of the same request used of `max_records`."""
+    reader = _Reader(limits or Limits(), validators or default_validators(), records_before)
+    items = list(reader.file(Origin(filename), data))
+    return Batch(items, refused=reader.refused, records=reader.seen - records_before)
 
 
 class _Reader:
     """Walks one upload; each method yields units and problems in file order."""
 
-    def __init__(self, limits: Limits, validators: Validators) -> None:
+    def __init__(self, limits: Limits, validators: Validators, seen: int = 0) -> None:
         self.limits = limits
         self.validators = validators
+        self.seen = seen
+        self.refused: Problem | None = None
+
+    def _count(self, origin: Origin, records: int) -> bool:
+        """Count documents read; False (and the upload refused) once past `max_records`."""
+        self.seen += records
+        if self.seen > self.limits.max_records and self.refused is None:
+            self.refused = Problem(origin, "limit", f"the upload holds more than {self.limits.max_records} "
+                                   "records; nothing was stored: send at most that many per request")
+        return self.refused is None
 
     def file(self, origin: Origin, data: bytes) -> Iterator[Item]:
         """Dispatch on the file name's extension."""
@@ -220,6 +247,8 @@ class _Reader:
         data = _strip_bom(data)
         for number, line in enumerate(data.split(b"\n"), start=1):
             line = line[:-1] if line.endswith(b"\r") else line
+            if self.refused is not None:
+                return
             if line.strip():
                 where = Origin(origin.file, origin.member, number)
                 yield from self.document(where, line, "line")
@@ -228,7 +257,7 @@ class _Reader:
         """Each member of a zip, read with a cap so a zip bomb costs at most the cap."""
         try:
             archive = zipfile.ZipFile(io.BytesIO(data))
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError) as exc:
+        except ZIP_ERRORS as exc:
             yield Problem(origin, "archive", f"not a readable zip file ({exc})")
             return
         with archive:
@@ -239,6 +268,11 @@ class _Reader:
                 return
             budget = self.limits.max_total_bytes
             for info in members:
+                if self.refused is not None:
+                    return
+                if not info.filename:  # ZipInfo.is_dir() would raise IndexError on it
+                    yield Problem(Origin(origin.file, ""), "archive", "member without a name; not read")
+                    continue
                 if info.is_dir():
                     continue
                 where = Origin(origin.file, info.filename)
@@ -261,12 +295,20 @@ class _Reader:
 
     def document(self, origin: Origin, raw: bytes, raw_kind: str) -> Iterator[Item]:
         """Parse one JSON document and hand it to the record or match check."""
+        if not self._count(origin, 1):
+            return
         parsed = _parse(origin, raw, self.limits.max_depth)
         if isinstance(parsed, Problem):
             yield parsed
             return
         doc, text = parsed
-        if not isinstance(doc, dict):
+        hands = doc.get("hands") if isinstance(doc, dict) and doc.get("format") == MATCH_FORMAT else None
+        if isinstance(hands, list) and not self._count(origin, max(len(hands) - 1, 0)):
+            return
+        oversized = _oversized(origin, doc, self.limits)
+        if oversized is not None:
+            yield oversized
+        elif not isinstance(doc, dict):
             yield Problem(origin, "format", f"expected a JSON object, found {_json_type(doc)}")
         elif doc.get("format") == MATCH_FORMAT:
             yield from self.match(origin, doc, raw, text)
@@ -306,6 +348,50 @@ class _Reader:
             yield Unit(origin, doc, raw, tuple(good), is_match=True)
 
 
+def _oversized(origin: Origin, doc: Any, limits: Limits) -> Problem | None:
+    """A limit problem for a string or an events list that is too long, before any schema check
+    or audit spends time on it (a match is refused whole: such a document is hostile, not a mistake)."""
+    path = _long_string(doc, limits.max_string)
+    if path is not None:
+        return Problem(origin, "limit", f"string longer than {limits.max_string} characters", path=path or None)
+    hands = doc.get("hands") if isinstance(doc, dict) and doc.get("format") == MATCH_FORMAT else None
+    candidates = [(f"hands[{i}].", hand) for i, hand in enumerate(hands)] if isinstance(hands, list) else [("", doc)]
+    for prefix, hand in candidates:
+        events = hand.get("events") if isinstance(hand, dict) else None
+        if isinstance(events, list) and len(events) > limits.max_events:
+            return Problem(origin, "limit", f"{len(events)} events; at most {limits.max_events} per hand",
+                           path=f"{prefix}events")
+    return None
+
+
+def _long_string(doc: Any, cap: int) -> str | None:
+    """The JSON path of the first string (or key) longer than `cap`, or None. Iterative, and the
+    path is kept as a linked chain rendered only when found, so the common case costs little."""
+    stack: list[tuple[Any, Any]] = [(doc, None)]
+    while stack:
+        value, link = stack.pop()
+        if isinstance(value, str):
+            if len(value) > cap:
+                return _render_path(link)
+        elif isinstance(value, dict):
+            for key, child in value.items():
+                if len(key) > cap:
+                    return _render_path((link, key[:20] + "…"))
+                stack.append((child, (link, key)))
+        elif isinstance(value, list):
+            stack.extend((child, (link, index)) for index, child in enumerate(value))
+    return None
+
+
+def _render_path(link: Any) -> str:
+    """`(((None, "events"), 3), "tile")` -> `events[3].tile`."""
+    parts: list[str | int] = []
+    while link is not None:
+        link, part = link
+        parts.append(part)
+    return _path_text(list(reversed(parts)))
+
+
 def _too_big(origin: Origin, size: int, cap: int) -> Problem:
     """The problem for a file or member over the size cap."""
     return Problem(origin, "limit", f"{size} bytes is over the limit of {cap} bytes")
@@ -329,7 +415,7 @@ def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, where: Origin,
     try:
         with archive.open(info) as stream:
             data = stream.read(cap + 1)
-    except (RuntimeError, NotImplementedError, zipfile.BadZipFile, zlib.error, OSError, EOFError) as exc:
+    except ZIP_ERRORS as exc:
         return Problem(where, "archive", f"member cannot be read ({exc})")
     if len(data) > cap:
         return Problem(where, "limit", f"member expands past {cap} bytes; not read (zip bomb guard)")

@@ -22,9 +22,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
+from records import trail
 from records.ingest import Hand, Unit
 
 VERDICTS = ("invalid", "illegal", "missettled", "clean")
@@ -40,6 +42,11 @@ PREFIX_END = "\U0010ffff"
 """The highest code point: prefix <= value < prefix + PREFIX_END selects values starting with prefix."""
 BUSY_TIMEOUT_MS = 5000
 """How long a writer waits for another writer before giving up."""
+UNAUDITED = "unaudited"
+"""Pseudo-verdict of a stored record with no audit yet: the engine failed on it (`audit_error` says how)
+or the process stopped between storing the bytes and auditing them. `flask reaudit --verdict unaudited`."""
+APPEND_ONLY = ("documents", "audits", "uploads", "trail", "notes")
+"""Tables no code path updates or deletes from; triggers make SQLite refuse it too."""
 
 Auditor = Callable[..., list[dict[str, Any]]]
 """`audit_document(doc, *, profile=None, options=None) -> [audit, ...]`."""
@@ -67,6 +74,8 @@ class Stored:
     status: str
     """created (first revision), revision (new bytes for a known game) or duplicate."""
     verdict: str | None
+    audit_error: str | None = None
+    """Why the record has no audit yet (the engine failed); the bytes are stored all the same."""
 
 
 @dataclass(frozen=True)
@@ -125,7 +134,7 @@ SORTS: dict[str, str] = {
 LIST_COLUMNS = """r.id, r.platform, r.game_id, r.revision, r.is_current, r.client, r.profile,
 r.played_at, r.players, r.dealer, r.dealer_streak, r.base, r.verdict, r.audit_profile, r.rules,
 r.findings_count, r.sha256, r.uploaded_at, r.uploader, r.source, r.match_id, r.match_index,
-r.latest_audit_id"""
+r.latest_audit_id, r.audit_error"""
 
 
 @migrations()
@@ -183,6 +192,35 @@ def m002_indexes(db: Database) -> None:
     db.table("matches").create_index(["table_id"])
 
 
+@migrations()
+def m003_trust(db: Database) -> None:
+    """Accounts and API tokens (records/security.py), the append-only trail and notes
+    (records/trail.py), the flag of a record whose audit failed, and triggers that make the
+    insert-only tables refuse UPDATE and DELETE."""
+    db.table("accounts").create({"id": int, "name": str, "role": str, "platform": str, "password_hash": str,
+                                 "disabled": int, "created_at": str, "created_by": str},
+                                pk="id", not_null={"name", "role", "password_hash", "disabled"})
+    db.table("accounts").create_index(["name"], unique=True)
+    db.table("tokens").create({"id": int, "account_id": int, "token_hash": str, "prefix": str, "label": str,
+                               "created_at": str, "created_by": str, "revoked_at": str, "revoked_by": str},
+                              pk="id", not_null={"account_id", "token_hash"},
+                              foreign_keys=[("account_id", "accounts", "id")])
+    db.table("tokens").create_index(["token_hash"], unique=True)
+    db.table("trail").create({"id": int, "at": str, "actor": str, "action": str, "record_id": int, "detail": str,
+                              "prev": str, "hash": str}, pk="id", not_null={"at", "actor", "action", "prev", "hash"})
+    db.table("trail").create_index(["record_id"])
+    db.table("notes").create({"id": int, "record_id": int, "author": str, "case_number": str, "decision": str,
+                              "text": str, "created_at": str}, pk="id",
+                             not_null={"record_id", "author", "decision", "text", "created_at"},
+                             foreign_keys=[("record_id", "records", "id")])
+    db.table("notes").create_index(["record_id"])
+    db.table("records").add_column("audit_error", str)
+    for table in APPEND_ONLY:
+        for event in ("UPDATE", "DELETE"):
+            db.execute(f"CREATE TRIGGER {table}_no_{event.lower()} BEFORE {event} ON {table} "
+                       f"BEGIN SELECT RAISE(ABORT, '{table} is append-only: {event} refused'); END")
+
+
 def connect(path: str | Path) -> Database:
     """A connection set up for a busy web service: WAL, busy timeout, foreign keys."""
     db = Database(path)
@@ -233,10 +271,16 @@ class Store:
 
     def close(self) -> None:
         """Close the connection, letting SQLite refresh the planner's statistics first
-        (its advice for short-lived connections; bounded by analysis_limit)."""
-        self.db.execute("PRAGMA analysis_limit = 1000")
-        self.db.execute("PRAGMA optimize")
-        self.db.close()
+        (its advice for short-lived connections; bounded by analysis_limit). Under concurrent
+        writers the optimize may find the database locked: it is only advice, so that is skipped
+        rather than turning an answered request into a 500 (bench/load_test.py found it)."""
+        try:
+            self.db.execute("PRAGMA analysis_limit = 1000")
+            self.db.execute("PRAGMA optimize")
+        except sqlite3.OperationalError:
+            pass
+        finally:
+            self.db.close()
 
     @property
     def engine(self) -> tuple[Auditor, str]:
@@ -260,25 +304,60 @@ class Store:
 
     # ----- writing ---------------------------------------------------------------
 
-    def store_unit(self, unit: Unit, *, uploader: str | None = None) -> list[Stored]:
-        """Store every hand of a unit with its audit; a unit is all-or-nothing."""
-        audits = None
-        if any(self._duplicate_of(hand) is None for hand in unit.hands):
-            audits = self.run_audit(unit.doc, count=_hand_count(unit))
+    def store_unit(self, unit: Unit, *, uploader: str | None = None, actor: str | None = None) -> list[Stored]:
+        """Store every hand of a unit, then audit it. The bytes go first, all hands of the unit in
+        one transaction, so neither an engine failure nor a crash loses an upload: the record is
+        kept, flagged (`audit_error`) or pending, until a retry or `flask reaudit` audits it.
+        `actor` is the account named in the trail (default: the uploader)."""
         stamp = now()
         with self.write():
-            match_id: int | None = None
-            results = []
-            for hand in unit.hands:
-                existing = self._duplicate_of(hand)
-                if existing is not None:
-                    results.append(self._log_duplicate(hand, existing, uploader, stamp))
-                    continue
-                assert audits is not None  # a new hand was seen before the transaction
-                if unit.is_match and match_id is None:
-                    match_id = self._insert_match(unit, uploader, stamp)
-                results.append(self._insert_hand(hand, audits[hand.index], match_id, uploader, stamp))
+            stored = self._insert_unit(unit, uploader, actor or uploader, stamp)
+        if all(item.verdict is not None for item in stored):
+            return stored
+        return self._audit_stored(unit, stored)
+
+    def _insert_unit(self, unit: Unit, uploader: str | None, actor: str | None, stamp: str) -> list[Stored]:
+        """Phase one: the bytes, records, seats and receipts of a unit (inside a transaction)."""
+        match_id: int | None = None
+        results = []
+        for hand in unit.hands:
+            existing = self._duplicate_of(hand)
+            if existing is not None:
+                results.append(self._log_duplicate(hand, existing, uploader, actor, stamp))
+                continue
+            if unit.is_match and match_id is None:
+                match_id = self._insert_match(unit, uploader, stamp)
+            results.append(self._insert_hand(hand, match_id, uploader, actor, stamp))
         return results
+
+    def _audit_stored(self, unit: Unit, stored: list[Stored]) -> list[Stored]:
+        """Phase two: audit the unit and give each of its records that has no audit its first one;
+        if the engine fails, flag those records instead."""
+        try:
+            audits = self.run_audit(unit.doc, count=_hand_count(unit))
+        except AuditFailed as exc:
+            return self._flag_failed(stored, str(exc))
+        stamp = now()
+        with self.write():
+            return [self._attach_audit(item, audits[item.hand.index], stamp) if item.verdict is None else item
+                    for item in stored]
+
+    def _attach_audit(self, item: Stored, audit: dict[str, Any], stamp: str) -> Stored:
+        """The first audit of a record, unless a concurrent upload of the same bytes got there first."""
+        row = self.db.execute("SELECT latest_audit_id, verdict FROM records WHERE id = ?", [item.record_id]).fetchone()
+        if row[0] is None:
+            self._insert_audit(item.record_id, audit, None, stamp)
+            return replace(item, verdict=audit["verdict"], audit_error=None)
+        return replace(item, verdict=row[1], audit_error=None)
+
+    def _flag_failed(self, stored: list[Stored], message: str) -> list[Stored]:
+        """Keep the records the engine failed on, marked so that lists and `reaudit` find them."""
+        with self.write():
+            for item in stored:
+                if item.verdict is None:
+                    self.db.execute("UPDATE records SET audit_error = ? WHERE id = ? AND latest_audit_id IS NULL",
+                                    [message, item.record_id])
+        return [replace(item, audit_error=message) if item.verdict is None else item for item in stored]
 
     def load_audited(self, pairs: Iterable[tuple[Hand, dict[str, Any]]], *, uploader: str | None = None) -> int:
         """Bulk-load standalone hands whose audits are already known (imports, benchmarks),
@@ -287,18 +366,25 @@ class Store:
         with self.write():
             for hand, audit in pairs:
                 if self._duplicate_of(hand) is None:
-                    self._insert_hand(hand, audit, None, uploader, stamp)
+                    record_id = self._insert_hand(hand, None, uploader, uploader, stamp).record_id
+                    self._insert_audit(record_id, audit, None, stamp)
                     stored += 1
         return stored
 
     def reaudit(self, record_id: int, *, profile: str | None = None,
-                options: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Audit a stored record again; the new audit becomes the latest, the old ones stay."""
+                options: dict[str, Any] | None = None, actor: str | None = None) -> dict[str, Any]:
+        """Audit a stored record again; the new audit becomes the latest, the old ones stay.
+        The trail names `actor` in the same transaction."""
         record = self.record(record_id)
         doc, index, count = self._audit_target(record)
         audit = self.run_audit(doc, profile=profile, options=options, count=count)[index]
+        stamp = now()
         with self.write():
-            audit_id = self._insert_audit(record_id, audit, options, now())
+            audit_id = self._insert_audit(record_id, audit, options, stamp)
+            trail.append(self.db, at=stamp, actor=actor, action="reaudit", record_id=record_id,
+                         detail={"audit_id": audit_id, "profile": audit.get("profile"), "options": options,
+                                 "verdict": audit["verdict"], "engine_version": self.engine[1],
+                                 "previous_audit_id": record["latest_audit_id"]})
         return self.audit_row(audit_id)
 
     def run_audit(self, doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
@@ -328,15 +414,17 @@ class Store:
         """The stored revision of this game with exactly these bytes, if any."""
         platform, game_id = identity(hand.doc)
         row = self.db.execute(
-            "SELECT id, revision, verdict FROM records WHERE platform = ? AND game_id = ? AND sha256 = ?",
+            "SELECT id, revision, verdict, audit_error FROM records WHERE platform = ? AND game_id = ? AND sha256 = ?",
             [platform, game_id, sha256(hand.raw)]).fetchone()
-        return None if row is None else {"id": row[0], "revision": row[1], "verdict": row[2]}
+        return None if row is None else {"id": row[0], "revision": row[1], "verdict": row[2], "audit_error": row[3]}
 
-    def _log_duplicate(self, hand: Hand, existing: dict[str, Any], uploader: str | None, stamp: str) -> Stored:
+    def _log_duplicate(self, hand: Hand, existing: dict[str, Any], uploader: str | None, actor: str | None,
+                       stamp: str) -> Stored:
         """Record the receipt of bytes we already hold, and point at them."""
-        self._log_upload(existing["id"], hand, uploader, stamp, "duplicate")
+        self._log_upload(existing["id"], hand, uploader, actor, stamp, "duplicate")
         platform, game_id = identity(hand.doc)
-        return Stored(hand, existing["id"], game_id, platform, existing["revision"], "duplicate", existing["verdict"])
+        return Stored(hand, existing["id"], game_id, platform, existing["revision"], "duplicate", existing["verdict"],
+                      existing["audit_error"])
 
     def _insert_document(self, raw: bytes, raw_kind: str) -> int:
         """Keep bytes verbatim; documents are never updated or deleted."""
@@ -350,9 +438,9 @@ class Store:
                "uploaded_at": stamp}
         return self._insert("matches", row)
 
-    def _insert_hand(self, hand: Hand, audit: dict[str, Any], match_id: int | None,
-                     uploader: str | None, stamp: str) -> Stored:
-        """Insert one record as the next revision of its game, with its first audit."""
+    def _insert_hand(self, hand: Hand, match_id: int | None, uploader: str | None, actor: str | None,
+                     stamp: str) -> Stored:
+        """Insert one record as the next revision of its game, not yet audited."""
         platform, game_id = identity(hand.doc)
         revision = self._next_revision(platform, game_id)
         row = {"platform": platform, "game_id": game_id, "revision": revision, "is_current": 1,
@@ -363,10 +451,8 @@ class Store:
         self.db.execute("UPDATE records SET is_current = 0 WHERE platform = ? AND game_id = ?", [platform, game_id])
         record_id = self._insert("records", row)
         self._insert_many("record_players", _players(record_id, hand.doc))
-        self._insert_audit(record_id, audit, None, stamp)
-        self._log_upload(record_id, hand, uploader, stamp, "created" if revision == 1 else "revision")
-        return Stored(hand, record_id, game_id, platform, revision,
-                      "created" if revision == 1 else "revision", audit["verdict"])
+        self._log_upload(record_id, hand, uploader, actor, stamp, "created" if revision == 1 else "revision")
+        return Stored(hand, record_id, game_id, platform, revision, "created" if revision == 1 else "revision", None)
 
     def _next_revision(self, platform: str, game_id: str) -> int:
         """One more than the highest stored revision of this game."""
@@ -388,14 +474,18 @@ class Store:
         self._insert_many("audit_rules", [{"audit_id": audit_id, "rule": code, "section": section_of(code)}
                                           for code in codes])
         self.db.execute("UPDATE records SET latest_audit_id = ?, verdict = ?, audit_profile = ?, rules = ?, "
-                        "findings_count = ? WHERE id = ?",
+                        "findings_count = ?, audit_error = NULL WHERE id = ?",
                         [audit_id, audit["verdict"], audit.get("profile"), " ".join(codes), len(findings), record_id])
         return audit_id
 
-    def _log_upload(self, record_id: int, hand: Hand, uploader: str | None, stamp: str, outcome: str) -> None:
-        """Every receipt is logged, even of bytes already held."""
-        self._insert("uploads", {"record_id": record_id, "sha256": sha256(hand.raw), "source": hand.origin.label(),
+    def _log_upload(self, record_id: int, hand: Hand, uploader: str | None, actor: str | None, stamp: str,
+                    outcome: str) -> None:
+        """Every receipt is logged, even of bytes already held, in the receipts and in the trail."""
+        digest, source = sha256(hand.raw), hand.origin.label()
+        self._insert("uploads", {"record_id": record_id, "sha256": digest, "source": source,
                                  "uploader": uploader, "uploaded_at": stamp, "outcome": outcome})
+        trail.append(self.db, at=stamp, actor=actor, action="upload", record_id=record_id,
+                     detail={"outcome": outcome, "sha256": digest, "source": source, "uploader": uploader})
 
     def _insert(self, table: str, row: dict[str, Any]) -> int:
         """INSERT one row and return its id. Plain SQL: sqlite-utils' insert() introspects the
@@ -478,7 +568,9 @@ class Store:
         """One page of records matching every filter, and counts per verdict."""
         clauses, params = _filters(query)
         counts = self._verdict_counts(clauses, params)
-        if query.verdict:
+        if query.verdict == UNAUDITED:
+            clauses, total = clauses + ["r.verdict IS NULL"], counts.get(UNAUDITED, 0)
+        elif query.verdict:
             clauses, params = clauses + ["r.verdict = ?"], params + [query.verdict]
             total = counts.get(query.verdict, 0)
         else:
@@ -493,12 +585,13 @@ class Store:
         return Page(rows, total, counts, max(query.page, 1), query.per_page)
 
     def _verdict_counts(self, clauses: list[str], params: list[Any]) -> dict[str, int]:
-        """Counts per verdict under every filter but the verdict one (for the tabs)."""
+        """Counts per verdict under every filter but the verdict one (for the tabs); records with
+        no audit yet are counted as `unaudited`, a key present only when there are some."""
         where = " AND ".join(clauses) or "1"
         counts = dict.fromkeys(VERDICTS, 0)
         for verdict, count in self.db.execute(f"SELECT r.verdict, count(*) FROM records r WHERE {where} "
                                               "GROUP BY r.verdict", params):
-            counts[verdict] = count
+            counts[verdict or UNAUDITED] = count
         return counts
 
     def distinct(self, column: str) -> list[str]:
@@ -630,6 +723,6 @@ def _filters(query: RecordQuery) -> tuple[list[str], list[Any]]:
     return clauses, params
 
 
-__all__ = ["AuditFailed", "Auditor", "Page", "RecordQuery", "Store", "Stored", "UnknownRecord", "VERDICTS",
-           "connect", "identity", "migrate", "migrations", "now", "rule_codes", "searchable", "section_of",
-           "sha256"]
+__all__ = ["APPEND_ONLY", "UNAUDITED", "AuditFailed", "Auditor", "Page", "RecordQuery", "Store", "Stored",
+           "UnknownRecord", "VERDICTS", "connect", "identity", "migrate", "migrations", "now", "rule_codes",
+           "searchable", "section_of", "sha256"]

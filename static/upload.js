@@ -71,6 +71,8 @@
       var xhr = new XMLHttpRequest();
       xhr.open("POST", data.api);
       xhr.setRequestHeader("Accept", "application/json");
+      var csrf = document.querySelector('meta[name="csrf-token"]');
+      if (csrf) { xhr.setRequestHeader("X-CSRF-Token", csrf.content); }
       xhr.upload.onprogress = function (event) {
         if (event.lengthComputable) { bar.value = Math.round(100 * event.loaded / event.total); }
       };

@@ -23,9 +23,11 @@ if str(ROOT) not in sys.path:  # `pytest tests/...` from the repository root wit
 
 from flask import Flask  # noqa: E402
 from flask.testing import FlaskClient, FlaskCliRunner  # noqa: E402
+from werkzeug.security import generate_password_hash  # noqa: E402
 
 from app import create_app  # noqa: E402
-from records.storage import Store  # noqa: E402
+from records.security import Accounts  # noqa: E402
+from records.storage import Store, now  # noqa: E402
 
 SPEC = ROOT / "spec" if (ROOT / "spec").is_dir() else ROOT.parent / "shared" / "spec"
 """The repository's copy of the spec, else shared/spec beside the checkout."""
@@ -94,9 +96,80 @@ def app(tmp_path: Path) -> Iterator[Flask]:
     yield app
 
 
+TEST_PASSWORD = "correct horse battery"
+FAST_HASH = generate_password_hash(TEST_PASSWORD, method="pbkdf2:sha256:1000")
+"""Accounts made by the fixtures share one cheap hash: scrypt costs 0.15 s a login."""
+
+
+class LoggedInClient(FlaskClient):
+    """A test client with a login session that sends the session's CSRF token with every unsafe
+    request, as the pages and upload.js do (tests/test_security.py checks CSRF itself)."""
+
+    csrf: str | None = None
+
+    def open(self, *args: Any, **kwargs: Any) -> Any:
+        """Add X-CSRF-Token unless the request is safe or brings its own headers for it."""
+        if self.csrf and kwargs.get("method", "GET") not in ("GET", "HEAD", "OPTIONS"):
+            headers = dict(kwargs.pop("headers", None) or {})
+            headers.setdefault("X-CSRF-Token", self.csrf)
+            kwargs["headers"] = headers
+        return super().open(*args, **kwargs)
+
+
+def add_account(app: Flask, name: str, role: str = "admin", platform: str | None = None) -> None:
+    """Create an account with TEST_PASSWORD."""
+    with app.app_context():
+        store = Store.open(app.config["DATABASE"])
+        try:
+            with store.write():
+                Accounts(store.db).create(name, role, TEST_PASSWORD, platform=platform, stamp=now(),
+                                          password_hash=FAST_HASH)
+        finally:
+            store.close()
+
+
+def login(app: Flask, name: str = "admin", role: str = "admin", *, create: bool = True) -> LoggedInClient:
+    """A client logged in through the real /login form (the account is created first)."""
+    if create:
+        add_account(app, name, role)
+    app.test_client_class = LoggedInClient
+    client = app.test_client()
+    assert isinstance(client, LoggedInClient)
+    client.get("/login")
+    with client.session_transaction() as session:
+        token = session["csrf"]
+    response = client.post("/login", data={"name": name, "password": TEST_PASSWORD, "csrf_token": token})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    with client.session_transaction() as session:
+        client.csrf = session["csrf"]
+    return client
+
+
+def api_token(app: Flask, name: str, role: str = "uploader", platform: str | None = None) -> dict[str, str]:
+    """Headers with a fresh bearer token of a new account."""
+    add_account(app, name, role, platform)
+    with app.app_context():
+        store = Store.open(app.config["DATABASE"])
+        try:
+            accounts = Accounts(store.db)
+            account = accounts.by_name(name)
+            assert account is not None
+            with store.write():
+                token = accounts.create_token(account.id, label="test", created_by="tests", stamp=now())
+        finally:
+            store.close()
+    return {"Authorization": f"Bearer {token}"}
+
+
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
-    """A test client of the app."""
+    """A test client logged in as an admin (every route needs an account)."""
+    return login(app)
+
+
+@pytest.fixture
+def anon_client(app: Flask) -> FlaskClient:
+    """A test client with no account."""
     return app.test_client()
 
 

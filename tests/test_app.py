@@ -12,8 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from app import create_app
-from tests.conftest import (EXAMPLES, REFERENCE, ROOT, dumps, example_path, failing_auditor, load_example, make_zip,
-                      missettled, variant)
+from tests.conftest import (EXAMPLES, REFERENCE, ROOT, dumps, example_path, failing_auditor, load_example, login,
+                            make_zip, missettled, variant)
 from records.web.i18n import ZH
 
 Upload = Callable[..., Any]
@@ -56,7 +56,7 @@ def test_upload_multipart_many_files(client: FlaskClient) -> None:
     assert response.status_code == 201 and body["summary"]["created"] == 6
     assert {result["verdict"] for result in body["results"]} == {"clean"}
     detail = client.get(f"/api/records/{body['results'][0]['record_id']}").get_json()
-    assert detail["uploader"] == "阿明"
+    assert detail["uploader"] == "admin / 阿明"  # the account, then the client's own label
 
 
 def test_upload_jsonl_and_zip_bodies(upload: Upload) -> None:
@@ -124,7 +124,7 @@ def test_upload_request_errors(client: FlaskClient, kwargs: dict[str, Any], stat
 
 def test_upload_too_large_is_413(tmp_path: Path) -> None:
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "s.sqlite3"), "MAX_CONTENT_LENGTH": 1000})
-    client = app.test_client()
+    client = login(app)
     data = example_path("hot-shot-weile").read_bytes()
     response = client.post("/api/records", data=data, content_type="application/json")
     assert response.status_code == 413 and "limit of 1000 bytes" in response.get_json()["message"]
@@ -133,15 +133,18 @@ def test_upload_too_large_is_413(tmp_path: Path) -> None:
     assert client.get("/api/records").get_json()["total"] == 0
 
 
-def test_engine_failure_is_reported_per_hand_and_stores_nothing(tmp_path: Path) -> None:
+def test_engine_failure_is_reported_per_hand_and_the_record_kept_unaudited(tmp_path: Path) -> None:
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "e.sqlite3"), "AUDITOR": failing_auditor})
-    client = app.test_client()
+    client = login(app)
     response = client.post("/api/records", data=example_path("hot-shot-weile").read_bytes(),
                            content_type="application/json")
-    assert response.status_code == 422
-    error = response.get_json()["results"][0]["errors"][0]
+    assert response.status_code == 202  # stored, not audited: the bytes come first (docs/trust.md)
+    (result,) = response.get_json()["results"]
+    assert result["status"] == "created" and result["verdict"] is None
+    error = result["errors"][0]
     assert error["code"] == "engine" and "engine exploded" in error["message"]
-    assert client.get("/api/records").get_json()["total"] == 0
+    body = client.get("/api/records").get_json()
+    assert body["total"] == 1 and body["counts"]["unaudited"] == 1
 
 
 # ----- listing ---------------------------------------------------------------------------------
@@ -402,11 +405,11 @@ def test_templates_have_no_untranslated_text() -> None:
 
 
 def test_every_route_and_command_is_documented(app: Flask) -> None:
-    docs = (ROOT / "docs" / "service.md").read_text(encoding="utf-8")
+    docs = "".join((ROOT / "docs" / name).read_text(encoding="utf-8") for name in ("service.md", "trust.md"))
     for rule in app.url_map.iter_rules():
         if rule.endpoint == "static":
             continue
-        path = re.sub(r"<(?:\w+:)?record_id>", "<id>", rule.rule)
+        path = re.sub(r"<\w+:(\w+)>", r"<\1>", re.sub(r"<(?:\w+:)?record_id>", "<id>", rule.rule))
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             assert f"{method} {path}`" in docs or f"`{method} {path}" in docs, f"{method} {path}"
     for command in ("init-db", "load-samples"):

@@ -11,13 +11,16 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request, url
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 
-from records.storage import AuditFailed, RecordQuery, Store, UnknownRecord
+from records.ingest import Batch, read_upload
+from records.storage import AuditFailed, RecordQuery, Store, UnknownRecord, identity
 from records.web import engine
+from records.web.auth import API_READERS, READERS, account_name, check_upload_platform, requires, scope_query
+from records.web.auth import upload_label, visible
 from records.web.api_schemas import (AuditRowSchema, ListQuerySchema, ReauditRequestSchema, RecordDetailSchema,
                                      RecordPageSchema, UploadResponseSchema)
 from records.web.db import get_store, ingest_limits, validators
 from records.web.errors import ApiError
-from records.web.uploads import OK_STATUSES, process_upload, summarize
+from records.web.uploads import OK_STATUSES, store_batch, summarize
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -52,33 +55,52 @@ def uploaded_files() -> list[tuple[str, bytes]]:
 
 
 def uploader() -> str:
-    """Who sent the upload: the X-Uploader header or `uploader` field, else the client address."""
+    """Who sent the upload: the account, plus the X-Uploader header or `uploader` field as a label."""
     value = request.headers.get("X-Uploader") or request.form.get("uploader") or request.args.get("uploader")
-    return (value or request.remote_addr or "anonymous").strip()[:200]
+    return upload_label(value)
 
 
 def upload_status(results: list[dict[str, Any]]) -> int:
-    """201 when something new is stored, 200 for only duplicates, 207 mixed, 422 when nothing is good."""
+    """201 when something new is stored, 200 for only duplicates, 207 mixed, 422 when nothing is good,
+    202 when everything was stored but the engine failed on some (kept, flagged, not yet audited)."""
     good = [result for result in results if result["status"] in OK_STATUSES]
     if not good:
         return 422
     if len(good) < len(results):
         return 207
+    if any(result["verdict"] is None for result in good):
+        return 202
     return 201 if any(result["status"] != "duplicate" for result in good) else 200
+
+
+def read_files(files: list[tuple[str, bytes]]) -> list[Batch]:
+    """Read every file of a request before storing any, so that the request-wide record cap and
+    the uploader's platform can refuse the whole upload (413, 403) with nothing stored."""
+    limits, checks, batches, seen = ingest_limits(), validators(), [], 0
+    for name, data in files:
+        batch = read_upload(name, data, limits=limits, validators=checks, records_before=seen)
+        if batch.refused is not None:
+            raise ApiError(413, batch.refused.describe())
+        seen += batch.records
+        batches.append(batch)
+    check_upload_platform([(hand.origin.label(), identity(hand.doc)[0])
+                           for batch in batches for unit in batch.units for hand in unit.hands])
+    return batches
 
 
 def run_upload(files: list[tuple[str, bytes]]) -> list[dict[str, Any]]:
     """Process every file of a request into result lines (shared with the upload form)."""
-    store, limits, checks, who = get_store(), ingest_limits(), validators(), uploader()
+    store, who, actor = get_store(), uploader(), account_name()
     results: list[dict[str, Any]] = []
-    for name, data in files:
-        results += process_upload(store, name, data, uploader=who, limits=limits, validators=checks)
+    for batch in read_files(files):
+        results += store_batch(store, batch, uploader=who, actor=actor)
     if not results:
         abort(400, "the upload holds no hand: every file was empty")
     return results
 
 
 @bp.post("/records")
+@requires(*API_READERS)
 def upload() -> ResponseReturnValue:
     """Upload records (multipart files or a raw body); one result per hand."""
     results = run_upload(uploaded_files())
@@ -110,20 +132,24 @@ def _first_messages(messages: Any) -> str:
 
 
 @bp.get("/records")
+@requires(*API_READERS)
 def list_records() -> ResponseReturnValue:
-    """Filtered, sorted, paginated records with counts per verdict."""
-    page = get_store().search(parse_list_query(request.args.to_dict()))
+    """Filtered, sorted, paginated records with counts per verdict (an uploader's platform only)."""
+    page = get_store().search(scope_query(parse_list_query(request.args.to_dict())))
     body = {"records": page.rows, "total": page.total, "page": page.page, "per_page": page.per_page,
             "pages": page.pages, "counts": page.counts}
     return jsonify(RecordPageSchema().dump(body))
 
 
 def find_record(store: Store, record_id: int) -> dict[str, Any]:
-    """The record's row or a 404 naming the id."""
+    """The record's row or a 404 naming the id (also for a record an uploader may not see)."""
     try:
-        return store.record(record_id)
+        record = store.record(record_id)
     except UnknownRecord:
         abort(404, f"record {record_id} does not exist")
+    if not visible(record):
+        abort(404, f"record {record_id} does not exist")
+    return record
 
 
 def record_detail(store: Store, record_id: int) -> dict[str, Any]:
@@ -136,12 +162,14 @@ def record_detail(store: Store, record_id: int) -> dict[str, Any]:
 
 
 @bp.get("/records/<int:record_id>")
+@requires(*API_READERS)
 def get_record(record_id: int) -> ResponseReturnValue:
     """One record with its revisions, every audit and the document."""
     return jsonify(RecordDetailSchema().dump(record_detail(get_store(), record_id)))
 
 
 @bp.get("/records/<int:record_id>/raw")
+@requires(*API_READERS)
 def get_raw(record_id: int) -> ResponseReturnValue:
     """The bytes exactly as received."""
     store = get_store()
@@ -152,6 +180,7 @@ def get_raw(record_id: int) -> ResponseReturnValue:
 
 
 @bp.get("/records/<int:record_id>/audit")
+@requires(*API_READERS)
 def get_audit(record_id: int) -> ResponseReturnValue:
     """The contract audit JSON of the latest audit, as the engine produced it."""
     store = get_store()
@@ -160,6 +189,7 @@ def get_audit(record_id: int) -> ResponseReturnValue:
 
 
 @bp.get("/records/<int:record_id>/audits")
+@requires(*API_READERS)
 def list_audits(record_id: int) -> ResponseReturnValue:
     """Every audit of a record, oldest first."""
     store = get_store()
@@ -170,7 +200,10 @@ def list_audits(record_id: int) -> ResponseReturnValue:
 def reaudit_request() -> dict[str, Any]:
     """The re-audit body, checked: JSON object, known profile, options an object."""
     data = request.get_data(cache=True)
-    body = request.get_json(silent=True) if data.strip() else {}
+    try:
+        body = request.get_json(silent=True) if data.strip() else {}
+    except RecursionError:  # nesting deep enough to exhaust the parser is not JSON we accept
+        body = None
     if body is None:
         abort(400, "the request body is not valid JSON; send {\"profile\": ..., \"options\": {...}}")
     if not isinstance(body, dict):
@@ -191,13 +224,14 @@ def reaudit(record_id: int, profile: str | None, options: dict[str, Any] | None)
     store = get_store()
     find_record(store, record_id)
     try:
-        return store.reaudit(record_id, profile=profile, options=options)
+        return store.reaudit(record_id, profile=profile, options=options, actor=account_name())
     except AuditFailed as exc:
         current_app.logger.exception("re-audit of record %s failed", record_id)
         raise ApiError(502, str(exc)) from exc
 
 
 @bp.post("/records/<int:record_id>/audit")
+@requires(*READERS)
 def post_audit(record_id: int) -> ResponseReturnValue:
     """Audit again under {profile, options}; the new audit is stored and returned."""
     values = reaudit_request()
@@ -208,12 +242,14 @@ def post_audit(record_id: int) -> ResponseReturnValue:
 
 
 @bp.get("/profiles")
+@requires(*API_READERS)
 def list_profiles() -> ResponseReturnValue:
     """Profiles the engine knows, for re-audit clients."""
     return jsonify({"profiles": engine.profiles(), "engine_version": engine.version()})
 
 
 @bp.get("/openapi.json")
+@requires(*API_READERS)
 def openapi() -> ResponseReturnValue:
     """The OpenAPI 3 description generated from the schemas."""
     from records.web.openapi import build_spec

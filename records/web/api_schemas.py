@@ -10,7 +10,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, fields, validate
 
-from records.storage import SORTS, VERDICTS
+from records.storage import SORTS, UNAUDITED, VERDICTS
 from records.web.uploads import STATUSES
 
 
@@ -208,7 +208,7 @@ class ListQuerySchema(Schema):
     class Meta:
         unknown = RAISE
 
-    verdict = fields.String(validate=validate.OneOf(VERDICTS))
+    verdict = fields.String(validate=validate.OneOf(VERDICTS + (UNAUDITED,)))
     profile = fields.String()
     rule = fields.String(validate=validate.Regexp(r"^[A-Z][0-9]*(\.[0-9]+)*$"),
                          metadata={"description": "R8 (section) or R8.3 (rule)"})
@@ -221,6 +221,7 @@ class ListQuerySchema(Schema):
     revisions = fields.String(validate=validate.OneOf(["current", "all"]), load_default="current")
     sort = fields.String(validate=validate.OneOf(sorted(SORTS)), load_default="id")
     order = fields.String(validate=validate.OneOf(["asc", "desc"]), load_default="desc")
-    page = fields.Integer(validate=validate.Range(min=1), load_default=1)
+    page = fields.Integer(validate=validate.Range(min=1, max=1_000_000), load_default=1,
+                          metadata={"description": "capped so the offset stays a SQLite integer"})
     per_page = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
     lang = fields.String(validate=validate.OneOf(["zh", "en"]), metadata={"description": "UI language"})

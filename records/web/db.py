@@ -45,7 +45,9 @@ def ingest_limits() -> Limits:
     """The upload limits from the app's configuration."""
     config = current_app.config
     return Limits(max_file_bytes=config["INGEST_MAX_FILE_BYTES"], max_members=config["INGEST_MAX_MEMBERS"],
-                  max_total_bytes=config["INGEST_MAX_TOTAL_BYTES"], max_depth=config["INGEST_MAX_DEPTH"])
+                  max_total_bytes=config["INGEST_MAX_TOTAL_BYTES"], max_depth=config["INGEST_MAX_DEPTH"],
+                  max_records=config["INGEST_MAX_RECORDS"], max_events=config["INGEST_MAX_EVENTS"],
+                  max_string=config["INGEST_MAX_STRING"])
 
 
 def validators() -> Validators | None:

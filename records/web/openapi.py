@@ -29,7 +29,9 @@ def _json(schema: str, description: str) -> dict[str, Any]:
 
 def _errors(*codes: int) -> dict[str, Any]:
     """Error responses, all with the Error body."""
-    texts = {400: "bad request", 404: "unknown record", 413: "request too large", 415: "unsupported body",
+    texts = {400: "bad request", 401: "no account: log in or send a bearer token",
+             403: "the account's role or platform does not allow this", 404: "unknown record",
+             413: "request too large", 415: "unsupported body",
              422: "no hand of the upload could be stored", 502: "the audit engine failed"}
     return {str(code): _json("Error", texts[code]) for code in codes}
 
@@ -51,6 +53,7 @@ def _paths() -> dict[str, dict[str, Any]]:
     upload_responses = {"201": _json("UploadResponse", "new records stored"),
                         "200": _json("UploadResponse", "every hand was already stored"),
                         "207": _json("UploadResponse", "some hands stored, some rejected"),
+                        "202": _json("UploadResponse", "stored, but the engine failed on some: kept unaudited"),
                         **_errors(400, 413, 415, 422)}
     return {
         "/api/records": {
@@ -83,8 +86,15 @@ def build_spec() -> APISpec:
     spec = APISpec(title="Zhuoji audit service", version="1", openapi_version="3.0.3",
                    plugins=[MarshmallowPlugin()],
                    info={"description": "Upload and audit Guiyang Zhuoji mahjong hand records (zhuoji/1)."})
-    for name, schema in SCHEMAS.items():
+    from records.web import trail
+
+    for name, schema in {**SCHEMAS, **trail.OPENAPI_SCHEMAS}.items():
         spec.components.schema(name, schema=schema)
-    for path, operations in _paths().items():
+    spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer",
+                                               "description": "an API token (docs/trust.md)"})
+    for path, operations in {**_paths(), **trail.openapi_paths()}.items():
+        for operation in operations.values():  # every operation needs an account (docs/trust.md)
+            operation.setdefault("security", [{"bearer": []}])
+            operation["responses"] = {**_errors(401, 403), **operation["responses"]}
         spec.path(path=path, operations=operations)
     return spec

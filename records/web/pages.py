@@ -13,6 +13,7 @@ from flask.typing import ResponseReturnValue
 
 from records.storage import VERDICTS
 from records.web import api, engine
+from records.web.auth import READERS, requires
 from records.web.db import get_store
 from records.web.uploads import summarize
 
@@ -20,18 +21,21 @@ bp = Blueprint("pages", __name__)
 
 
 @bp.get("/")
+@requires(*READERS)
 def index() -> ResponseReturnValue:
     """The list is the home page."""
     return redirect(url_for("pages.records"))
 
 
 @bp.get("/upload")
+@requires(*READERS)
 def upload_form() -> ResponseReturnValue:
     """The drop zone; static/upload.js posts each file to the API."""
     return render_template("upload.html", results=None, summary=None, limit=_limit_text())
 
 
 @bp.post("/upload")
+@requires(*READERS)
 def upload_submit() -> ResponseReturnValue:
     """The same upload without JavaScript: results rendered on the page."""
     results = api.run_upload(api.uploaded_files())
@@ -47,6 +51,7 @@ def _limit_text() -> str:
 
 
 @bp.get("/records")
+@requires(*READERS)
 def records() -> ResponseReturnValue:
     """Filtered list with verdict tabs and pagination."""
     query = api.parse_list_query(request.args.to_dict())
@@ -69,12 +74,15 @@ def _sort_labels() -> list[str]:
 
 
 @bp.get("/records/<int:record_id>")
+@requires(*READERS)
 def report(record_id: int) -> ResponseReturnValue:
-    """The report of one record: header, findings, settlement, revisions, audits."""
+    """The report of one record: header, findings, the steps, settlement, revisions, audits."""
+    from records.web.report import report_context
+
     store = get_store()
     detail = api.record_detail(store, record_id)
-    return render_template("report/page.html", record=detail, audit=detail["audit"],
-                           uploads=store.uploads(record_id), profiles=_profiles())
+    return render_template("report/steps_page.html", record=detail, audit=detail["audit"],
+                           uploads=store.uploads(record_id), profiles=_profiles(), **report_context(detail))
 
 
 def _profiles() -> list[str]:
@@ -86,6 +94,7 @@ def _profiles() -> list[str]:
 
 
 @bp.post("/records/<int:record_id>/audit")
+@requires(*READERS)
 def reaudit(record_id: int) -> ResponseReturnValue:
     """The re-audit form: checked like the API, then back to the report."""
     profile = request.form.get("profile") or None

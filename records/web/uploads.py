@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from records.ingest import Limits, Origin, Problem, Unit, Validators, read_upload
+from records.ingest import Batch, Limits, Origin, Problem, Unit, Validators, read_upload
 from records.storage import AuditFailed, Store, Stored
 
 OK_STATUSES = ("created", "revision", "duplicate")
@@ -18,14 +18,23 @@ STATUSES = OK_STATUSES + ("rejected", "skipped")
 
 
 def process_upload(store: Store, filename: str, data: bytes, *, uploader: str | None,
-                   limits: Limits | None = None, validators: Validators | None = None) -> list[dict[str, Any]]:
+                   limits: Limits | None = None, validators: Validators | None = None,
+                   actor: str | None = None) -> list[dict[str, Any]]:
     """Read, audit and store one file; one result per hand or bad item, in file order."""
+    batch = read_upload(filename, data, limits=limits, validators=validators)
+    return store_batch(store, batch, uploader=uploader, actor=actor)
+
+
+def store_batch(store: Store, batch: Batch, *, uploader: str | None, actor: str | None = None) -> list[dict[str, Any]]:
+    """Store what was read; a batch over the record cap stores nothing and says why."""
+    if batch.refused is not None:
+        return [_problem_result(batch.refused)]
     results: list[dict[str, Any]] = []
-    for item in read_upload(filename, data, limits=limits, validators=validators).items:
+    for item in batch.items:
         if isinstance(item, Problem):
             _add_problem(results, item)
         else:
-            results.extend(_store(store, item, uploader))
+            results.extend(_store(store, item, uploader, actor))
     return results
 
 
@@ -38,10 +47,10 @@ def summarize(results: Iterable[dict[str, Any]]) -> dict[str, int]:
     return counts
 
 
-def _store(store: Store, unit: Unit, uploader: str | None) -> list[dict[str, Any]]:
-    """Store a unit; if the engine fails, every hand of it is rejected and nothing is stored."""
+def _store(store: Store, unit: Unit, uploader: str | None, actor: str | None) -> list[dict[str, Any]]:
+    """Store a unit; if the engine fails, its hands are kept with an `engine` error and no verdict."""
     try:
-        return [_stored_result(stored) for stored in store.store_unit(unit, uploader=uploader)]
+        return [_stored_result(stored) for stored in store.store_unit(unit, uploader=uploader, actor=actor)]
     except AuditFailed as exc:
         problems = [Problem(hand.origin, "engine", str(exc)) for hand in unit.hands]
         return [_problem_result(problem) for problem in problems]
@@ -55,9 +64,11 @@ def _base(origin: Origin) -> dict[str, Any]:
 
 def _stored_result(stored: Stored) -> dict[str, Any]:
     """A hand that is in the store."""
+    errors = [] if stored.audit_error is None else [_error(Problem(
+        stored.hand.origin, "engine", f"stored, but not audited: {stored.audit_error}"))]
     return {**_base(stored.hand.origin), "status": stored.status, "record_id": stored.record_id,
             "game_id": stored.game_id, "platform": stored.platform, "revision": stored.revision,
-            "verdict": stored.verdict, "errors": []}
+            "verdict": stored.verdict, "errors": errors}
 
 
 def _error(problem: Problem) -> dict[str, Any]:

@@ -1,0 +1,233 @@
+"""Operator accounts and API tokens: who may do what. No Flask here.
+
+Three roles:
+- `admin` manages accounts and tokens and may do everything an auditor does;
+- `auditor` reads records, re-audits them, annotates them and exports them;
+- `uploader` is a platform's server: it uploads through the API with a token
+  and reads back only the records of the one platform it is bound to.
+
+Passwords are hashed with werkzeug's default (scrypt). API tokens are random
+(`zj_` + 43 URL-safe characters, 256 bits), shown once, and stored as their
+sha256 only: a token is already high-entropy, so a fast hash is enough and lets
+a request find its account by an indexed equality lookup. Tokens are revoked,
+never deleted, so the trail can still name them.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlite_utils import Database
+from werkzeug.security import check_password_hash, generate_password_hash
+
+ADMIN, AUDITOR, UPLOADER = "admin", "auditor", "uploader"
+ROLES = (ADMIN, AUDITOR, UPLOADER)
+"""Every role, most powerful first."""
+TOKEN_PREFIX = "zj_"
+"""Makes a leaked token recognisable (secret scanners, logs)."""
+NAME = re.compile(r"^[\w.@-]{1,64}$")
+"""Account names: letters (any script), digits, `_ . @ -`; no spaces, so logs stay unambiguous."""
+MAX_PASSWORD = 1024
+"""Longer passwords are refused rather than hashed (hashing cost grows with length)."""
+MIN_PASSWORD = 8
+_DUMMY_HASH = generate_password_hash("not a password")
+"""Checked against when the account does not exist, so a login takes as long either way."""
+
+
+class AccountError(ValueError):
+    """A request to create or change an account that breaks a rule; the message names the field."""
+
+
+@dataclass(frozen=True)
+class Account:
+    """An operator as the web layer sees it (never with its password hash)."""
+
+    id: int
+    name: str
+    role: str
+    platform: str | None
+    disabled: bool
+    created_at: str
+    created_by: str | None
+    session_key: str
+    """A digest of the password hash: a session made before the password changed stops working."""
+
+    @property
+    def is_admin(self) -> bool:
+        """Admins may manage accounts."""
+        return self.role == ADMIN
+
+
+def _account(row: dict[str, Any]) -> Account:
+    """A database row as an Account."""
+    return Account(id=row["id"], name=row["name"], role=row["role"], platform=row["platform"],
+                   disabled=bool(row["disabled"]), created_at=row["created_at"], created_by=row["created_by"],
+                   session_key=hashlib.sha256(row["password_hash"].encode("utf-8")).hexdigest()[:16])
+
+
+def new_password() -> str:
+    """A random password for bootstrap and resets: 20 URL-safe characters, about 120 bits."""
+    return secrets.token_urlsafe(15)
+
+
+def hash_token(token: str) -> str:
+    """What is stored of a token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def check_name(name: str) -> str:
+    """An account name, or AccountError naming the rule."""
+    if not isinstance(name, str) or not NAME.match(name):
+        raise AccountError("name: 1 to 64 letters, digits or _ . @ -, no spaces")
+    return name
+
+
+def check_password(password: str) -> str:
+    """A password long enough and not absurdly long."""
+    if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise AccountError(f"password: {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+    return password
+
+
+def check_role(role: str, platform: str | None) -> tuple[str, str | None]:
+    """A role and the platform it needs: an uploader is bound to exactly one platform, others to none."""
+    if role not in ROLES:
+        raise AccountError(f"role: one of {', '.join(ROLES)}")
+    platform = (platform or "").strip() or None
+    if role == UPLOADER and platform is None:
+        raise AccountError("platform: an uploader must be bound to the platform it uploads for")
+    if platform is not None and len(platform) > 200:
+        raise AccountError("platform: at most 200 characters")
+    return role, platform if role == UPLOADER else None
+
+
+class Accounts:
+    """Accounts and tokens in the service's database (tables made by m003_trust in storage)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # ----- accounts ----------------------------------------------------------------------
+
+    def create(self, name: str, role: str, password: str, *, platform: str | None = None,
+               created_by: str | None = None, stamp: str, password_hash: str | None = None) -> Account:
+        """Add an account; AccountError when the name is taken or a field is bad.
+        `password_hash` lets tests insert a cheap precomputed hash."""
+        check_name(name)
+        role, platform = check_role(role, platform)
+        hashed = password_hash or generate_password_hash(check_password(password))
+        if self.by_name(name) is not None:
+            raise AccountError(f"name: an account named {name!r} already exists")
+        cursor = self.db.execute(
+            "INSERT INTO accounts (name, role, platform, password_hash, disabled, created_at, created_by) "
+            "VALUES (?, ?, ?, ?, 0, ?, ?)", [name, role, platform, hashed, stamp, created_by])
+        return self.get(int(cursor.lastrowid or 0))
+
+    def get(self, account_id: int) -> Account:
+        """An account by id; AccountError if there is none."""
+        rows = list(self.db.query("SELECT * FROM accounts WHERE id = ?", [account_id]))
+        if not rows:
+            raise AccountError(f"account {account_id} does not exist")
+        return _account(rows[0])
+
+    def by_name(self, name: str) -> Account | None:
+        """An account by name, or None."""
+        rows = list(self.db.query("SELECT * FROM accounts WHERE name = ?", [name]))
+        return _account(rows[0]) if rows else None
+
+    def all(self) -> list[Account]:
+        """Every account, by name."""
+        return [_account(row) for row in self.db.query("SELECT * FROM accounts ORDER BY name")]
+
+    def has_active_admin(self) -> bool:
+        """Whether somebody can still manage accounts (bootstrap creates one when not)."""
+        row = self.db.execute("SELECT count(*) FROM accounts WHERE role = ? AND disabled = 0", [ADMIN]).fetchone()
+        return bool(row[0])
+
+    def authenticate(self, name: str, password: str) -> Account | None:
+        """The active account with this name and password, else None (same cost either way)."""
+        row = self.db.execute("SELECT id, password_hash, disabled FROM accounts WHERE name = ?",
+                              [name]).fetchone() if isinstance(name, str) else None
+        if not isinstance(password, str) or len(password) > MAX_PASSWORD:
+            return None
+        good = check_password_hash(row[1] if row else _DUMMY_HASH, password)
+        if not good or row is None or row[2]:
+            return None
+        return self.get(row[0])
+
+    def set_role(self, account_id: int, role: str, platform: str | None) -> Account:
+        """Change an account's role and platform."""
+        role, platform = check_role(role, platform)
+        self._refuse_last_admin(account_id, losing=role != ADMIN)
+        self.db.execute("UPDATE accounts SET role = ?, platform = ? WHERE id = ?", [role, platform, account_id])
+        return self.get(account_id)
+
+    def set_disabled(self, account_id: int, disabled: bool) -> Account:
+        """Disable (or enable again) an account: its sessions and tokens stop working at once."""
+        self._refuse_last_admin(account_id, losing=disabled)
+        self.db.execute("UPDATE accounts SET disabled = ? WHERE id = ?", [int(disabled), account_id])
+        return self.get(account_id)
+
+    def set_password(self, account_id: int, password: str) -> None:
+        """Replace an account's password."""
+        hashed = generate_password_hash(check_password(password))
+        self.db.execute("UPDATE accounts SET password_hash = ? WHERE id = ?", [hashed, account_id])
+
+    def _refuse_last_admin(self, account_id: int, *, losing: bool) -> None:
+        """Never leave the service without an active admin."""
+        account = self.get(account_id)
+        if losing and account.role == ADMIN and not account.disabled:
+            row = self.db.execute("SELECT count(*) FROM accounts WHERE role = ? AND disabled = 0 AND id != ?",
+                                  [ADMIN, account_id]).fetchone()
+            if not row[0]:
+                raise AccountError("role: this is the last active admin; create another admin first")
+
+    # ----- tokens ------------------------------------------------------------------------
+
+    def create_token(self, account_id: int, *, label: str | None, created_by: str | None, stamp: str) -> str:
+        """A new token for an account; the only time its text exists outside the client."""
+        self.get(account_id)
+        token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        self.db.execute("INSERT INTO tokens (account_id, token_hash, prefix, label, created_at, created_by) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        [account_id, hash_token(token), token[:10], (label or "")[:100] or None, stamp, created_by])
+        return token
+
+    def tokens(self, account_id: int) -> list[dict[str, Any]]:
+        """An account's tokens (never their text), newest first."""
+        return list(self.db.query("SELECT id, prefix, label, created_at, created_by, revoked_at, revoked_by "
+                                  "FROM tokens WHERE account_id = ? ORDER BY id DESC", [account_id]))
+
+    def token(self, token_id: int) -> dict[str, Any]:
+        """One token's row; AccountError if there is none."""
+        rows = list(self.db.query("SELECT id, account_id, prefix, label, revoked_at FROM tokens WHERE id = ?",
+                                  [token_id]))
+        if not rows:
+            raise AccountError(f"token {token_id} does not exist")
+        return rows[0]
+
+    def revoke_token(self, token_id: int, *, revoked_by: str | None, stamp: str) -> None:
+        """Stop a token from working; revoking twice keeps the first time."""
+        self.token(token_id)
+        self.db.execute("UPDATE tokens SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL",
+                        [stamp, revoked_by, token_id])
+
+    def by_token(self, token: str) -> Account | None:
+        """The active account a live token belongs to, else None."""
+        if not isinstance(token, str) or not token.startswith(TOKEN_PREFIX) or len(token) > 200:
+            return None
+        digest = hash_token(token)
+        row = self.db.execute("SELECT account_id, token_hash FROM tokens WHERE token_hash = ? AND revoked_at IS NULL",
+                              [digest]).fetchone()
+        if row is None or not hmac.compare_digest(row[1], digest):
+            return None
+        account = self.get(row[0])
+        return None if account.disabled else account
+
+
+__all__ = ["ADMIN", "AUDITOR", "Account", "AccountError", "Accounts", "ROLES", "TOKEN_PREFIX", "UPLOADER",
+           "check_name", "check_password", "check_role", "hash_token", "new_password"]

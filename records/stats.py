@@ -1,0 +1,121 @@
+"""Counts of verdicts over the stored records, for the overview page (no Flask).
+
+Every count is taken under the same filters as the records list (`RecordQuery`,
+the latest audit of the current revisions unless asked otherwise), so a bar on
+the overview and the list it links to always agree. Grouping is plain SQL over
+the columns and indexes the list already uses.
+"""
+from __future__ import annotations
+
+import calendar
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from sqlite_utils import Database
+
+from records.storage import VERDICTS, RecordQuery, _filters
+
+GROUP_COLUMNS = ("platform", "client", "profile")
+"""Record columns the overview may group by (never interpolate anything else)."""
+DAILY_SPAN = 62
+"""Up to this many days between the first and last game, periods are days; beyond, months."""
+
+
+@dataclass
+class Bucket:
+    """Records of one group (a platform, a day, a rule section), counted per verdict."""
+
+    key: str | None
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(VERDICTS, 0))
+
+    @property
+    def total(self) -> int:
+        """Records in the group."""
+        return sum(self.counts.values())
+
+    def rate(self, *verdicts: str) -> float:
+        """Share of the group's records with one of these verdicts (0 for an empty group)."""
+        return sum(self.counts[v] for v in verdicts) / self.total if self.total else 0.0
+
+    @property
+    def not_clean(self) -> float:
+        """Share of records that are not clean."""
+        return 1 - self.rate("clean") if self.total else 0.0
+
+
+def _where(query: RecordQuery) -> tuple[str, list[Any]]:
+    """The list's WHERE clause for these filters, verdict included."""
+    clauses, params = _filters(query)
+    if query.verdict:
+        clauses, params = clauses + ["r.verdict = ?"], params + [query.verdict]
+    return " AND ".join(clauses) or "1", params
+
+
+def _buckets(rows: Any) -> list[Bucket]:
+    """(key, verdict, count) rows -> buckets in first-seen key order."""
+    found: dict[Any, Bucket] = {}
+    for key, verdict, count in rows:
+        bucket = found.setdefault(key, Bucket(key))
+        if verdict in bucket.counts:
+            bucket.counts[verdict] += count
+    return list(found.values())
+
+
+def totals(db: Database, query: RecordQuery) -> Bucket:
+    """All records under the filters."""
+    where, params = _where(query)
+    rows = db.execute(f"SELECT '', r.verdict, count(*) FROM records r WHERE {where} GROUP BY r.verdict", params)
+    return (_buckets(rows) or [Bucket("")])[0]
+
+
+def by_column(db: Database, query: RecordQuery, column: str) -> list[Bucket]:
+    """Records per platform, client or profile, largest first."""
+    if column not in GROUP_COLUMNS:
+        raise ValueError(f"cannot group records by {column!r}")
+    where, params = _where(query)
+    rows = db.execute(f"SELECT r.{column}, r.verdict, count(*) FROM records r WHERE {where} "
+                      f"GROUP BY r.{column}, r.verdict", params)
+    return sorted(_buckets(rows), key=lambda bucket: (-bucket.total, bucket.key or ""))
+
+
+def by_section(db: Database, query: RecordQuery) -> list[Bucket]:
+    """Records with at least one finding of each rule section (latest audit), in rulebook order."""
+    where, params = _where(query)
+    rows = db.execute("SELECT a.section, r.verdict, count(DISTINCT r.id) FROM records r "
+                      f"JOIN audit_rules a ON a.audit_id = r.latest_audit_id WHERE {where} "
+                      "GROUP BY a.section, r.verdict", params)
+    return sorted(_buckets(rows), key=lambda bucket: section_order(bucket.key or ""))
+
+
+def section_order(section: str) -> tuple[int, str]:
+    """R1 < R2 < ... < R16 < P < anything else."""
+    if section[:1] == "R" and section[1:].isdigit():
+        return (int(section[1:]), "")
+    return (1000, section)
+
+
+def by_period(db: Database, query: RecordQuery) -> tuple[str, list[Bucket]]:
+    """Records per day (or per month over a long span) of `played_at`, oldest first; games
+    without a date come last with key None. Returns ("day" | "month", buckets)."""
+    where, params = _where(query)
+    first, last = db.execute(f"SELECT min(r.played_date), max(r.played_date) FROM records r WHERE {where}",
+                             params).fetchone()
+    unit = "day"
+    if first and last and (date.fromisoformat(last) - date.fromisoformat(first)).days > DAILY_SPAN:
+        unit = "month"
+    key = "r.played_date" if unit == "day" else "substr(r.played_date, 1, 7)"
+    rows = db.execute(f"SELECT {key} AS period, r.verdict, count(*) FROM records r WHERE {where} "
+                      "GROUP BY period, r.verdict", params)
+    return unit, sorted(_buckets(rows), key=lambda bucket: (bucket.key is None, bucket.key or ""))
+
+
+def period_range(unit: str, key: str) -> tuple[str, str]:
+    """The inclusive date_from/date_to of a period key (`2026-11-29` or `2026-11`)."""
+    if unit == "day":
+        return key, key
+    year, month = (int(part) for part in key.split("-"))
+    return f"{key}-01", f"{key}-{calendar.monthrange(year, month)[1]:02d}"
+
+
+__all__ = ["Bucket", "by_column", "by_period", "by_section", "period_range", "section_order", "totals"]

@@ -133,5 +133,5 @@ def _explain(key: tuple[str, int, int], want: int, got: int, sett: Settlement, b
         if rule == "R9.3":
             return rule, f"under 抢杠 only the robbed seat {related[0].payer} pays (包三家)"
         return rule, f"seat {payer} owes seat {payee} no {_KIND_ZH[kind]}"
-    return KIND_RULE[kind], f"no such payment is due"
+    return KIND_RULE[kind], "no such payment is due"
 

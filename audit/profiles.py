@@ -13,7 +13,7 @@ import os
 import time
 import tomllib
 import types
-from dataclasses import MISSING, dataclass, fields, is_dataclass, replace
+from dataclasses import MISSING, dataclass, fields, is_dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
@@ -430,8 +430,3 @@ def _apply_wugu(data: dict[str, Any], value: Any, path: str) -> None:
 def resolve(name: str | None, options: Any) -> Profile:
     """The profile a record asks for, with its options applied."""
     return apply_options(load_profile(name or DEFAULT_PROFILE), options)
-
-
-def with_values(prof: Profile, **changes: Any) -> Profile:
-    """A changed copy, for tests and what-if audits."""
-    return replace(prof, **changes)

@@ -11,8 +11,7 @@ from typing import Any
 
 from audit import chickens, hands
 from audit.state import GameState, Meld, MeldKind, Win
-from audit.values import Valued, dealer_bonus, ready_value
-from audit.claims import assess
+from audit.values import Valued, dealer_bonus, ready_value, win_value
 from audit.tiles import code
 
 KIND_RULE = {"hand": "R6.3", "dealer": "R6.4", "dou": "R4.7", "chicken": "R11.6", "hot_shot": "R8.3",
@@ -182,7 +181,6 @@ def assess_final(st: GameState, w: Win) -> Valued:
     scored = hands.score(hand, len(s.melds), s.meld_tiles(), w.tile, prof.hand_values,
                          needs_winning_tile=prof.long_qi_dui_needs_winning_tile, situational=w.situational)
     assert scored is not None
-    from audit.values import win_value
     kill = w.kind == "discard" and w.source is not None and st.seats[w.source].declared is not None
     return win_value(prof, scored, declared=s.declared, kill=kill, self_draw=w.kind != "discard",
                      kong_flower=w.kong_flower, hot=w.hot)
@@ -277,5 +275,3 @@ def _next_dealer_after_draw(st: GameState, ready_seats: list[int]) -> int:
         return st.dealer
     return next(s for s in ((st.dealer + i) % st.n for i in range(1, st.n)) if s in ready_seats)
 
-
-__all__ = ["Item", "Settlement", "settle", "assess", "readiness", "KIND_RULE"]

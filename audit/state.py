@@ -158,7 +158,7 @@ class SeatState:
         self.version += 1
 
     def waits(self) -> list[int]:
-        """R3.3 waits of the 13-tile hand, cached until the hand changes."""
+        """R3.3 waits of the 13-tile hand, cached until the hand changes (the bots ask often)."""
         if self._waits is None or self._waits[0] != self.version:
             self._waits = (self.version, hands.waits(self.hand, self.meld_tiles()))
         return self._waits[1]

@@ -25,7 +25,6 @@ SUIT_LETTERS = "mps"
 SUIT_NAMES_ZH = ("万", "筒", "条")
 NUM_KINDS = 27
 COPIES = 4
-TOTAL_TILES = NUM_KINDS * COPIES
 
 CODES: tuple[str, ...] = tuple(f"{r}{s}" for s in SUIT_LETTERS for r in range(1, 10))
 _CODE_INDEX = {c: i for i, c in enumerate(CODES)}
@@ -42,11 +41,6 @@ def parse(code: str) -> int:
         return _CODE_INDEX[code]
     except (KeyError, TypeError):
         raise ValueError(f"not a tile: {code!r}") from None
-
-
-def is_code(code: object) -> bool:
-    """True for a valid tile code, used by the schema and the replayer."""
-    return isinstance(code, str) and code in _CODE_INDEX
 
 
 def code(tile: int) -> str:

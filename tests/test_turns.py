@@ -116,3 +116,16 @@ def test_exhaustive_draw_ends_the_hand() -> None:
     assert s["flip"] is None
     rec["events"].append({"type": "draw", "seat": seat, "tile": "1m"})
     assert illegal(audit_hand(rec)) == (len(events), "R2.6")
+
+
+def test_state_snapshot_is_independent() -> None:
+    """GameState.copy: a report can keep the table before a step while the replay goes on."""
+    from audit.profiles import load_profile
+    from audit.replay import start_state
+    from audit.state import Event
+    rec = record(HANDS, ROUND)
+    st = start_state(rec, load_profile("weile"))
+    before = st.copy()
+    st.apply(Event.from_json(0, rec["events"][0]))
+    assert before.seats[0].hand != st.seats[0].hand and before.phase.value == "turn"
+    assert before.profile is st.profile

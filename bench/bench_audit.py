@@ -93,9 +93,39 @@ def bench_winning(seconds: float) -> dict[str, float]:
     return out
 
 
+def stages(rounds: int = 10) -> dict[str, float]:
+    """Microseconds per hand spent in each stage of the audit (CPU time)."""
+    from audit.compare import compare
+    from audit.profiles import resolve
+    from audit.replay import replay
+    from audit.settle import settle
+    from records.schema import validate_record
+
+    docs = corpus()
+    profs = [resolve(d["rules"]["profile"], d["rules"].get("options")) for d in docs]
+    reps = [replay(d, p) for d, p in zip(docs, profs)]
+    setts = [settle(r.state) for r in reps]
+    work: dict[str, Callable[[int], object]] = {
+        "schema": lambda i: validate_record(docs[i]),
+        "profile": lambda i: resolve(docs[i]["rules"]["profile"], docs[i]["rules"].get("options")),
+        "replay": lambda i: replay(docs[i], profs[i]),
+        "settle": lambda i: settle(reps[i].state),
+        "compare": lambda i: compare(docs[i]["result"], setts[i], docs[i].get("base", 1)),
+    }
+    out = {}
+    for name, fn in work.items():
+        start = time.process_time()
+        for _ in range(rounds):
+            for i in range(len(docs)):
+                fn(i)
+        out[name] = (time.process_time() - start) / (rounds * len(docs)) * 1e6
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=6.0)
+    ap.add_argument("--stages", action="store_true", help="also print microseconds per hand per stage")
     args = ap.parse_args()
     hps, events = bench_audit(args.seconds)
     print(f"audit (schema+replay+settle+compare), reference corpus, {events:.0f} events/hand avg: "
@@ -108,6 +138,8 @@ def main() -> None:
                  f"{w['ours'] / w['mahjong']:.1f}x and {w['packed'] / w['mahjong']:.1f}x; "
                  f"answers agree: {bool(w['agree'])}")
     print(line)
+    if args.stages:
+        print("  ".join(f"{k}: {v:,.0f} us/hand" for k, v in stages().items()))
 
 
 if __name__ == "__main__":

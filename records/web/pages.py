@@ -100,11 +100,11 @@ def reaudit(record_id: int) -> ResponseReturnValue:
     profile = request.form.get("profile") or None
     if profile is not None and profile not in _profiles():
         abort(400, f"profile: unknown profile {profile!r}")
-    api.reaudit(record_id, profile, _form_options(request.form.get("options", "")))
+    api.reaudit(record_id, profile, form_options(request.form.get("options", "")))
     return redirect(url_for("pages.report", record_id=record_id), code=303)
 
 
-def _form_options(text: str) -> dict[str, Any] | None:
+def form_options(text: str) -> dict[str, Any] | None:
     """The options textarea: empty, or a JSON object."""
     if not text.strip():
         return None

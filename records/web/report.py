@@ -9,7 +9,6 @@ record format compares them, and never computes an amount.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from records.storage import AuditFailed, Store
 from records.web import api, engine
 from records.web.auth import READERS, requires
 from records.web.db import get_store
+from records.web.pages import form_options
 from records.web.errors import ApiError
 from records.web.i18n import gettext as _
 
@@ -347,19 +347,6 @@ def report_pdf(record_id: int) -> ResponseReturnValue:
 
 # ----------------------------------------------------------------- what-if
 
-def what_if_options(text: str) -> dict[str, Any] | None:
-    """The options field: empty, or a JSON object (400 naming the problem otherwise)."""
-    if not text.strip():
-        return None
-    try:
-        options = json.loads(text)
-    except json.JSONDecodeError as exc:
-        abort(400, f"options: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})")
-    if not isinstance(options, dict):
-        abort(400, "options: must be a JSON object")
-    return options
-
-
 def preview_audit(store: Store, record: dict[str, Any], profile: str | None,
                   options: dict[str, Any] | None) -> dict[str, Any]:
     """Audit the stored record under other rules without storing anything. A match hand is
@@ -393,7 +380,7 @@ def what_if(record_id: int) -> ResponseReturnValue:
     if profile is not None and profile not in profiles:
         abort(400, f"profile: unknown profile {profile!r}; known: {', '.join(profiles)}")
     options_text = request.args.get("options", "")
-    options = what_if_options(options_text)
+    options = form_options(options_text)
     claimed = _record_result(detail["document"])
     latest = detail["audits"][-1] if detail["audits"] else {"profile": None, "options": None}
     stored = _side(detail["audit"] or {}, latest["profile"], latest["options"], claimed)

@@ -106,7 +106,11 @@ def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr)
             failed = True
             continue
         for doc in docs:
-            audits += audit_document(doc, profile=args.profile, options=options or None)
+            try:
+                audits += audit_document(doc, profile=args.profile, options=options or None)
+            except Exception as exc:  # an engine bug must not hide the other hands' verdicts
+                print(f"error: {path}: internal error while auditing: {exc!r}", file=err)
+                failed = True
     _print(audits, args.json, out)
     if failed:
         return EXIT_ERROR

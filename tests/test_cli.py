@@ -77,3 +77,14 @@ def test_module_entry_point() -> None:
     proc = subprocess.run([sys.executable, "-m", "audit", "--json", str(EX / "cha-jiao-declared.json")],
                           capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
     assert proc.returncode == 0 and json.loads(proc.stdout)["verdict"] == "clean"
+
+
+def test_engine_error_is_exit_2_not_a_traceback(monkeypatch) -> None:
+    import audit.cli as cli_mod
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("simulated engine bug")
+
+    monkeypatch.setattr(cli_mod, "audit_document", boom)
+    code, _, err = cli(str(EX / "hot-shot-weile.json"))
+    assert code == 2 and "internal error" in err

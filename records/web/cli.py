@@ -13,6 +13,8 @@ from records.web.uploads import OK_STATUSES, process_upload, summarize
 
 SKIPPED_SUFFIXES = (".audit.json",)
 """Expected audits sit next to the examples; they are not records."""
+SKIPPED_NAMES = ("manifest.json",)
+"""samples/manifest.json states what each sample must get; it is not a record either."""
 
 
 @click.command("init-db")
@@ -28,7 +30,7 @@ def sample_files(directory: Path) -> list[Path]:
     suffixes = RECORD_EXTENSIONS + LINES_EXTENSIONS + ZIP_EXTENSIONS
     return [path for path in sorted(directory.rglob("*"))
             if path.is_file() and path.name.lower().endswith(suffixes)
-            and not path.name.lower().endswith(SKIPPED_SUFFIXES)]
+            and not path.name.lower().endswith(SKIPPED_SUFFIXES) and path.name.lower() not in SKIPPED_NAMES]
 
 
 @click.command("load-samples")

@@ -252,9 +252,10 @@ def _win_legality(st: GameState, ev: Event, kind: str) -> Finding | None:
     if a.locked:
         lock = st.seats[ev.seat].lock
         assert lock is not None
+        higher = (f"; this win is worth {a.payer_total}, not more than the passed {lock.value}"
+                  if st.profile.pass_lock_allows_higher else "")
         return illegal("R13.1", f"seat {ev.seat} passed a win at step {lock.step} (过胡) and may not win by "
-                       "discard until its next " + st.profile.pass_lock_until, ev.step, ev.seat,
-                       expected=lock.value, actual=a.payer_total)
+                       f"discard until its next {st.profile.pass_lock_until}{higher}", ev.step, ev.seat)
     return None
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import getpass
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import click
 from flask import Blueprint, Flask, abort, redirect, render_template, request, url_for
@@ -105,28 +107,27 @@ def _account_page(account_id: int, *, error: str | None = None, token: str | Non
 @requires(ADMIN)
 def update_account(account_id: int) -> ResponseReturnValue:
     """Change role and platform (an uploader needs a platform; the last admin stays admin)."""
-    store, accounts = _accounts()
-    _find(accounts, account_id)
-    try:
-        with store.write():
-            changed = accounts.set_role(account_id, request.form.get("role", ""), request.form.get("platform"))
-            _log(store, "account-update", changed, account_name(), change="role")
-    except AccountError as exc:
-        return _account_page(account_id, error=str(exc), status=400)
-    return redirect(url_for("admin.account", account_id=account_id), code=303)
+    return _change_account(account_id, "role", lambda accounts: accounts.set_role(
+        account_id, request.form.get("role", ""), request.form.get("platform")))
 
 
 @bp.post("/accounts/<int:account_id>/disable")
 @requires(ADMIN)
 def disable_account(account_id: int) -> ResponseReturnValue:
     """Disable (`disabled=1`) or enable (`disabled=0`) an account; its sessions and tokens follow at once."""
+    disabled = request.form.get("disabled", "1") != "0"
+    return _change_account(account_id, "disabled" if disabled else "enabled",
+                           lambda accounts: accounts.set_disabled(account_id, disabled))
+
+
+def _change_account(account_id: int, change: str, apply: Callable[[Any], Any]) -> ResponseReturnValue:
+    """One account change in one transaction, logged to the trail; a refused change re-shows the page."""
     store, accounts = _accounts()
     _find(accounts, account_id)
-    disabled = request.form.get("disabled", "1") != "0"
     try:
         with store.write():
-            changed = accounts.set_disabled(account_id, disabled)
-            _log(store, "account-update", changed, account_name(), change="disabled" if disabled else "enabled")
+            changed = apply(accounts)
+            _log(store, "account-update", changed, account_name(), change=change)
     except AccountError as exc:
         return _account_page(account_id, error=str(exc), status=400)
     return redirect(url_for("admin.account", account_id=account_id), code=303)

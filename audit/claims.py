@@ -127,4 +127,4 @@ def make_win(st: GameState, ev: Event) -> Win:
     assert ev.tile is not None
     kind = current_win_kind(st, ev.seat) or "self_draw"
     a = assess(st, ev.seat, ev.tile, kind)
-    return Win(ev.seat, ev.tile, kind, ev.step, a.source, a.kong_flower, a.hot, a.situational)
+    return Win(ev.seat, ev.tile, kind, ev.step, a.source, a.kong_flower, a.hot, a.situational, a.valued)

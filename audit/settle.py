@@ -11,7 +11,7 @@ from typing import Any
 
 from audit import chickens, hands
 from audit.state import GameState, Meld, MeldKind, Win
-from audit.values import Valued, dealer_bonus, ready_value, win_value
+from audit.values import Valued, dealer_bonus, ready_value
 from audit.tiles import code
 
 KIND_RULE = {"hand": "R6.3", "dealer": "R6.4", "dou": "R4.7", "chicken": "R11.6", "hot_shot": "R8.3",
@@ -148,7 +148,8 @@ def _burns(st: GameState) -> tuple[dict[int, str], Meld | None]:
 
 def _hand_items(st: GameState, w: Win) -> list[Item]:
     """R6.1/R6.3/R9.3 hand payments and the R6.4 dealer items that ride on them."""
-    a = assess_final(st, w)
+    a = w.valued
+    assert a is not None, "a judged win carries its value"
     bonus = dealer_bonus(st.profile, st.streak)
     out: list[Item] = []
     if w.kind == "self_draw":
@@ -171,19 +172,6 @@ def _hand_items(st: GameState, w: Win) -> list[Item]:
     if extra:
         out.append(Item("dealer", w.source, w.seat, extra, "R6.4", f"庄 {bonus} per share (抢杠)"))
     return out
-
-
-def assess_final(st: GameState, w: Win) -> Valued:
-    """A win's value per payer, recomputed from the end state (the tiles have not moved since)."""
-    prof = st.profile
-    s = st.seats[w.seat]
-    hand = final_hand(st, w.seat)
-    scored = hands.score(hand, len(s.melds), s.meld_tiles(), w.tile, prof.hand_values,
-                         needs_winning_tile=prof.long_qi_dui_needs_winning_tile, situational=w.situational)
-    assert scored is not None
-    kill = w.kind == "discard" and w.source is not None and st.seats[w.source].declared is not None
-    return win_value(prof, scored, declared=s.declared, kill=kill, self_draw=w.kind != "discard",
-                     kong_flower=w.kong_flower, hot=w.hot)
 
 
 def _transfer_items(st: GameState, w: Win) -> list[Item]:

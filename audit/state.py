@@ -14,6 +14,7 @@ from typing import Any
 
 from audit import hands
 from audit.profiles import Profile
+from audit.values import Valued
 from audit.tiles import BIRD, CODES, WUGU, NUM_KINDS
 
 
@@ -180,6 +181,8 @@ class Win:
     kong_flower: bool
     hot: bool
     situational: tuple[hands.Pattern, ...] = ()
+    valued: Valued | None = None
+    """Its value per payer (R5.4, R6, R8.3), worked out once when the win is judged."""
 
 
 @dataclass

@@ -86,13 +86,19 @@ def audit_record(doc: object, *, profile: str | None = None, options: dict[str, 
 
 
 def audit_document(doc: object, *, profile: str | None = None,
-                   options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """One audit per hand of a record or a match (continuity findings included)."""
+                   options: dict[str, Any] | None = None, schema_checked: bool = False) -> list[dict[str, Any]]:
+    """One audit per hand of a record or a match (continuity findings included).
+
+    `schema_checked=True` only when `records.schema` already validated this very
+    document (record or whole match) and found nothing: the engine then skips
+    its own schema pass."""
     from audit.engine import audit_match_hands, audit_hand
 
     if is_match(doc):
-        return [a.to_json() for a in audit_match_hands(doc, profile=profile, options=options)]
-    return [audit_hand(doc, profile=profile, options=options).to_json()]
+        assert isinstance(doc, dict)
+        return [a.to_json() for a in audit_match_hands(doc, profile=profile, options=options,
+                                                       schema_checked=schema_checked)]
+    return [audit_hand(doc, profile=profile, options=options, schema_checked=schema_checked).to_json()]
 
 
 def trace_record(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None) -> Trace:

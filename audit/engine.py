@@ -64,10 +64,15 @@ def _profile_name(doc: object, profile: str | None) -> str:
 
 
 def audit_hand(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
-               observer: Observer | None = None, path_prefix: str = "") -> HandAudit:
-    """Audit one `zhuoji/1` document; never raises on bad input."""
+               observer: Observer | None = None, path_prefix: str = "", schema_checked: bool = False) -> HandAudit:
+    """Audit one `zhuoji/1` document; never raises on bad input.
+
+    `schema_checked`: the caller already ran `records.schema.validate_record` on
+    this very document and it reported nothing (the service validates every
+    upload before storing it), so the engine does not pay for a second pass.
+    """
     out = HandAudit(_game_id(doc), _profile_name(doc, profile), [])
-    errors = validate_record(doc)
+    errors = [] if schema_checked and isinstance(doc, dict) else validate_record(doc)
     if errors:
         out.findings = [_schema_finding(e.path, e.message, e.rule, path_prefix) for e in errors]
         return out
@@ -108,19 +113,21 @@ def _named(findings: list[Finding], rep: Replay, sett: Settlement, claimed: list
 
 
 def audit_match_hands(doc: dict[str, Any], *, profile: str | None = None,
-                      options: dict[str, Any] | None = None) -> list[HandAudit]:
-    """Audit every hand of a `zhuoji-match/1` document, then their continuity."""
+                      options: dict[str, Any] | None = None, schema_checked: bool = False) -> list[HandAudit]:
+    """Audit every hand of a `zhuoji-match/1` document, then their continuity.
+
+    `schema_checked`: `records.schema.validate_match` already found nothing wrong."""
     from audit.match import continuity
     from records.schema import validate_match
 
     hands = doc.get("hands")
-    envelope = [e for e in validate_match(doc) if not e.path.startswith("hands[")]
+    envelope = [] if schema_checked else [e for e in validate_match(doc) if not e.path.startswith("hands[")]
     if envelope or not isinstance(hands, list):
         table = doc.get("table_id")
         out = HandAudit(table if isinstance(table, str) else None, _profile_name(doc, profile), [])
         out.findings = [_schema_finding(e.path, e.message, e.rule) for e in envelope]
         return [out]
-    audits = [audit_hand(h, profile=profile, options=options, path_prefix=f"hands[{i}]")
+    audits = [audit_hand(h, profile=profile, options=options, path_prefix=f"hands[{i}]", schema_checked=schema_checked)
               for i, h in enumerate(hands)]
     for i in range(1, len(audits)):
         prev, cur = audits[i - 1], audits[i]

@@ -42,3 +42,17 @@ def test_settlements_sum_to_zero() -> None:
     for path in REFERENCE + EXAMPLES:
         got = audit_record(json.loads(path.read_text(encoding="utf-8")))
         assert sum(got["settlement"]["scores"]) == 0
+
+
+def test_schema_checked_skips_only_the_second_schema_pass() -> None:
+    """The service validates before storing; telling the engine so must not change any audit."""
+    from audit.api import audit_document
+    from records.schema import validate_record
+
+    for path in REFERENCE[:5] + EXAMPLES:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        assert validate_record(doc) == []
+        assert audit_document(doc, schema_checked=True) == audit_document(doc)
+    bad = json.loads(REFERENCE[0].read_text(encoding="utf-8"))
+    bad["events"][3]["tile"] = "0z"
+    assert audit_document(bad)[0]["verdict"] == "invalid"  # the engine still checks when not told

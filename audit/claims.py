@@ -110,9 +110,14 @@ def open_window(st: GameState) -> None:
             continue
         s = st.seats[seat]
         k = s.keys
-        keys = (k[0] + add, k[1], k[2]) if suit == 0 else (k[0], k[1] + add, k[2]) if suit == 1 \
-            else (k[0], k[1], k[2] + add)
-        if hands.is_winning_keys(*keys, not s.melds):
+        k0, k1, k2 = k[0], k[1], k[2]
+        if suit == 0:
+            k0 += add
+        elif suit == 1:
+            k1 += add
+        else:
+            k2 += add
+        if hands.is_winning_keys(k0, k1, k2, not s.melds):
             a = assess(st, seat, w.tile, kind)
             if a.legal:
                 w.could_win[seat] = a.payer_total

@@ -211,7 +211,7 @@ def _convert(tp: Any, value: Any, path: str) -> Any:
         return tuple(_convert(get_args(tp)[0], v, f"{path}[{i}]") for i, v in enumerate(value))
     if origin is dict:
         return _convert_dict(value, path)
-    if is_dataclass(tp):
+    if isinstance(tp, type) and is_dataclass(tp):
         return build(tp, value, path)
     if tp is bool:
         if not isinstance(value, bool):

@@ -10,7 +10,7 @@ accounting) are plain functions that run on the raw document afterwards.
 
 marshmallow is slow (a few ms for a 100-event record), and nearly every record
 an audit sees is well formed, so `validate_record` first runs a hand-written
-structural check (`_structure_ok`) that only answers "would marshmallow find
+structural check (`records.structure.structure_ok`) that only answers "would marshmallow find
 nothing?". Only when it says no does marshmallow run to produce the messages.
 tests/test_schema.py checks that the two always agree.
 """
@@ -23,26 +23,31 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 from marshmallow.exceptions import SCHEMA
 from marshmallow.utils import missing
 
+from records.structure import (
+    EVENT_TYPES,
+    GAME_ID,
+    ITEM_KINDS,
+    KONG_KINDS,
+    MATCH_FORMAT,
+    RECORD_FORMAT,
+    SEAT_COUNTS,
+    TILE_CODES,
+    TILES,
+    WIN_KINDS,
+    is_int,
+    is_iso,
+    is_tile_list,
+    structure_ok,
+)
+
 __all__ = ["TILE_CODES", "SchemaError", "validate_match", "validate_record"]
 
-TILE_CODES: tuple[str, ...] = tuple(f"{rank}{suit}" for suit in "mps" for rank in range(1, 10))
-_TILES = frozenset(TILE_CODES)
-
-RECORD_FORMAT = "zhuoji/1"
-MATCH_FORMAT = "zhuoji-match/1"
-EVENT_TYPES = ("draw", "discard", "declare", "pong", "kong", "win", "pass")
-KONG_KINDS = ("concealed", "added", "exposed")
-WIN_KINDS = ("self_draw", "discard", "rob")
-ITEM_KINDS = ("hand", "dealer", "dou", "chicken", "hot_shot", "draw_settle")
-SEAT_COUNTS = (3, 4)
-_GAME_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}\Z")
 _GAME_ID_CHARS = re.compile(r"[A-Za-z0-9._:-]*\Z")
 
 UNKNOWN_FIELD = "unknown field"
@@ -175,7 +180,7 @@ class Tile(_Base):
         return ValidationError(f"not a tile: {short(value)}")
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
-        if not isinstance(value, str) or value not in _TILES:
+        if not isinstance(value, str) or value not in TILES:
             raise self._type_error(value)
         return value
 
@@ -209,7 +214,7 @@ class ListOf(_Base, fields.List):
             loaded = super()._deserialize(value, attr, data, **kwargs)
         except ValidationError as err:
             if bad_size:
-                raise ValidationError({SCHEMA: [size_msg], **err.messages}) from err
+                raise ValidationError({SCHEMA: [size_msg], **err.messages}) from err  # type: ignore[dict-item]  # a list's errors are a dict
             raise
         if bad_size:
             raise ValidationError(size_msg)
@@ -221,7 +226,7 @@ class NestedObj(_Base, fields.Nested):
 
     what = "an object"
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         if not isinstance(value, dict):
             raise self._type_error(value)
         return super()._deserialize(value, attr, data, **kwargs)
@@ -261,7 +266,7 @@ class Equal(_ShortInput, validate.Equal):
 
 def _check_game_id(value: str) -> None:
     """1-128 chars of A-Za-z0-9._:- ; both problems are named if both occur."""
-    if _GAME_ID.match(value):
+    if GAME_ID.match(value):
         return
     problems = []
     if not 1 <= len(value) <= 128:
@@ -271,18 +276,9 @@ def _check_game_id(value: str) -> None:
     raise ValidationError(problems)
 
 
-def _is_iso(value: str) -> bool:
-    """played_at is free metadata, but it must at least parse as an ISO date-time."""
-    try:
-        datetime.fromisoformat(value)
-    except (ValueError, TypeError, OverflowError):
-        return False
-    return True
-
-
 def _check_iso(value: str) -> None:
     """marshmallow validator wrapper of `_is_iso`."""
-    if not _is_iso(value):
+    if not is_iso(value):
         raise ValidationError(f"not an ISO date-time: {short(value)}")
 
 
@@ -377,7 +373,7 @@ class Event(_Base):
 
     what = "an object"
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         if not isinstance(value, dict):
             raise self._type_error(value)
         kind = value.get("type")
@@ -484,200 +480,6 @@ def _flatten_schema_key(messages: Any, where: tuple[Part, ...]) -> Iterator[Prob
         yield (where_, message, rule)
 
 
-# ---------------------------------------------------------------- fast structural check
-
-
-def _has_keys(obj: dict, allowed: frozenset[str], required: frozenset[str]) -> bool:
-    """No unknown field and every required one present."""
-    return obj.keys() <= allowed and required <= obj.keys()
-
-
-def _is_int(value: object) -> bool:
-    """Booleans are ints in Python, never in this format."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _opt(obj: dict, key: str, check: Callable[[Any], bool]) -> bool:
-    """An optional field passes when absent or when `check` accepts it."""
-    return key not in obj or check(obj[key])
-
-
-def _is_str(value: object) -> bool:
-    return isinstance(value, str)
-
-
-def _is_obj(value: object) -> bool:
-    return isinstance(value, dict)
-
-
-def _is_tile(value: object) -> bool:
-    return isinstance(value, str) and value in _TILES
-
-
-def _is_tile_list(value: object) -> bool:
-    """A list of tile codes (set inclusion is the fastest membership test)."""
-    return isinstance(value, list) and all(isinstance(t, str) for t in value) and _TILES.issuperset(value)
-
-
-_TOP_KEYS = frozenset((
-    "format", "game_id", "played_at", "platform", "client", "rules", "base", "seats", "dealer",
-    "dealer_streak", "dice", "deal", "wall", "events", "result", "extra",
-))
-_TOP_REQUIRED = frozenset(("format", "game_id", "rules", "seats", "dealer", "deal", "wall", "events", "result"))
-_SEAT_KEYS = frozenset(("name", "player_id", "extra"))
-_RULES_KEYS = frozenset(("profile", "options"))
-_RESULT_KEYS = frozenset(("scores", "next_dealer", "flip", "items", "extra"))
-_ITEM_KEYS = frozenset(("kind", "from", "to", "amount", "note"))
-_ITEM_REQUIRED = frozenset(("kind", "from", "to", "amount"))
-_NAME = frozenset(("name",))
-_PROFILE = frozenset(("profile",))
-_RESULT_REQUIRED = frozenset(("scores", "next_dealer"))
-_BASE_EVENT = frozenset(("type", "seat", "t", "extra"))
-_EVENT_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "draw": (_BASE_EVENT | {"tile"}, frozenset(("type", "seat", "tile"))),
-    "discard": (_BASE_EVENT | {"tile"}, frozenset(("type", "seat", "tile"))),
-    "declare": (_BASE_EVENT, frozenset(("type", "seat"))),
-    "pass": (_BASE_EVENT, frozenset(("type", "seat"))),
-    "pong": (_BASE_EVENT | {"tile", "from"}, frozenset(("type", "seat", "tile"))),
-    "kong": (_BASE_EVENT | {"tile", "kind", "from"}, frozenset(("type", "seat", "tile", "kind"))),
-    "win": (_BASE_EVENT | {"tile", "kind"}, frozenset(("type", "seat", "tile"))),
-}
-
-
-def _event_ok(event: object) -> bool:
-    """Fast twin of `Event`: the fields of its type, each of the right kind.
-
-    Written for speed (a record has ~100 events): exact type tests, and an
-    event made of its required fields only (the usual case) returns early.
-    Being stricter than marshmallow (an int subclass fails here) is harmless:
-    the document then simply goes through marshmallow.
-    """
-    if event.__class__ is not dict:
-        return False
-    kind = event.get("type")
-    keys = _EVENT_KEYS.get(kind) if kind.__class__ is str else None
-    if keys is None or event.get("seat").__class__ is not int:
-        return False
-    allowed, required = keys
-    tile = event.get("tile", _NO_TILE)
-    if tile is _NO_TILE:
-        if "tile" in required:
-            return False
-    elif "tile" not in allowed or tile.__class__ is not str or tile not in _TILES:
-        return False
-    if len(event) == len(required) and kind != "kong":
-        return True  # type, seat and tile (if any) are exactly the required fields
-    return (
-        event.keys() <= allowed
-        and _opt(event, "from", _is_int)
-        and _opt(event, "t", _is_str)
-        and _opt(event, "extra", _is_obj)
-        and _event_kind_ok(kind, event)
-    )
-
-
-_NO_TILE = object()
-
-
-def _event_kind_ok(kind: str, event: dict) -> bool:
-    """kong/win `kind` values, and `from` only on an exposed kong."""
-    if kind == "kong":
-        value = event.get("kind")
-        return value == "exposed" or (value in ("concealed", "added") and "from" not in event)
-    if kind == "win":
-        return _opt(event, "kind", lambda value: isinstance(value, str) and value in WIN_KINDS)
-    return True
-
-
-def _seat_ok(seat: object) -> bool:
-    """Fast twin of SeatSchema."""
-    return (
-        isinstance(seat, dict)
-        and _has_keys(seat, _SEAT_KEYS, _NAME)
-        and isinstance(seat["name"], str)
-        and _opt(seat, "player_id", _is_str)
-        and _opt(seat, "extra", _is_obj)
-    )
-
-
-def _rules_ok(rules: object) -> bool:
-    """Fast twin of RulesSchema."""
-    return (
-        isinstance(rules, dict)
-        and _has_keys(rules, _RULES_KEYS, _PROFILE)
-        and isinstance(rules["profile"], str)
-        and rules["profile"] != ""
-        and _opt(rules, "options", _is_obj)
-    )
-
-
-def _item_ok(item: object) -> bool:
-    """Fast twin of ItemSchema."""
-    return (
-        isinstance(item, dict)
-        and _has_keys(item, _ITEM_KEYS, _ITEM_REQUIRED)
-        and isinstance(item["kind"], str)
-        and item["kind"] in ITEM_KINDS
-        and _is_int(item["from"])
-        and _is_int(item["to"])
-        and _is_int(item["amount"])
-        and _opt(item, "note", _is_str)
-    )
-
-
-def _result_ok(result: object) -> bool:
-    """Fast twin of ResultSchema."""
-    return (
-        isinstance(result, dict)
-        and _has_keys(result, _RESULT_KEYS, _RESULT_REQUIRED)
-        and isinstance(result["scores"], list)
-        and all(_is_int(s) for s in result["scores"])
-        and _is_int(result["next_dealer"])
-        and _opt(result, "flip", lambda flip: flip is None or _is_tile(flip))
-        and _opt(result, "items", lambda i: isinstance(i, list) and all(_item_ok(x) for x in i))
-        and _opt(result, "extra", _is_obj)
-    )
-
-
-def _metadata_ok(doc: dict) -> bool:
-    """Fast twin of the scalar top-level fields of RecordSchema."""
-    return (
-        doc["format"] == RECORD_FORMAT
-        and isinstance(doc["game_id"], str)
-        and _GAME_ID.match(doc["game_id"]) is not None
-        and _opt(doc, "played_at", lambda p: isinstance(p, str) and _is_iso(p))
-        and _opt(doc, "platform", _is_str)
-        and _opt(doc, "client", _is_str)
-        and _opt(doc, "base", lambda b: _is_int(b) and b >= 1)
-        and _is_int(doc["dealer"])
-        and _opt(doc, "dealer_streak", lambda s: _is_int(s) and s >= 0)
-        and _opt(doc, "dice", _dice_ok)
-        and _opt(doc, "extra", _is_obj)
-    )
-
-
-def _dice_ok(dice: object) -> bool:
-    return isinstance(dice, list) and len(dice) == 2 and all(_is_int(d) and 1 <= d <= 6 for d in dice)
-
-
-def _structure_ok(doc: object) -> bool:
-    """True exactly when RecordSchema would report nothing; ~15x faster than asking it."""
-    return (
-        isinstance(doc, dict)
-        and _has_keys(doc, _TOP_KEYS, _TOP_REQUIRED)
-        and _metadata_ok(doc)
-        and _rules_ok(doc["rules"])
-        and isinstance(doc["seats"], list)
-        and all(_seat_ok(s) for s in doc["seats"])
-        and isinstance(doc["deal"], list)
-        and all(_is_tile_list(hand) for hand in doc["deal"])
-        and _is_tile_list(doc["wall"])
-        and isinstance(doc["events"], list)
-        and all(_event_ok(e) for e in doc["events"])
-        and _result_ok(doc["result"])
-    )
-
-
 # ---------------------------------------------------------------- cross-field checks
 
 
@@ -699,7 +501,7 @@ def _seat_index_problems(doc: dict, n: int) -> list[Problem]:
     return [
         (where, f"seat index {short(seat)} out of range ({n} seats)", None)
         for where, seat in (*_top_seat_refs(doc), *_event_seat_refs(doc.get("events"), n))
-        if _is_int(seat) and not 0 <= seat < n
+        if is_int(seat) and not 0 <= seat < n
     ]
 
 
@@ -750,9 +552,9 @@ def _tile_problems(doc: dict, n: int) -> list[Problem]:
     wall holds the rest), at `deal` when the hand sizes are already off.
     """
     deal, wall, dealer = doc.get("deal"), doc.get("wall"), doc.get("dealer")
-    if not (_is_int(dealer) and 0 <= dealer < n and isinstance(deal, list) and len(deal) == n):
+    if not (is_int(dealer) and 0 <= dealer < n and isinstance(deal, list) and len(deal) == n):
         return []
-    if not (all(_is_tile_list(hand) for hand in deal) and _is_tile_list(wall)):
+    if not (all(is_tile_list(hand) for hand in deal) and is_tile_list(wall)):
         return []
     problems: list[Problem] = []
     for seat, hand in enumerate(deal):
@@ -788,7 +590,7 @@ def _sort_key(parts: tuple[Part, ...], doc: object) -> tuple[tuple[int, int, int
             key.append((0, part, 0))
             node = node[part] if isinstance(node, list) and 0 <= part < len(node) else None
         else:
-            key.append((1, _RANK.get(part, len(_RANK)), _doc_position(node, part)))
+            key.append((1, _RANK.get(str(part), len(_RANK)), _doc_position(node, part)))
             node = node.get(part) if isinstance(node, dict) else None
     return tuple(key)
 
@@ -822,7 +624,7 @@ def _finish(problems: list[Problem], doc: object) -> list[SchemaError]:
 
 def _record_problems(doc: object) -> list[Problem]:
     """Unsorted problems of one record: structure (fast path or marshmallow), then cross checks."""
-    problems = [] if _structure_ok(doc) else _schema_problems(_RECORD, doc)
+    problems = [] if structure_ok(doc) else _schema_problems(_RECORD, doc)
     return problems + _cross_problems(doc)
 
 

@@ -25,12 +25,12 @@ from hypothesis import strategies as st
 if str(Path(__file__).resolve().parents[1]) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from records.structure import structure_ok  # noqa: E402
 from records.schema import (  # noqa: E402
     _RECORD,
     TILE_CODES,
     SchemaError,
     _schema_problems,
-    _structure_ok,
     validate_match,
     validate_record,
 )
@@ -81,7 +81,7 @@ def pairs(errors: list[SchemaError]) -> list[tuple[str, str | None]]:
 
 def agree(doc: object) -> None:
     """The fast path says 'fine' exactly when marshmallow finds nothing."""
-    assert _structure_ok(doc) == (_schema_problems(_RECORD, doc) == []), doc
+    assert structure_ok(doc) == (_schema_problems(_RECORD, doc) == []), doc
 
 
 # ---------------------------------------------------------------- valid records
@@ -99,7 +99,7 @@ def test_example_and_reference_records_are_valid(path: Path) -> None:
     doc = load(path)
     assert validate_record(doc) == []
     assert _schema_problems(_RECORD, doc) == []  # marshmallow agrees, not only the fast path
-    assert _structure_ok(doc)
+    assert structure_ok(doc)
 
 
 def test_three_seat_reference_is_valid() -> None:
@@ -561,7 +561,7 @@ def test_fast_path_agrees_with_marshmallow_on_valid_and_mutated_documents() -> N
     structurally_valid = 0
     for doc in docs:
         marshmallow_clean = _schema_problems(_RECORD, doc) == []
-        assert _structure_ok(doc) == marshmallow_clean, doc
+        assert structure_ok(doc) == marshmallow_clean, doc
         structurally_valid += marshmallow_clean
         if not marshmallow_clean:
             assert validate_record(doc)  # the marshmallow errors are what is reported

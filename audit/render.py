@@ -15,7 +15,8 @@ A tile is drawn in a 30 x 40 box: 万 tiles as a Chinese numeral over a red 万,
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
 
@@ -312,12 +313,14 @@ class _Canvas:
         self.parts: list[str] = []
         self.used: set[tuple[str, bool]] = set()
         self.marks: list[str] = []
+        self.placed: list[tuple[str, bool, float, float]] = []
 
     def tile(self, code: str, x: float, y: float, *, rotated: bool = False, highlight: bool = False) -> float:
         """One tile with its top-left corner at (x, y); returns the width it takes."""
         self.used.add((code, rotated))
         x, y = round(x, 1), round(y, 1)
         self.parts.append(_use(code, rotated, x, y))
+        self.placed.append((code, rotated, x, y))
         width, height = (TILE_H, TILE_W) if rotated else (TILE_W, TILE_H)
         if highlight:
             self.marks.append(_mark(x, y, width, height))
@@ -438,12 +441,9 @@ DISCARD_TOP = round(3 + TILE_H * (1 - DISCARD_SCALE), 1)
 """Discards sit on the line's base line."""
 
 
-@lru_cache(maxsize=4096)
-def _seat_line(view: SeatLike, seat: int, seats: int, label: str, flags: tuple[tuple[str, str], ...]
-               ) -> tuple[str, frozenset[tuple[str, bool]], tuple[tuple[float, float], ...]]:
-    """One seat's line, serialised; the tile groups it uses; where each meld starts and ends.
-    Cached, and the highlight drawn apart: from one step to the next only the acting seat's
-    line changes, so a hand of a hundred steps draws about a hundred lines, not four hundred."""
+def _seat_canvases(view: SeatLike, seat: int, seats: int) -> tuple[_Canvas, _Canvas, tuple[tuple[float, float], ...]]:
+    """One seat's tiles placed: concealed and melds in the line's units, discards in their own
+    (scaled) units; where each meld starts and ends. Shared by the <use> line and the pieces."""
     canvas = _Canvas()
     x = canvas.row(view.concealed, LABEL_W, 3)
     spans = []
@@ -454,10 +454,20 @@ def _seat_line(view: SeatLike, seat: int, seats: int, label: str, flags: tuple[t
         spans.append((start, x - 1))
     small = _Canvas()
     small.row(view.discards, 0, 0)
+    return canvas, small, tuple(spans)
+
+
+@lru_cache(maxsize=4096)
+def _seat_line(view: SeatLike, seat: int, seats: int, label: str, flags: tuple[tuple[str, str], ...]
+               ) -> tuple[str, frozenset[tuple[str, bool]], tuple[tuple[float, float], ...]]:
+    """One seat's line, serialised; the tile groups it uses; where each meld starts and ends.
+    Cached, and the highlight drawn apart: from one step to the next only the acting seat's
+    line changes, so a hand of a hundred steps draws about a hundred lines, not four hundred."""
+    canvas, small, spans = _seat_canvases(view, seat, seats)
     discards = _framed(small.pieces(), transform=f"translate({LABEL_W + HAND_W} {DISCARD_TOP}) scale({DISCARD_SCALE})")
     pieces = [_badges(label, flags)] + canvas.pieces() + [discards]
     text = _framed(pieces, class_="seat", transform=f"translate(0 {seat * ROW_H})")
-    return text, frozenset(canvas.used | small.used), tuple(spans)
+    return text, frozenset(canvas.used | small.used), spans
 
 
 def _mark_box(view: SeatLike, mark: tuple[str, int], spans: Sequence[tuple[float, float]]
@@ -482,8 +492,7 @@ def table_svg(step: StepLike, *, width: float = 20, labels: Sequence[str] | None
     `width` is one tile's width in pixels; `discard_slots` fixes the drawing's width so that
     every step of a hand lines up."""
     seats = len(step.seats)
-    slots = max(discard_slots, max((len(view.discards) for view in step.seats), default=0))
-    units = (round(LABEL_W + HAND_W + slots * PITCH * DISCARD_SCALE + 2, 1), seats * ROW_H)
+    units = _table_units(step, discard_slots)
     scale = width / TILE_W
     svg = _svg(round(units[0] * scale, 1), round(units[1] * scale, 1), units, class_="table", role="img",
                aria_label=_table_summary(step))
@@ -513,6 +522,12 @@ def _active(seat: int, width: float) -> str:
     return _text(_el("rect", class_="active-seat", x=0, y=seat * ROW_H, width=width, height=ROW_H, fill=ACTIVE))
 
 
+def _table_units(step: StepLike, discard_slots: int) -> tuple[float, float]:
+    """The table's view box: the same width for every step of a hand (see discard_slots)."""
+    slots = max(discard_slots, max((len(view.discards) for view in step.seats), default=0))
+    return (round(LABEL_W + HAND_W + slots * PITCH * DISCARD_SCALE + 2, 1), len(step.seats) * ROW_H)
+
+
 def _table_summary(step: StepLike) -> str:
     """A text alternative: each seat's concealed tiles and discards."""
     return "; ".join(f"{seat}: {' '.join(view.concealed)} / {' '.join(view.discards)}"
@@ -524,12 +539,102 @@ def discard_slots(steps: Iterable[StepLike]) -> int:
     return max((len(view.discards) for step in steps for view in step.seats), default=0)
 
 
+# ----------------------------------------------------------------- the table as placed pieces
+
+@dataclass(frozen=True)
+class Piece:
+    """A standalone SVG (a tile, a seat's label and badges, the acting seat's shading) and the
+    box it fills in a larger drawing, in that drawing's units."""
+
+    svg: str
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A drawing made only of placed pieces: what table_svg draws, for a renderer that draws
+    each distinct piece once and places it by reference (the PDF: WeasyPrint redraws an SVG at
+    every placement, but a PDF form drawn once can be placed any number of times)."""
+
+    width: float
+    height: float
+    units: tuple[float, float]
+    pieces: tuple[Piece, ...]
+    label: str
+
+    def svg(self, href: Callable[[str], str]) -> str:
+        """The picture as one SVG of <image> elements, `href(piece.svg)` naming each piece."""
+        svg = _svg(self.width, self.height, self.units, class_="table", role="img", aria_label=self.label)
+        return _wrap(svg, [_image(href(piece.svg), piece.x, piece.y, piece.width, piece.height)
+                           for piece in self.pieces])
+
+
+@lru_cache(maxsize=8192)
+def _image(href: str, x: float, y: float, width: float, height: float) -> str:
+    """One placed piece, serialised once per position (like _use)."""
+    return _text(_el("image", href=href, x=x, y=y, width=width, height=height))
+
+
+@lru_cache(maxsize=64)
+def _piece_svg(units: tuple[float, float], inner: str) -> str:
+    """A piece that is not a tile (label and badges, shading) as a standalone SVG."""
+    svg = _svg(units[0], units[1], units)
+    return _wrap(svg, [inner])
+
+
+@lru_cache(maxsize=4096)
+def _seat_pieces(view: SeatLike, seat: int, seats: int, label: str, flags: tuple[tuple[str, str], ...],
+                 mark: tuple[str, int] | None) -> tuple[Piece, ...]:
+    """One seat's line as pieces: its label and badges, each tile (the event's tile, or every
+    tile of the event's meld, outlined by tile_svg's highlight), each discard; cached like
+    _seat_line."""
+    canvas, small, _ = _seat_canvases(view, seat, seats)
+    top = seat * ROW_H
+    where, index = mark if mark is not None else ("", -1)
+    bounds = [len(view.concealed)]
+    for meld in view.melds:
+        bounds.append(bounds[-1] + len(meld.tiles))
+    pieces = [Piece(_piece_svg((LABEL_W, ROW_H), _badges(label, flags)), 0, top, LABEL_W, ROW_H)]
+    for i, (code, rotated, x, y) in enumerate(canvas.placed):
+        marked = (where == "concealed" and i == index) or (
+            where == "meld" and 0 <= index < len(view.melds) and bounds[index] <= i < bounds[index + 1])
+        size = (TILE_H, TILE_W) if rotated else (TILE_W, TILE_H)
+        pieces.append(Piece(tile_svg(code, rotated=rotated, highlight=marked), x, round(top + y, 1), *size))
+    left, scale = LABEL_W + HAND_W, DISCARD_SCALE
+    for i, (code, _, x, y) in enumerate(small.placed):
+        pieces.append(Piece(tile_svg(code, highlight=where == "discard" and i == index), round(left + x * scale, 1),
+                            round(top + DISCARD_TOP + y * scale, 1), round(TILE_W * scale, 1),
+                            round(TILE_H * scale, 1)))
+    return tuple(pieces)
+
+
+def table_picture(step: StepLike, *, width: float = 20, labels: Sequence[str] | None = None,
+                  declared_text: str = "听", locked_text: str = "过", discard_slots: int = 20) -> Picture:
+    """The table after a step as table_svg draws it (same places, same tile drawings), made of
+    pieces: the acting seat's shading, then per seat its label and badges and each tile."""
+    units = _table_units(step, discard_slots)
+    scale = width / TILE_W
+    actor = (step.event or {}).get("seat")
+    pieces: list[Piece] = []
+    if actor is not None:
+        pieces.append(Piece(_piece_svg((units[0], ROW_H), _active(0, units[0])), 0, actor * ROW_H, units[0], ROW_H))
+    for seat, view in enumerate(step.seats):
+        flags = ((declared_text, RED),) * view.declared + ((locked_text, "#6b7280"),) * view.locked
+        pieces.extend(_seat_pieces(view, seat, len(step.seats), labels[seat] if labels else str(seat), flags,
+                                   _event_marks(step, seat)))
+    return Picture(round(units[0] * scale, 1), round(units[1] * scale, 1), units, tuple(pieces),
+                   _table_summary(step))
+
+
 # ----------------------------------------------------------------- text notation
 
 def compact(codes: Iterable[str]) -> list[tuple[str, str]]:
     """Tiles in the usual short notation, one (suit, ranks) group per run of a suit, in the
-    given order: ["1m","2m","3m","5p","5p"] -> [("m", "123"), ("p", "55")]. Used where
-    drawings would cost too much (the PDF's step rows) and as text beside drawings."""
+    given order: ["1m","2m","3m","5p","5p"] -> [("m", "123"), ("p", "55")]. Used as text
+    beside drawings."""
     groups: list[tuple[str, str]] = []
     for code in codes:
         rank, suit = (code[0], code[1]) if code != BACK_CODE else ("?", "x")
@@ -540,5 +645,5 @@ def compact(codes: Iterable[str]) -> list[tuple[str, str]]:
     return groups
 
 
-__all__ = ["ALL_CODES", "BACK_CODE", "compact", "discard_slots", "hand_svg", "meld_layout", "parse_code",
-           "table_svg", "tile_name_zh", "tile_sprite_svg", "tile_svg"]
+__all__ = ["ALL_CODES", "BACK_CODE", "Piece", "Picture", "compact", "discard_slots", "hand_svg", "meld_layout",
+           "parse_code", "table_picture", "table_svg", "tile_name_zh", "tile_sprite_svg", "tile_svg"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -55,6 +56,8 @@ def timed(request: Callable[[], Any], runs: int, *, before: Callable[[], None] |
 def clear_caches() -> None:
     """Forget every drawing, as for the first view of a hand nobody opened yet."""
     render._seat_line.cache_clear()
+    render._seat_pieces.cache_clear()
+    render._image.cache_clear()
     render._hand.cache_clear()
 
 
@@ -67,9 +70,10 @@ def bench_hand(client: Any, name: str, html_runs: int, pdf_runs: int) -> dict[st
     html = lambda: client.get(f"/records/{record_id}")  # noqa: E731
     pdf = lambda: client.get(f"/records/{record_id}.pdf")  # noqa: E731
     html(), pdf()  # warm up: imports, fonts, templates
-    return {"hand": name, "events": events, "html_bytes": len(html().data), "pdf_bytes": len(pdf().data),
+    document = pdf().data
+    return {"hand": name, "events": events, "html_bytes": len(html().data), "pdf_bytes": len(document),
             "html_first_view": timed(html, html_runs, before=clear_caches), "html_again": timed(html, html_runs),
-            "pdf": timed(pdf, pdf_runs, before=clear_caches)}
+            "pdf": timed(pdf, pdf_runs, before=clear_caches), "load_average": os.getloadavg()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
 
+    print(f"load average before: {' '.join(f'{load:.2f}' for load in os.getloadavg())} on {os.cpu_count()} CPUs")
     with tempfile.TemporaryDirectory(prefix="zhuoji-bench-report-") as workdir:
         path = Path(workdir) / "bench.sqlite3"
         app = create_app({"DATABASE": str(path)})
@@ -94,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
             runs = args.pdf if key == "pdf" else args.html
             print(f"  {label:17} median of {runs:3}: {figure[key]['wall_ms']:8.1f} ms wall, "
                   f"{figure[key]['cpu_ms']:8.1f} ms CPU")
-        print(f"  sizes: HTML {figure['html_bytes'] // 1024} KiB, PDF {figure['pdf_bytes'] // 1024} KiB")
+        print(f"  sizes: HTML {figure['html_bytes'] // 1024} KiB, PDF {figure['pdf_bytes'] // 1024} KiB; "
+              f"load average after: {figure['load_average'][0]:.2f}")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(figures, indent=1), encoding="utf-8")

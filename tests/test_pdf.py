@@ -3,16 +3,21 @@
 (scripts/install-system.sh installs it with the CJK font)."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
+import zlib
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-from flask import Flask
+from flask import Flask, g
 from flask.testing import FlaskClient
 
+from audit import render
+from audit.api import trace_record
+from records.web import report
 from tests.conftest import ROOT
 
 Upload = Callable[..., Any]
@@ -52,6 +57,38 @@ def pages_of(path: Path) -> int:
     return int(match.group(1))
 
 
+_STREAM = re.compile(rb"\d+ 0 obj\s*<<(.*?)>>\s*stream\r?\n", re.S)
+
+
+def streams_of(pdf: bytes) -> list[tuple[bytes, bytes]]:
+    """(dictionary, decoded content) of every stream object in a PDF (WeasyPrint writes each
+    with a direct /Length, Flate-compressed or raw)."""
+    found = []
+    for match in _STREAM.finditer(pdf):
+        head = match[1]
+        length = re.search(rb"/Length (\d+)", head)
+        assert length, head
+        body = pdf[match.end():match.end() + int(length[1])]
+        found.append((head, zlib.decompress(body) if b"/FlateDecode" in head else body))
+    return found
+
+
+def placements(pdf: bytes) -> tuple[int, int]:
+    """How many times the pages place a form XObject (`/x12 Do`), and how many forms there are:
+    a tile is drawn once into a form and placed by reference (report._DrawnOnce)."""
+    streams = streams_of(pdf)
+    forms = [content for head, content in streams if b"/Subtype /Form" in head]
+    pages = [content for head, content in streams if b"/Subtype" not in head and b"/Length1" not in head]
+    return sum(len(re.findall(rb"/x\d+ Do\b", content)) for content in pages), len(forms)
+
+
+def pieces_of(name: str) -> int:
+    """Tiles, seat labels and shadings of every step of a sample, as the PDF should place them."""
+    steps = trace_record(json.loads((ROOT / "samples" / f"{name}.json").read_text(encoding="utf-8"))).steps
+    slots = render.discard_slots(steps)
+    return sum(len(render.table_picture(step, discard_slots=slots).pieces) for step in steps)
+
+
 def test_pdf_is_served_for_a_record(client: FlaskClient, upload: Upload, tmp_path: Path) -> None:
     record_id = stored(upload, "clean-weile-hot-shot")
     path = pdf_of(client, f"/records/{record_id}.pdf", tmp_path)
@@ -76,11 +113,32 @@ def test_pdf_text_has_patterns_findings_and_page_headers(client: FlaskClient, up
 
 
 @needs_poppler
-def test_pdf_of_an_illegal_hand_quotes_the_rule(client: FlaskClient, upload: Upload, tmp_path: Path) -> None:
+def test_pdf_of_an_illegal_hand_quotes_the_rule(client: FlaskClient, upload: Upload, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    drawings: dict[str, str] = {}
+    typeset = report.pdf_response
+
+    def keeping_drawings(html: str, filename: str) -> Any:
+        drawings.update(g.get("pdf_images", {}))
+        return typeset(html, filename)
+
+    monkeypatch.setattr(report, "pdf_response", keeping_drawings)
     record_id = stored(upload, "illegal-pass-locked")
     text = text_of(pdf_of(client, f"/records/{record_id}.pdf", tmp_path))
     assert "过胡与过碰 R13.1" in text and "Winning while locked is illegal" in text
-    assert "passed a win at step 0" in text and "[过]" in text
+    assert "passed a win at step 0" in text
+    assert any('class="badge"' in svg and ">过</text>" in svg for svg in drawings.values())  # seat 2 pass-locked
+
+
+def test_pdf_draws_the_tiles_of_every_step(client: FlaskClient, upload: Upload, tmp_path: Path) -> None:
+    record_id = stored(upload, "clean-cuocuo-long")  # 79 events, no finding: no step stands out
+    pdf = pdf_of(client, f"/records/{record_id}.pdf", tmp_path).read_bytes()
+    placed, forms = placements(pdf)
+    expected = pieces_of("clean-cuocuo-long")
+    # every step's table (not only the last or those with findings): a middle step left out
+    # places fewer pieces; the few extra are the flip tile and the chickens
+    assert expected <= placed <= expected + 10, (placed, expected)
+    assert forms * 20 < placed  # each distinct tile or label drawn once, however often placed
 
 
 @needs_poppler
@@ -91,6 +149,8 @@ def test_pdf_in_english_of_a_long_hand(client: FlaskClient, upload: Upload, tmp_
     assert pages_of(path) > 3
     assert "Step by step" in text and "Totals per seat" in text and "抢杠" in text and "平胡" in text
     assert re.search(r"\b113\b", text) and "the deal" in text
+    placed, forms = placements(path.read_bytes())
+    assert pieces_of("clean-weile-rob-double") <= placed and forms * 50 < placed
 
 
 @needs_poppler

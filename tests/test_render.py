@@ -190,3 +190,62 @@ def test_drawings_are_cached_and_identical() -> None:
     first = [render.table_svg(step) for step in trace.steps]
     assert [render.table_svg(step) for step in trace.steps] == first
     assert re.search(r'<use href="#zj-\dm" x="[\d.]+" y="[\d.]+"', first[0])
+
+
+def _placed_uses(svg: str) -> list[tuple[str, bool, float, float]]:
+    """(code, sideways, x, y) of every <use>d tile of a table, in the table's units (the seat
+    lines are translated, the discards translated and scaled)."""
+    placed = []
+
+    def walk(element: ET.Element, dx: float, dy: float, scale: float) -> None:
+        match = re.match(r"translate\(([\d.]+) ([\d.]+)\)(?: scale\(([\d.]+)\))?", element.get("transform", ""))
+        if match:
+            dx, dy = dx + float(match[1]) * scale, dy + float(match[2]) * scale
+            scale *= float(match[3] or 1)
+        for child in element:
+            if child.tag == f"{{{render.SVG_NS}}}use":
+                name = child.get("href", "")[len("#zj-"):]
+                code, sideways = name.removesuffix("-r"), name.endswith("-r")
+                placed.append((code, sideways, round(dx + float(child.get("x", 0)) * scale, 1),
+                               round(dy + float(child.get("y", 0)) * scale, 1)))
+            else:
+                walk(child, dx, dy, scale)
+
+    walk(parse(svg), 0, 0, 1)
+    return sorted(placed)
+
+
+def test_the_picture_places_the_same_tiles_as_the_table() -> None:
+    trace = sample_trace("clean-weile-rob-double")
+    slots = render.discard_slots(trace.steps)
+    for step in trace.steps:
+        picture = render.table_picture(step, width=14, discard_slots=slots)
+        table = render.table_svg(step, width=14, discard_slots=slots)
+        tiles = []
+        for piece in picture.pieces:
+            root = parse(piece.svg)
+            if root.get("class") == "tile":
+                code = root.get("aria-label", "").split()[0]
+                tiles.append((code, piece.width > piece.height, round(piece.x, 1), round(piece.y, 1)))
+        assert sorted(tiles) == _placed_uses(table), step.index
+        assert (picture.width, picture.height) == (float(parse(table).get("width")), float(parse(table).get("height")))
+        marks = sum('class="tile-mark"' in piece.svg for piece in picture.pieces)
+        if step.event and step.event["type"] in ("draw", "discard"):
+            assert marks == 1, step.index  # the event's tile outlined, as the table outlines it
+
+
+def test_the_picture_is_one_svg_of_images() -> None:
+    trace = sample_trace()
+    step = next(s for s in trace.steps if s.event and s.event["type"] == "discard")
+    picture = render.table_picture(step, labels=["0 庄", "1", "2", "3"], discard_slots=20)
+    names: dict[str, str] = {}
+    root = parse(picture.svg(lambda svg: names.setdefault(svg, f"/p/{len(names)}.svg")))
+    images = find_all(root, "image")
+    assert len(images) == len(picture.pieces) and not find_all(root, "use")
+    assert {image.get("href") for image in images} == set(names.values())
+    assert len(names) < len(images)  # the same tile drawing is named once, placed many times
+    assert any(">0 庄</text>" in svg for svg in names)  # the seat labels are pieces too
+    active = [svg for svg in names if 'class="active-seat"' in svg]
+    assert len(active) == 1
+    for svg in names:
+        assert "style=" not in svg and "<script" not in svg

@@ -146,8 +146,6 @@ ZH: dict[str, str] = {
     "PDF": "PDF",
     "Each row shows the table after its event: every seat's concealed tiles, melds and, smaller, its discards. The acting seat is shaded and the tile of the event outlined.":
         "每一行是该步之后的牌桌：各家手牌、碰杠，以及较小的弃牌。行动的一家有底色，本步涉及的牌加框。",
-    "Each row lists every seat after its event, two to a line: concealed tiles, melds in brackets, then its discards after the dot; an arrow marks the acting seat. The steps with findings and the last step are drawn in full.":
-        "每一行列出该步之后的各家（每行两家）：手牌、方括号内为碰杠，圆点后为弃牌；箭头标出行动的一家。有问题的步骤和最后一步另画出完整牌桌。",
     "declared ready": "已报听",
     "may not win by discard after passing a win": "过胡后暂不能接炮",
     "Event": "事件",

@@ -12,8 +12,10 @@ import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 from flask import Blueprint, Response, abort, current_app, g, render_template, request
 from flask.typing import ResponseReturnValue
@@ -32,10 +34,8 @@ bp = Blueprint("report", __name__)
 
 TILE_PX = 20
 """Width of a tile in the step table, in CSS pixels."""
-PDF_TABLES = 3
-"""Most steps the PDF draws as full tables: WeasyPrint needs about 0.3 s per drawing (measured;
-all 115 steps of a long hand took a minute), so the PDF draws the steps with findings and the
-last step, and writes every step in tile notation."""
+PDF_TILE_PX = 14
+"""Width of a tile in the PDF's step table: a step then takes 23 mm, eight steps to a page."""
 
 
 # ----------------------------------------------------------------- plain data for the templates
@@ -185,15 +185,8 @@ def report_context(detail: dict[str, Any]) -> dict[str, Any]:
         "next_dealer": Compared("next_dealer", settlement.get("next_dealer"), result.get("next_dealer")),
         "flip": Compared("flip", settlement.get("flip"), result.get("flip")),
         "chickens": trace.chickens if trace is not None else [],
-        "pdf_steps": _pdf_steps(steps),
         "trace_verdict": trace.audit.get("verdict") if trace is not None else None,
     }
-
-
-def _pdf_steps(steps: Sequence[Any]) -> set[int]:
-    """Indexes of the steps the PDF draws in full: the steps with findings, and the last."""
-    chosen = [step.index for step in steps if step.findings][: PDF_TABLES - 1]
-    return set(chosen + [steps[-1].index] if steps else chosen)
 
 
 # ----------------------------------------------------------------- template helpers
@@ -213,15 +206,23 @@ PDF_IMAGES = "/_pdf-images/"
 """URL prefix of the drawings a PDF embeds; only the PDF's fetcher answers it (no route)."""
 
 
+def _pdf_image(svg: str) -> str:
+    """The URL path under which the PDF's fetcher hands over an SVG (kept on `g`), named by its
+    content: WeasyPrint loads and parses each URL once per document."""
+    names: dict[str, str] = g.setdefault("pdf_names", {})
+    name = names.get(svg)
+    if name is None:
+        name = names[svg] = hashlib.sha1(svg.encode("utf-8")).hexdigest()[:16] + ".svg"
+        g.setdefault("pdf_images", {})[name] = svg
+    return PDF_IMAGES + name
+
+
 def _embedded(svg: str, css_class: str) -> Markup:
     """An SVG as an <img> for WeasyPrint, kept on `g` and handed over by the PDF's URL fetcher.
     As an image WeasyPrint skips the HTML styling of every SVG node (a third faster, measured)
     and the drawing's ids stay out of the document; by URL rather than as a data: URL its HTML
     parser does not wade through the base64 (0.3 s for a long hand, measured)."""
-    images: dict[str, str] = g.setdefault("pdf_images", {})
-    name = hashlib.sha1(svg.encode("utf-8")).hexdigest()[:16] + ".svg"
-    images[name] = svg
-    return Markup('<img class="{}" alt="" src="{}">').format(css_class, PDF_IMAGES + name)
+    return Markup('<img class="{}" alt="" src="{}">').format(css_class, _pdf_image(svg))
 
 
 @bp.app_template_global()
@@ -248,35 +249,22 @@ def step_table(step: Any, dealer: Any, slots: int, width: float = TILE_PX, embed
 
 
 @bp.app_template_global()
+def step_picture(step: Any, dealer: Any, slots: int, width: float = PDF_TILE_PX) -> Markup:
+    """The table after a step for the PDF: the same places and tile drawings as `step_table`,
+    as one <img> of an SVG that places every piece (tile, seat label) by <image>. The PDF's
+    image cache (`_DrawOnce`) draws each distinct piece once and places it by reference."""
+    labels = seat_labels(len(step.seats), dealer)
+    picture = render.table_picture(step, width=width, labels=labels, discard_slots=slots)
+    url = _pdf_image(picture.svg(_pdf_image))
+    placed = tuple((_pdf_image(piece.svg), piece.x, piece.y, piece.width, piece.height) for piece in picture.pieces)
+    g.setdefault("pdf_pictures", {})[url] = (picture.units, placed)
+    return Markup('<img class="table-image" alt="{}" src="{}">').format(picture.label, url)
+
+
+@bp.app_template_global()
 def compact_tiles(codes: Iterable[str]) -> list[tuple[str, str]]:
     """Tile notation groups: [("m", "123"), ("p", "55")]."""
     return render.compact(codes)
-
-
-@bp.app_template_global()
-def seat_lines(step: Any, labels: Sequence[str], suits: dict[str, str]) -> str:
-    """The seats after a step as text, two to a line (a tab between them), for the PDF's step
-    rows: plain text, as every inline element and every line costs WeasyPrint layout time.
-    `→` marks the acting seat; melds in brackets, discards after `·`."""
-    actor = (step.event or {}).get("seat")
-
-    def notation(codes: Iterable[str]) -> str:
-        return " ".join(ranks + suits.get(suit, suit) for suit, ranks in render.compact(codes))
-
-    lines = []
-    for seat, view in enumerate(step.seats):
-        flags = " [听]" * view.declared + " [过]" * view.locked
-        melds = "".join(f" [{notation(meld.tiles)}]" for meld in view.melds)
-        lead = "→ " if seat == actor else "   "
-        lines.append(f"{lead}{labels[seat]}{flags}: {notation(view.concealed)}{melds} · {notation(view.discards) or '–'}")
-    pairs = [lines[i:i + 2] for i in range(0, len(lines), 2)]
-    return "\n".join("\t".join(pair) for pair in pairs)
-
-
-@bp.app_template_global()
-def seat_labels_for(record: dict[str, Any], count: int) -> list[str]:
-    """Seat labels for the drawings and text rows of a record."""
-    return seat_labels(count, record.get("dealer"))
 
 
 @bp.app_template_global()
@@ -301,20 +289,24 @@ def step_markers(step: Any) -> list[Marker]:
 
 def _static_fetcher() -> Any:
     """A WeasyPrint fetcher that reads our stylesheets from disk, the drawings this request made
-    (`_embedded`) and data: URLs, and refuses everything else: the PDF never touches the
+    (`_pdf_image`) and data: URLs, and refuses everything else: the PDF never touches the
     network, whatever a record contains."""
+    from email.message import EmailMessage
+
     from weasyprint.urls import URLFetcher, URLFetcherResponse
 
     static = Path(current_app.static_folder or "static").resolve()
 
     images: dict[str, str] = g.get("pdf_images", {})
+    svg_headers = EmailMessage()  # built once: a header set through `email` costs 1 ms (measured)
+    svg_headers["Content-Type"] = "image/svg+xml"
 
     class StaticFetcher(URLFetcher):  # type: ignore[misc]
         def fetch(self, url: str, headers: Any = None) -> Any:
             if url.startswith("data:"):
                 return super().fetch(url, headers)
             if PDF_IMAGES in url and url.split(PDF_IMAGES, 1)[1] in images:
-                return URLFetcherResponse(url, images[url.split(PDF_IMAGES, 1)[1]], {"Content-Type": "image/svg+xml"})
+                return URLFetcherResponse(url, images[url.split(PDF_IMAGES, 1)[1]].encode("utf-8"), svg_headers)
             path = url.split("/static/", 1)[1].split("?", 1)[0] if "/static/" in url else ""
             target = (static / path).resolve()
             if not path or static not in target.parents or not target.is_file():
@@ -325,11 +317,106 @@ def _static_fetcher() -> Any:
     return StaticFetcher()
 
 
+class _DrawnOnce:
+    """Mixed into WeasyPrint's SVGImage: the SVG is drawn once into a PDF form XObject and then
+    placed by reference. WeasyPrint itself redraws an SVG at every placement (Kozea/WeasyPrint
+    #1978, open), which made ten thousand tiles cost a minute. Relies on WeasyPrint 70's drawing
+    stream (`add_group`, `draw_x_object`, `_resources`) and image API (`get_intrinsic_size`,
+    `draw`); tests/test_pdf.py checks the tiles come out drawn, and once."""
+
+    forms: dict[int, tuple[str, float, float, Any]]
+    sizes: dict[tuple[float, float], Any]
+
+    def get_intrinsic_size(self, resolution: float, font_size: float) -> Any:
+        """The image's own size, asked for at every layout of every placement: cached."""
+        key = (resolution, font_size)
+        if key not in self.sizes:
+            self.sizes[key] = super().get_intrinsic_size(resolution, font_size)  # type: ignore[misc]
+        return self.sizes[key]
+
+    def place(self, stream: Any, x: float, y: float, width: float, height: float) -> None:
+        """Draw the image into the box (x, y, width, height) of the stream's coordinates."""
+        resources = stream._resources  # pages share theirs; a nested group gets its own forms
+        form = self.forms.get(id(resources))
+        if form is None:
+            own_width, own_height, _ = self.get_intrinsic_size(1, 16)
+            group = stream.add_group(-2, -2, own_width + 4, own_height + 4)  # room for an outline
+            del group.extra["Group"]  # a plain form: no transparency group needed
+            super().draw(group, own_width, own_height, None)  # type: ignore[misc]
+            form = self.forms[id(resources)] = (group.id, own_width, own_height, resources)
+        name, own_width, own_height, _ = form
+        stream.push_state()  # q, cm, Do, Q: nothing in between reads the stream's matrix, so
+        stream.set_matrix(width / own_width, 0, 0, height / own_height, x, y)  # not transform()
+        stream.draw_x_object(name)
+        stream.pop_state()
+
+    def draw(self, stream: Any, width: float, height: float, style: Any) -> None:
+        """As an <img> (or an SVG's <image>): the form, scaled to the box."""
+        self.place(stream, 0, 0, width, height)
+
+
+class _PlacedPieces(_DrawnOnce):
+    """A step's table (`step_picture`): each piece placed as a form, rather than WeasyPrint
+    walking an SVG of a hundred <image>s (0.5 ms each, measured). Falls back to that walk, the
+    same drawing but slower, if WeasyPrint no longer exposes what this needs."""
+
+    url: str
+    units: tuple[float, float]
+    placed: tuple[tuple[str, float, float, float, float], ...]
+    loaded: dict[str, Any]
+
+    def draw(self, stream: Any, width: float, height: float, style: Any) -> None:
+        load = getattr(getattr(self, "_context", None), "get_image_from_uri", None)
+        if load is None:
+            pieces: list[Any] = [None]
+        else:
+            for path in {path for path, *_rest in self.placed} - self.loaded.keys():
+                self.loaded[path] = load(url=urljoin(self.url, path))
+            pieces = [self.loaded[path] for path, *_rest in self.placed]
+        if not all(isinstance(piece, _DrawnOnce) for piece in pieces):
+            super(_DrawnOnce, self).draw(stream, width, height, style)  # type: ignore[misc]
+            return
+        scale_x, scale_y = width / self.units[0], height / self.units[1]
+        for piece, (_url, x, y, w, h) in zip(pieces, self.placed):
+            piece.place(stream, x * scale_x, y * scale_y, w * scale_x, h * scale_y)
+
+
+@lru_cache(maxsize=None)
+def _svg_image_class(mixin: type) -> type:
+    """WeasyPrint's SVGImage with a mixin (imported late: WeasyPrint loads for PDFs only)."""
+    from weasyprint.images import SVGImage
+
+    return type(mixin.__name__.lstrip("_") + "SVGImage", (mixin, SVGImage), {})
+
+
+class _DrawOnce(dict):  # type: ignore[type-arg]
+    """WeasyPrint's image cache for one PDF (`write_pdf(cache=...)`, keyed by URL). The SVGs this
+    request registered become `_DrawnOnce` or `_PlacedPieces` as they are stored: in place, as
+    WeasyPrint goes on with the object it stores (a wrapper would miss each image's first use)."""
+
+    def __init__(self, pictures: dict[str, Any]) -> None:
+        super().__init__()
+        self.pictures = pictures
+        self.loaded: dict[str, Any] = {}
+
+    def __setitem__(self, url: str, image: Any) -> None:
+        from weasyprint.images import SVGImage
+
+        if isinstance(image, SVGImage) and PDF_IMAGES in url:
+            picture = self.pictures.get(PDF_IMAGES + url.split(PDF_IMAGES, 1)[1])
+            image.__class__ = _svg_image_class(_PlacedPieces if picture is not None else _DrawnOnce)
+            image.forms, image.sizes = {}, {}
+            if picture is not None:
+                image.url, (image.units, image.placed), image.loaded = url, picture, self.loaded
+        super().__setitem__(url, image)
+
+
 def pdf_response(html: str, filename: str) -> Response:
     """Typeset HTML with WeasyPrint into an inline PDF download."""
     from weasyprint import HTML
 
-    pdf = HTML(string=html, base_url=request.url_root, url_fetcher=_static_fetcher()).write_pdf()
+    cache = _DrawOnce(g.get("pdf_pictures", {}))
+    pdf = HTML(string=html, base_url=request.url_root, url_fetcher=_static_fetcher()).write_pdf(cache=cache)
     response = Response(pdf, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
@@ -338,7 +425,7 @@ def pdf_response(html: str, filename: str) -> Response:
 @bp.get("/records/<int:record_id>.pdf")
 @requires(*READERS)
 def report_pdf(record_id: int) -> ResponseReturnValue:
-    """The report as a paginated PDF: same sections, tiles drawn for the key steps."""
+    """The report as a paginated PDF: same sections, every step's table drawn."""
     detail = api.record_detail(get_store(), record_id)
     html = render_template("pdf/report.html", record=detail, audit=detail["audit"], pdf=True,
                            **report_context(detail))

@@ -21,6 +21,7 @@ The match document itself is kept whole as well.
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import re
@@ -29,6 +30,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Protocol
 
 MATCH_FORMAT = "zhuoji-match/1"
@@ -120,6 +122,12 @@ class Hand:
     index: int = 0
     """Position in the audited document: 0 for a record, the hand index in a match."""
 
+    @cached_property
+    def sha256(self) -> str:
+        """Hex sha256 of `raw`, computed once: the store needs it for the duplicate check, the
+        record, its document and the receipt (four hashes of the same bytes before)."""
+        return hashlib.sha256(self.raw).hexdigest()
+
 
 @dataclass(frozen=True)
 class Unit:
@@ -130,6 +138,10 @@ class Unit:
     raw: bytes
     hands: tuple[Hand, ...]
     is_match: bool = False
+    schema_checked: bool = False
+    """`records.schema` itself (not an injected check) validated this very `doc`, the whole match
+    for a match, and found nothing: the engine may skip its own pass over the same schema
+    (`audit_document(..., schema_checked=True)`), which cost as much as the check here."""
 
     @property
     def table_id(self) -> str | None:
@@ -187,13 +199,16 @@ class Validators:
 
     record: Validator
     match: Validator
+    engine_schema: bool = False
+    """True only for `records.schema`'s own checks, the ones the engine would run again: a
+    document they pass is marked `Unit.schema_checked`. An injected check never is."""
 
 
 def default_validators() -> Validators:
     """The real schema checks, imported late so ingest loads without them."""
     from records import schema
 
-    return Validators(record=schema.validate_record, match=schema.validate_match)
+    return Validators(record=schema.validate_record, match=schema.validate_match, engine_schema=True)
 
 
 def read_upload(
@@ -301,11 +316,11 @@ class _Reader:
         if isinstance(parsed, Problem):
             yield parsed
             return
-        doc, text = parsed
+        doc, text, longest = parsed
         hands = doc.get("hands") if isinstance(doc, dict) and doc.get("format") == MATCH_FORMAT else None
         if isinstance(hands, list) and not self._count(origin, max(len(hands) - 1, 0)):
             return
-        oversized = _oversized(origin, doc, self.limits)
+        oversized = _oversized(origin, doc, self.limits, longest)
         if oversized is not None:
             yield oversized
         elif not isinstance(doc, dict):
@@ -321,13 +336,15 @@ class _Reader:
         if errors:
             yield from (_schema_problem(origin, error) for error in errors)
             return
-        yield Unit(origin, doc, raw, (Hand(origin, doc, raw, raw_kind),))
+        yield Unit(origin, doc, raw, (Hand(origin, doc, raw, raw_kind),),
+                   schema_checked=self.validators.engine_schema)
 
     def match(self, origin: Origin, doc: dict[str, Any], raw: bytes, text: str) -> Iterator[Item]:
         """A match: envelope errors reject it; a bad hand is reported and the others kept."""
         per_hand: dict[int, list[SchemaErrorLike]] = {}
         envelope: list[SchemaErrorLike] = []
-        for error in self.validators.match(doc):
+        errors = self.validators.match(doc)
+        for error in errors:
             index = _hand_index(error.path)
             (per_hand.setdefault(index, []) if index is not None else envelope).append(error)
         if envelope:
@@ -344,14 +361,17 @@ class _Reader:
             else:
                 raw_hand, kind = slices[index]
                 good.append(Hand(where, hand, raw_hand, kind, index))
-        if good:
-            yield Unit(origin, doc, raw, tuple(good), is_match=True)
+        if good:  # with a bad hand the engine must see its schema findings too: no schema_checked
+            yield Unit(origin, doc, raw, tuple(good), is_match=True,
+                       schema_checked=self.validators.engine_schema and not errors)
 
 
-def _oversized(origin: Origin, doc: Any, limits: Limits) -> Problem | None:
+def _oversized(origin: Origin, doc: Any, limits: Limits, longest: int | None = None) -> Problem | None:
     """A limit problem for a string or an events list that is too long, before any schema check
-    or audit spends time on it (a match is refused whole: such a document is hostile, not a mistake)."""
-    path = _long_string(doc, limits.max_string)
+    or audit spends time on it (a match is refused whole: such a document is hostile, not a mistake).
+    `longest` bounds the length of every string when the text told (`_text_shape`); the walk that
+    finds the path runs only when it does not rule a long string out."""
+    path = _long_string(doc, limits.max_string) if longest is None or longest > limits.max_string else None
     if path is not None:
         return Problem(origin, "limit", f"string longer than {limits.max_string} characters", path=path or None)
     hands = doc.get("hands") if isinstance(doc, dict) and doc.get("format") == MATCH_FORMAT else None
@@ -432,8 +452,9 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not valid JSON")
 
 
-def _parse(origin: Origin, raw: bytes, max_depth: int) -> tuple[Any, str] | Problem:
-    """Decode UTF-8 and parse, turning every failure into a located problem."""
+def _parse(origin: Origin, raw: bytes, max_depth: int) -> tuple[Any, str, int | None] | Problem:
+    """Decode UTF-8 and parse, turning every failure into a located problem. Returns the document,
+    its text and a bound on the length of its strings (None when unknown, see `_text_shape`)."""
     try:
         text = _strip_bom(raw).decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -446,9 +467,38 @@ def _parse(origin: Origin, raw: bytes, max_depth: int) -> tuple[Any, str] | Prob
         return Problem(origin, "json", f"malformed JSON: {exc}")
     except RecursionError:
         return Problem(origin, "limit", f"JSON nested deeper than {max_depth} levels")
-    if _depth(doc) > max_depth:
+    shape = _text_shape(text, max_depth)
+    too_deep, longest = shape if shape is not None else (_depth(doc) > max_depth, None)
+    if too_deep:
         return Problem(origin, "limit", f"JSON nested deeper than {max_depth} levels")
-    return doc, text
+    return doc, text, longest
+
+
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_CURLY_AS_SQUARE = str.maketrans("{}", "[]")
+
+
+def _text_shape(text: str, max_depth: int) -> tuple[bool, int] | None:
+    """(nested deeper than `max_depth`?, a bound on the length of every string and key), read from
+    the text of a document `json.loads` accepted. Profiled, the two walks over the parsed objects
+    for these limits cost more than parsing; this costs less than half of them.
+
+    Unless the text holds an escaped quote (backslash, quote), quotes alternate between opening
+    and closing a string, so splitting on them gives the pieces outside strings (even) and inside
+    (odd). A string decodes to at most as many characters as it is written with, so the longest
+    odd piece bounds it. The brackets outside strings are the containers; each `replace` pass
+    removes every innermost one (`{}` counted as `[]`: valid JSON pairs them properly), so the
+    depth is the number of passes that empty them. With an escaped quote: None, the walks decide."""
+    if '\\"' in text:
+        return None
+    pieces = text.split('"')
+    longest = max(map(len, pieces[1::2]), default=0)
+    skeleton = _NOT_BRACKET.sub("", "".join(pieces[0::2])).translate(_CURLY_AS_SQUARE)
+    for _ in range(max_depth):
+        if not skeleton:
+            break
+        skeleton = skeleton.replace("[]", "")
+    return bool(skeleton), longest
 
 
 def _depth(doc: Any) -> int:

@@ -12,17 +12,23 @@ SQLite through sqlite-utils, no Flask. Design (see docs/service.md):
   settlement), so a re-audit under another profile or a newer engine adds a
   row and keeps the old ones; `audit_rules` indexes the rule codes of findings.
 - `uploads` logs every receipt, duplicates included: who sent what, when.
-- A record, its document and its audit are written in one transaction.
+- Bytes first: the hands of a batch of units (a unit is never split) are written in one
+  transaction, then audited outside any transaction, then their audits are written in a second.
 
 The auditor is injected (`audit.api.audit_document` by default) so the store
 can be tested without the engine and never decides anything about the game.
 """
 from __future__ import annotations
 
+import atexit
 import hashlib
+import inspect
 import json
+import os
 import re
 import sqlite3
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -49,7 +55,14 @@ APPEND_ONLY = ("documents", "audits", "uploads", "trail", "notes")
 """Tables no code path updates or deletes from; triggers make SQLite refuse it too."""
 
 Auditor = Callable[..., list[dict[str, Any]]]
-"""`audit_document(doc, *, profile=None, options=None) -> [audit, ...]`."""
+"""`audit_document(doc, *, profile=None, options=None[, schema_checked=False]) -> [audit, ...]`."""
+UNITS_PER_TRANSACTION = 100
+"""Units whose bytes share one write transaction, and whose audits share the next. A commit cost
+about 0.5 ms, as much as all of a record's rows, and there were two per record; 100 units hold
+the write lock for a few tens of milliseconds, far inside another writer's busy timeout."""
+_TAKES_KEYWORD = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+Outcome = list[dict[str, Any]] | str | None
+"""What the engine made of a unit: its audits, why it failed, or None (not run: nothing to audit)."""
 
 migrations = Migrations("zhuoji-records")
 
@@ -229,7 +242,49 @@ def connect(path: str | Path) -> Database:
     if str(path) != ":memory:":
         db.enable_wal()
         db.execute("PRAGMA synchronous = NORMAL")
+        _anchor(path)
     return db
+
+
+ANCHORS_KEPT = 4
+"""Databases (the last used) for which this process keeps an idle connection open; see `_anchor`."""
+_anchors: OrderedDict[str, sqlite3.Connection] = OrderedDict()
+_anchors_lock = threading.Lock()
+_anchors_pid = os.getpid()
+_abandoned: list[OrderedDict[str, sqlite3.Connection]] = []
+"""A forked child's copies of its parent's idle connections: kept, never closed, as SQLite asks."""
+
+
+def _anchor(path: str | Path) -> None:
+    """Keep one idle connection open to the database. When the last connection to a WAL database
+    closes, SQLite copies the WAL back into the database and syncs it; with one connection per
+    request that happened at the end of every request when requests came one at a time, 20-30 ms
+    per upload request (measured with bench/bench_service.py). With this connection open a close
+    is never the last one, and the WAL is copied back by the automatic checkpoints every 1000
+    pages instead, as under concurrent load. It holds no transaction, so it never blocks a writer
+    or a checkpoint, and it is closed (checkpointing) when the process exits."""
+    global _anchors, _anchors_pid
+    key = str(Path(path).resolve())
+    with _anchors_lock:
+        if _anchors_pid != os.getpid():  # a forked child: the parent's connections are not ours to use
+            _abandoned.append(_anchors)
+            _anchors, _anchors_pid = OrderedDict(), os.getpid()
+        if key in _anchors:
+            _anchors.move_to_end(key)
+            return
+        conn = sqlite3.connect(key, check_same_thread=False)
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchall()  # a read opens the WAL index
+        _anchors[key] = conn
+        while len(_anchors) > ANCHORS_KEPT:
+            _anchors.popitem(last=False)[1].close()
+
+
+@atexit.register
+def _close_anchors() -> None:
+    """Close this process's idle connections, so that the last close checkpoints the WAL as before."""
+    with _anchors_lock:
+        while _anchors and _anchors_pid == os.getpid():
+            _anchors.popitem()[1].close()
 
 
 def migrate(db: Database) -> None:
@@ -247,6 +302,15 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def takes_schema_checked(auditor: Auditor) -> bool:
+    """Whether an auditor's signature names a `schema_checked` keyword (False when it cannot be read)."""
+    try:
+        parameter = inspect.signature(auditor).parameters.get("schema_checked")
+    except (TypeError, ValueError):
+        return False
+    return parameter is not None and parameter.kind in _TAKES_KEYWORD
+
+
 def default_auditor() -> tuple[Auditor, str]:
     """The real engine, imported late so the store loads without it."""
     from audit import api
@@ -261,6 +325,8 @@ class Store:
         self.db = db
         self._auditor = auditor
         self._engine_version = engine_version
+        self._schema_keyword: bool | None = None
+        """Whether the auditor takes `schema_checked`; decided once, on first use."""
 
     @classmethod
     def open(cls, path: str | Path, **kwargs: Any) -> Store:
@@ -288,7 +354,16 @@ class Store:
         if self._auditor is None:
             self._auditor, version = default_auditor()
             self._engine_version = self._engine_version or version
+            self._schema_keyword = True  # audit.api.audit_document takes it (even when compiled)
         return self._auditor, self._engine_version or "unknown"
+
+    def _takes_schema_checked(self, auditor: Auditor) -> bool:
+        """Whether to tell the auditor `schema_checked`: the real engine takes it; an injected
+        auditor only when its signature names it (one with just **kwargs may hand them on to
+        something that does not), so a plain test double is called exactly as before."""
+        if self._schema_keyword is None:
+            self._schema_keyword = takes_schema_checked(auditor)
+        return self._schema_keyword
 
     @contextmanager
     def write(self) -> Iterator[Database]:
@@ -305,42 +380,80 @@ class Store:
     # ----- writing ---------------------------------------------------------------
 
     def store_unit(self, unit: Unit, *, uploader: str | None = None, actor: str | None = None) -> list[Stored]:
-        """Store every hand of a unit, then audit it. The bytes go first, all hands of the unit in
-        one transaction, so neither an engine failure nor a crash loses an upload: the record is
-        kept, flagged (`audit_error`) or pending, until a retry or `flask reaudit` audits it.
-        `actor` is the account named in the trail (default: the uploader)."""
-        stamp = now()
-        with self.write():
-            stored = self._insert_unit(unit, uploader, actor or uploader, stamp)
-        if all(item.verdict is not None for item in stored):
-            return stored
-        return self._audit_stored(unit, stored)
+        """Store and audit one unit; see `store_units`."""
+        return self.store_units([unit], uploader=uploader, actor=actor)[0]
+
+    def store_units(self, units: Sequence[Unit], *, uploader: str | None = None,
+                    actor: str | None = None) -> list[list[Stored]]:
+        """Store every hand of every unit, then audit them; one list of results per unit, in order.
+        The bytes go first, the hands of up to UNITS_PER_TRANSACTION units in one transaction (a
+        unit is never split), so neither an engine failure nor a crash loses an upload or leaves
+        half a unit: a record is kept, flagged (`audit_error`) or pending, until a retry or
+        `flask reaudit` audits it. `actor` is the account named in the trail (default: the uploader)."""
+        results: list[list[Stored]] = []
+        for start in range(0, len(units), UNITS_PER_TRANSACTION):
+            chunk = units[start:start + UNITS_PER_TRANSACTION]
+            stamp = now()
+            with self.write():
+                stored = [self._insert_unit(unit, uploader, actor or uploader, stamp) for unit in chunk]
+            results += self._audit_stored(chunk, stored)
+        return results
 
     def _insert_unit(self, unit: Unit, uploader: str | None, actor: str | None, stamp: str) -> list[Stored]:
         """Phase one: the bytes, records, seats and receipts of a unit (inside a transaction)."""
         match_id: int | None = None
         results = []
         for hand in unit.hands:
-            existing = self._duplicate_of(hand)
+            existing, latest = self._known(hand)
             if existing is not None:
                 results.append(self._log_duplicate(hand, existing, uploader, actor, stamp))
                 continue
             if unit.is_match and match_id is None:
                 match_id = self._insert_match(unit, uploader, stamp)
-            results.append(self._insert_hand(hand, match_id, uploader, actor, stamp))
+            results.append(self._insert_hand(hand, match_id, uploader, actor, stamp, latest))
         return results
 
-    def _audit_stored(self, unit: Unit, stored: list[Stored]) -> list[Stored]:
-        """Phase two: audit the unit and give each of its records that has no audit its first one;
-        if the engine fails, flag those records instead."""
-        try:
-            audits = self.run_audit(unit.doc, count=_hand_count(unit))
-        except AuditFailed as exc:
-            return self._flag_failed(stored, str(exc))
+    def _audit_stored(self, units: Sequence[Unit], stored: list[list[Stored]]) -> list[list[Stored]]:
+        """Phase two: run the engine on every unit that has a record without an audit (outside any
+        transaction), then, in one transaction, give those records their first audit, or flag
+        them when the engine failed."""
+        outcomes = self._run_audits(units, stored)
+        if all(outcome is None for outcome in outcomes):
+            return stored  # only duplicates of audited records: nothing to write
         stamp = now()
         with self.write():
-            return [self._attach_audit(item, audits[item.hand.index], stamp) if item.verdict is None else item
-                    for item in stored]
+            return [[self._first_audit(item, outcome, stamp) for item in items]
+                    for items, outcome in zip(stored, outcomes)]
+
+    def _run_audits(self, units: Sequence[Unit], stored: list[list[Stored]]) -> list[Outcome]:
+        """Per unit: the engine's audits, the failure message, or None when no record of it waits
+        for an audit from it (all audited already, or by an earlier unit of this batch: the same
+        bytes sent twice in one upload are audited once)."""
+        outcomes: list[Outcome] = []
+        covered: set[int] = set()
+        for unit, items in zip(units, stored):
+            if {item.record_id for item in items if item.verdict is None} <= covered:
+                outcomes.append(None)
+                continue
+            try:
+                outcomes.append(self.run_audit(unit.doc, count=_hand_count(unit), schema_checked=unit.schema_checked))
+            except AuditFailed as exc:
+                outcomes.append(str(exc))
+            covered.update(item.record_id for item in items)
+        return outcomes
+
+    def _first_audit(self, item: Stored, outcome: Outcome, stamp: str) -> Stored:
+        """A record's first audit from its unit's outcome (inside the second transaction)."""
+        if item.verdict is not None:
+            return item
+        if isinstance(outcome, list):
+            return self._attach_audit(item, outcome[item.hand.index], stamp)
+        if isinstance(outcome, str):  # kept, marked so that lists and `reaudit` find it
+            self.db.execute("UPDATE records SET audit_error = ? WHERE id = ? AND latest_audit_id IS NULL",
+                            [outcome, item.record_id])
+            return replace(item, audit_error=outcome)
+        row = self.db.execute("SELECT verdict, audit_error FROM records WHERE id = ?", [item.record_id]).fetchone()
+        return replace(item, verdict=row[0], audit_error=row[1])  # set by an earlier unit of this batch
 
     def _attach_audit(self, item: Stored, audit: dict[str, Any], stamp: str) -> Stored:
         """The first audit of a record, unless a concurrent upload of the same bytes got there first."""
@@ -350,23 +463,15 @@ class Store:
             return replace(item, verdict=audit["verdict"], audit_error=None)
         return replace(item, verdict=row[1], audit_error=None)
 
-    def _flag_failed(self, stored: list[Stored], message: str) -> list[Stored]:
-        """Keep the records the engine failed on, marked so that lists and `reaudit` find them."""
-        with self.write():
-            for item in stored:
-                if item.verdict is None:
-                    self.db.execute("UPDATE records SET audit_error = ? WHERE id = ? AND latest_audit_id IS NULL",
-                                    [message, item.record_id])
-        return [replace(item, audit_error=message) if item.verdict is None else item for item in stored]
-
     def load_audited(self, pairs: Iterable[tuple[Hand, dict[str, Any]]], *, uploader: str | None = None) -> int:
         """Bulk-load standalone hands whose audits are already known (imports, benchmarks),
         in one transaction; bytes already held are skipped. Returns how many were stored."""
         stamp, stored = now(), 0
         with self.write():
             for hand, audit in pairs:
-                if self._duplicate_of(hand) is None:
-                    record_id = self._insert_hand(hand, None, uploader, uploader, stamp).record_id
+                existing, latest = self._known(hand)
+                if existing is None:
+                    record_id = self._insert_hand(hand, None, uploader, uploader, stamp, latest).record_id
                     self._insert_audit(record_id, audit, None, stamp)
                     stored += 1
         return stored
@@ -388,11 +493,14 @@ class Store:
         return self.audit_row(audit_id)
 
     def run_audit(self, doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
-                  count: int = 1) -> list[dict[str, Any]]:
-        """Call the engine and check that it answered one contract audit per hand."""
+                  count: int = 1, schema_checked: bool = False) -> list[dict[str, Any]]:
+        """Call the engine and check that it answered one contract audit per hand. `schema_checked`
+        only for a document `records.schema` passed with nothing to say (`Unit.schema_checked`):
+        the engine then skips its second schema pass, if it takes the keyword."""
         auditor, _ = self.engine
+        extra = {"schema_checked": True} if schema_checked and self._takes_schema_checked(auditor) else {}
         try:
-            audits = auditor(doc, profile=profile, options=options)
+            audits = auditor(doc, profile=profile, options=options, **extra)
         except Exception as exc:  # the engine promises not to raise; never store half a unit if it does
             raise AuditFailed(f"the audit engine failed: {exc!r}") from exc
         if not isinstance(audits, list) or len(audits) != count:
@@ -410,13 +518,20 @@ class Store:
             return _loads(match[0]), record["match_index"], match[1]
         return self.document(record["id"]), 0, 1
 
-    def _duplicate_of(self, hand: Hand) -> dict[str, Any] | None:
-        """The stored revision of this game with exactly these bytes, if any."""
+    def _known(self, hand: Hand) -> tuple[dict[str, Any] | None, int]:
+        """The stored revision of this game with exactly these bytes, if any, and the game's highest
+        revision (0 for a new game), in one look-up: the row with these bytes sorts first, else the
+        newest (the unique (platform, game_id, revision) index finds the game's few rows)."""
         platform, game_id = identity(hand.doc)
         row = self.db.execute(
-            "SELECT id, revision, verdict, audit_error FROM records WHERE platform = ? AND game_id = ? AND sha256 = ?",
-            [platform, game_id, sha256(hand.raw)]).fetchone()
-        return None if row is None else {"id": row[0], "revision": row[1], "verdict": row[2], "audit_error": row[3]}
+            "SELECT id, revision, verdict, audit_error, sha256 = ? AS same FROM records "
+            "WHERE platform = ? AND game_id = ? ORDER BY same DESC, revision DESC LIMIT 1",
+            [hand.sha256, platform, game_id]).fetchone()
+        if row is None:
+            return None, 0
+        if row[4]:
+            return {"id": row[0], "revision": row[1], "verdict": row[2], "audit_error": row[3]}, row[1]
+        return None, row[1]
 
     def _log_duplicate(self, hand: Hand, existing: dict[str, Any], uploader: str | None, actor: str | None,
                        stamp: str) -> Stored:
@@ -426,39 +541,37 @@ class Store:
         return Stored(hand, existing["id"], game_id, platform, existing["revision"], "duplicate", existing["verdict"],
                       existing["audit_error"])
 
-    def _insert_document(self, raw: bytes, raw_kind: str) -> int:
-        """Keep bytes verbatim; documents are never updated or deleted."""
-        return self._insert("documents", {"sha256": sha256(raw), "size": len(raw), "raw_kind": raw_kind, "raw": raw})
+    def _insert_document(self, raw: bytes, raw_kind: str, digest: str) -> int:
+        """Keep bytes verbatim (`digest` is their sha256); documents are never updated or deleted."""
+        return self._insert("documents", {"sha256": digest, "size": len(raw), "raw_kind": raw_kind, "raw": raw})
 
     def _insert_match(self, unit: Unit, uploader: str | None, stamp: str) -> int:
         """Keep a match document whole so its hands can be re-audited with continuity."""
-        document_id = self._insert_document(unit.raw, "file" if unit.origin.member is None else "member")
+        digest = sha256(unit.raw)
+        document_id = self._insert_document(unit.raw, "file" if unit.origin.member is None else "member", digest)
         row = {"table_id": unit.table_id, "hands": _hand_count(unit), "document_id": document_id,
-               "sha256": sha256(unit.raw), "source": unit.origin.label(), "uploader": uploader,
+               "sha256": digest, "source": unit.origin.label(), "uploader": uploader,
                "uploaded_at": stamp}
         return self._insert("matches", row)
 
     def _insert_hand(self, hand: Hand, match_id: int | None, uploader: str | None, actor: str | None,
-                     stamp: str) -> Stored:
-        """Insert one record as the next revision of its game, not yet audited."""
+                     stamp: str, latest: int) -> Stored:
+        """Insert one record as revision `latest` + 1 of its game (`_known`, read inside this
+        transaction), not yet audited."""
         platform, game_id = identity(hand.doc)
-        revision = self._next_revision(platform, game_id)
+        revision = latest + 1
         row = {"platform": platform, "game_id": game_id, "revision": revision, "is_current": 1,
-               "sha256": sha256(hand.raw), "document_id": self._insert_document(hand.raw, hand.raw_kind),
+               "sha256": hand.sha256, "document_id": self._insert_document(hand.raw, hand.raw_kind, hand.sha256),
                "match_id": match_id, "match_index": hand.index if match_id is not None else None,
                "source": hand.origin.label(), "uploader": uploader, "uploaded_at": stamp,
                **searchable(hand.doc)}
-        self.db.execute("UPDATE records SET is_current = 0 WHERE platform = ? AND game_id = ?", [platform, game_id])
+        if latest:  # a first revision has no older one to retire
+            self.db.execute("UPDATE records SET is_current = 0 WHERE platform = ? AND game_id = ?",
+                            [platform, game_id])
         record_id = self._insert("records", row)
         self._insert_many("record_players", _players(record_id, hand.doc))
         self._log_upload(record_id, hand, uploader, actor, stamp, "created" if revision == 1 else "revision")
         return Stored(hand, record_id, game_id, platform, revision, "created" if revision == 1 else "revision", None)
-
-    def _next_revision(self, platform: str, game_id: str) -> int:
-        """One more than the highest stored revision of this game."""
-        row = self.db.execute("SELECT max(revision) FROM records WHERE platform = ? AND game_id = ?",
-                              [platform, game_id]).fetchone()
-        return (row[0] or 0) + 1
 
     def _insert_audit(self, record_id: int, audit: dict[str, Any], options: dict[str, Any] | None,
                       stamp: str) -> int:
@@ -481,7 +594,7 @@ class Store:
     def _log_upload(self, record_id: int, hand: Hand, uploader: str | None, actor: str | None, stamp: str,
                     outcome: str) -> None:
         """Every receipt is logged, even of bytes already held, in the receipts and in the trail."""
-        digest, source = sha256(hand.raw), hand.origin.label()
+        digest, source = hand.sha256, hand.origin.label()
         self._insert("uploads", {"record_id": record_id, "sha256": digest, "source": source,
                                  "uploader": uploader, "uploaded_at": stamp, "outcome": outcome})
         trail.append(self.db, at=stamp, actor=actor, action="upload", record_id=record_id,

@@ -102,6 +102,36 @@ def test_mixed_batch_keeps_good_hands_and_names_bad_ones(client: FlaskClient) ->
     assert client.get("/api/records").get_json()["total"] == 1
 
 
+def test_jsonl_upload_with_bad_lines_and_repeats_keeps_line_order(upload: Upload, client: FlaskClient) -> None:
+    good = [dumps(variant(load_example("hot-shot-weile"), game_id=f"o-{i}")) for i in range(3)]
+    match = dumps({"format": "zhuoji-match/1", "table_id": "t", "hands": [json.loads(good[2]), {"game_id": "x"}]})
+    body = b"\n".join([good[0], b"{oops", good[1], good[0], b"", match, dumps(missettled(json.loads(good[1])))])
+    response = upload(body, "application/x-ndjson")
+    results = response.get_json()["results"]
+    assert response.status_code == 207
+    assert [(r["line"], r["hand"], r["status"]) for r in results] == [
+        (1, None, "created"), (2, None, "rejected"), (3, None, "created"), (4, None, "duplicate"),
+        (6, 1, "rejected"), (6, 0, "created"), (7, None, "revision")]  # a match: its bad hands first
+    assert [r["verdict"] for r in results] == ["clean", None, "clean", "clean", None, "clean", "missettled"]
+    assert results[3]["record_id"] == results[0]["record_id"]
+    for result in results:
+        if result["record_id"] is not None:
+            assert len(client.get(f"/api/records/{result['record_id']}/audits").get_json()) == 1
+
+
+def test_multipart_files_are_stored_together_and_answered_per_file(client: FlaskClient) -> None:
+    bad = load_example("hot-shot-weile")
+    bad["events"][2]["tile"] = "10m"
+    good = dumps(variant(load_example("hot-shot-weile"), game_id="f-1"))
+    files = [(io.BytesIO(dumps(bad)), "same.json"), (io.BytesIO(dumps(bad)), "same.json"),
+             (io.BytesIO(good), "a.json"), (io.BytesIO(good), "b.json")]
+    results = client.post("/api/records", data={"files": files}).get_json()["results"]
+    assert [(r["source"], r["status"], len(r["errors"])) for r in results] == [
+        ("same.json", "rejected", 1), ("same.json", "rejected", 1), ("a.json", "created", 0),
+        ("b.json", "duplicate", 0)]
+    assert results[3]["verdict"] == "clean" and results[3]["record_id"] == results[2]["record_id"]
+
+
 def test_all_bad_is_422_and_nothing_stored(upload: Upload, client: FlaskClient) -> None:
     response = upload(b"[]")
     assert response.status_code == 422

@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 import json
+import random
 import zipfile
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.conftest import dumps, example_path, load_example, make_zip, variant
-from records.ingest import Batch, Limits, Origin, Problem, Unit, _hand_slices, read_upload
+from records.ingest import (Batch, Limits, Origin, Problem, Unit, Validators, _depth, _hand_slices, _text_shape,
+                            read_upload)
 
 
 def codes(batch: Batch) -> list[str]:
@@ -219,3 +222,93 @@ def test_batch_keeps_file_order() -> None:
     batch = read_upload("mixed.jsonl", data)
     kinds = [type(item).__name__ for item in batch.items]
     assert kinds == ["Problem", "Unit", "Problem"] and isinstance(batch.items[1], Unit)
+
+
+# ----- what ingest tells the engine, and the cheap limit checks ------------------------------------
+
+
+def test_only_records_schema_itself_marks_a_unit_schema_checked() -> None:
+    from records import schema
+
+    data = dumps(record())
+    (unit,) = read_upload("a.json", data).units
+    assert unit.schema_checked
+    injected = Validators(record=schema.validate_record, match=schema.validate_match)
+    (unit,) = read_upload("a.json", data, validators=injected).units
+    assert not unit.schema_checked  # an injected check is not the engine's: the engine checks again
+
+
+def test_a_match_is_schema_checked_only_when_every_hand_passed() -> None:
+    good = {"format": "zhuoji-match/1", "table_id": "t", "hands": [record("m-0"), record("m-1")]}
+    (unit,) = read_upload("m.json", dumps(good)).units
+    assert unit.is_match and unit.schema_checked
+    bad = {**good, "hands": [record("m-0"), {**record("m-1"), "seats": "nobody"}]}
+    batch = read_upload("m.json", dumps(bad))
+    (unit,) = batch.units
+    assert [hand.index for hand in unit.hands] == [0] and codes(batch) and not unit.schema_checked
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string and key in a parsed document."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, child in value.items():
+            yield key
+            yield from _strings(child)
+    elif isinstance(value, list):
+        for child in value:
+            yield from _strings(child)
+
+
+def _random_json(rng: random.Random, depth: int) -> Any:
+    """A random JSON value whose strings hold quotes, backslashes, brackets and non-ASCII text."""
+    kind = rng.choice(("str", "num", "list", "dict") if depth > 0 else ("str", "num"))
+    if kind == "str":
+        return _random_text(rng)
+    if kind == "num":
+        return rng.choice((0, -1, 2.5, True, None))
+    if kind == "list":
+        return [_random_json(rng, depth - 1) for _ in range(rng.randint(0, 3))]
+    return {_random_text(rng): _random_json(rng, depth - 1) for _ in range(rng.randint(0, 3))}
+
+
+def _random_text(rng: random.Random) -> str:
+    """A short string that may hold quotes, backslashes, brackets and non-ASCII text."""
+    return "".join(rng.choice('ab"\\[]{}:,\u4e2d\U0001f004 \n\t/') for _ in range(rng.randint(0, 12)))
+
+
+def test_text_shape_agrees_with_walking_the_parsed_document() -> None:
+    rng = random.Random(20260301)
+    documents = [json.loads(example_path("hot-shot-weile").read_text(encoding="utf-8")), [], {}, "x", 3,
+                 json.loads("[" * 10 + "]" * 10), {"a": [{"b": [[{}]]}], "c": "[[[[{{{"}]
+    documents += [_random_json(rng, rng.randint(0, 9)) for _ in range(400)]
+    checked = 0
+    for original in documents:
+        doc = json.loads(json.dumps(original))
+        for text in (json.dumps(doc), json.dumps(doc, ensure_ascii=False, indent=rng.choice((None, 1)))):
+            for max_depth in (0, 1, 3, 8, 64):
+                shape = _text_shape(text, max_depth)
+                if shape is None:  # an escaped quote in the text: the walks decide
+                    assert '\\"' in text
+                    continue
+                deeper, longest = shape
+                assert deeper == (_depth(doc) > max_depth), (text, max_depth)
+                assert longest >= max((len(value) for value in _strings(doc)), default=0), text
+                checked += 1
+    assert checked > 1000
+
+
+def test_long_strings_and_deep_nesting_are_refused_with_or_without_escaped_quotes() -> None:
+    limits = Limits(max_string=40, max_depth=4)
+    for name in ("x" * 41, 'say "' + "x" * 36 + '"'):  # the second has escaped quotes: walked
+        doc = record()
+        doc["seats"][1]["name"] = name
+        (problem,) = read_upload("a.json", dumps(doc), limits=limits).problems
+        assert problem.code == "limit" and problem.path == "seats[1].name"
+    doc["seats"][1]["name"] = '"' * 40  # 80 characters written, 40 read: within the limit
+    assert read_upload("a.json", dumps(doc), limits=limits).problems == []
+    extras: list[Any] = [[[[[[]]]]], [[[[['"']]]]]]  # the second has an escaped quote: walked
+    for extra in extras:
+        (problem,) = read_upload("a.json", dumps(variant(record(), extra=extra)), limits=limits).problems
+        assert problem.code == "limit" and "deeper than 4" in problem.message

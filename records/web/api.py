@@ -20,7 +20,7 @@ from records.web.api_schemas import (AuditRowSchema, ListQuerySchema, ReauditReq
                                      RecordPageSchema, UploadResponseSchema)
 from records.web.db import get_store, ingest_limits, validators
 from records.web.errors import ApiError
-from records.web.uploads import OK_STATUSES, store_batch, summarize
+from records.web.uploads import OK_STATUSES, store_batches, summarize
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -90,10 +90,7 @@ def read_files(files: list[tuple[str, bytes]]) -> list[Batch]:
 
 def run_upload(files: list[tuple[str, bytes]]) -> list[dict[str, Any]]:
     """Process every file of a request into result lines (shared with the upload form)."""
-    store, who, actor = get_store(), uploader(), account_name()
-    results: list[dict[str, Any]] = []
-    for batch in read_files(files):
-        results += store_batch(store, batch, uploader=who, actor=actor)
+    results = store_batches(get_store(), read_files(files), uploader=uploader(), actor=account_name())
     if not results:
         abort(400, "the upload holds no hand: every file was empty")
     return results

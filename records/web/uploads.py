@@ -5,7 +5,7 @@ API uses. A result is a plain dict in the shape of `HandResultSchema`.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from records.ingest import Batch, Limits, Origin, Problem, Unit, Validators, read_upload
@@ -27,15 +27,32 @@ def process_upload(store: Store, filename: str, data: bytes, *, uploader: str | 
 
 def store_batch(store: Store, batch: Batch, *, uploader: str | None, actor: str | None = None) -> list[dict[str, Any]]:
     """Store what was read; a batch over the record cap stores nothing and says why."""
-    if batch.refused is not None:
-        return [_problem_result(batch.refused)]
+    return store_batches(store, [batch], uploader=uploader, actor=actor)
+
+
+def store_batches(store: Store, batches: list[Batch], *, uploader: str | None,
+                  actor: str | None = None) -> list[dict[str, Any]]:
+    """Store what was read from every file of a request; result lines in file order. The units of
+    all files are stored together (`Store.store_units`: a few transactions per request, not two
+    per record, which cost about 1 ms per record)."""
+    units = [unit for batch in batches if batch.refused is None for unit in batch.units]
+    stored = iter(_store(store, units, uploader, actor))
     results: list[dict[str, Any]] = []
+    for batch in batches:
+        results += [_problem_result(batch.refused)] if batch.refused is not None else _lines(batch, stored)
+    return results
+
+
+def _lines(batch: Batch, stored: Iterator[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """One file's result lines, its units' taken in order from `stored` (a list per file, so that
+    the problems of two files never merge into one line)."""
+    lines: list[dict[str, Any]] = []
     for item in batch.items:
         if isinstance(item, Problem):
-            _add_problem(results, item)
+            _add_problem(lines, item)
         else:
-            results.extend(_store(store, item, uploader, actor))
-    return results
+            lines.extend(next(stored))
+    return lines
 
 
 def summarize(results: Iterable[dict[str, Any]]) -> dict[str, int]:
@@ -47,13 +64,17 @@ def summarize(results: Iterable[dict[str, Any]]) -> dict[str, int]:
     return counts
 
 
-def _store(store: Store, unit: Unit, uploader: str | None, actor: str | None) -> list[dict[str, Any]]:
-    """Store a unit; if the engine fails, its hands are kept with an `engine` error and no verdict."""
+def _store(store: Store, units: list[Unit], uploader: str | None, actor: str | None) -> list[list[dict[str, Any]]]:
+    """Store the units, one list of result lines per unit. A failing engine does not raise (its hands
+    are kept, flagged, with an `engine` error); should the store still raise AuditFailed, every hand
+    gets that error."""
+    if not units:
+        return []
     try:
-        return [_stored_result(stored) for stored in store.store_unit(unit, uploader=uploader, actor=actor)]
+        return [[_stored_result(stored) for stored in items]
+                for items in store.store_units(units, uploader=uploader, actor=actor)]
     except AuditFailed as exc:
-        problems = [Problem(hand.origin, "engine", str(exc)) for hand in unit.hands]
-        return [_problem_result(problem) for problem in problems]
+        return [[_problem_result(Problem(hand.origin, "engine", str(exc))) for hand in unit.hands] for unit in units]
 
 
 def _base(origin: Origin) -> dict[str, Any]:

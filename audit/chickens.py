@@ -36,7 +36,7 @@ class SeatChickens:
     tiles: list[str] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Payment:
     """A chicken transfer in units."""
 
@@ -45,6 +45,15 @@ class Payment:
     amount: int
     rule: str
     note: str
+
+    def __init__(self, payer: int, payee: int, amount: int, rule: str, note: str) -> None:
+        # Written out, not generated: mypyc compiles this one (a dataclass's own
+        # __init__ stays interpreted, ~5x slower, and these are built per event).
+        self.payer = payer
+        self.payee = payee
+        self.amount = amount
+        self.rule = rule
+        self.note = note
 
 
 def flip_of(prof: Profile, turned: int | None) -> Flip | None:
@@ -56,7 +65,7 @@ def flip_of(prof: Profile, turned: int | None) -> Flip | None:
     return Flip(turned, chickens, BIRD in chickens)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Holding:
     """Where a seat's copies of one tile are: hand, melds, discards (charge tile apart)."""
 
@@ -65,6 +74,15 @@ class Holding:
     discarded: int
     charge: int
     concealed_kong: bool
+
+    def __init__(self, hand: int, melded: int, discarded: int, charge: int, concealed_kong: bool) -> None:
+        # Written out, not generated: mypyc compiles this one (a dataclass's own
+        # __init__ stays interpreted, ~5x slower, and these are built per event).
+        self.hand = hand
+        self.melded = melded
+        self.discarded = discarded
+        self.charge = charge
+        self.concealed_kong = concealed_kong
 
 
 def holding(st: GameState, seat: int, hand: list[int], tile: int) -> Holding:

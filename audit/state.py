@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, Final
 
 from audit import hands
 from audit.profiles import Profile
@@ -84,15 +84,15 @@ class Event:
     def from_json(cls, step: int, raw: dict[str, Any]) -> "Event":
         """Build from a schema-valid event object."""
         tile = raw.get("tile")
-        return cls(step, _EVENT_TYPES[raw["type"]], raw["seat"], _TILE_INDEX[tile] if tile is not None else None,
+        return Event(step, _EVENT_TYPES[raw["type"]], raw["seat"], _TILE_INDEX[tile] if tile is not None else None,
                    raw.get("kind"), raw.get("from"))
 
 
-_EVENT_TYPES = {e.value: e for e in EventType}
-_TILE_INDEX = {c: i for i, c in enumerate(CODES)}
+_EVENT_TYPES: Final = {e.value: e for e in EventType}
+_TILE_INDEX: Final = {c: i for i, c in enumerate(CODES)}
 
 
-@dataclass(slots=True)
+@dataclass
 class Meld:
     """A pong or kong; `scores` is R4.6's first-chance test for kongs."""
 
@@ -104,6 +104,19 @@ class Meld:
     scores: bool = True
     pong_held_three: bool = False
     robbed: bool = False
+
+    def __init__(self, kind: MeldKind, tile: int, owner: int, from_seat: int | None,
+                 step: int, scores: bool = True, pong_held_three: bool = False, robbed: bool = False) -> None:
+        # Written out, not generated: mypyc compiles this one (a dataclass's own
+        # __init__ stays interpreted, ~5x slower, and these are built per event).
+        self.kind = kind
+        self.tile = tile
+        self.owner = owner
+        self.from_seat = from_seat
+        self.step = step
+        self.scores = scores
+        self.pong_held_three = pong_held_three
+        self.robbed = robbed
 
     @property
     def size(self) -> int:
@@ -196,7 +209,7 @@ class FirstChicken:
     won_on: bool = False
 
 
-@dataclass(slots=True)
+@dataclass
 class Window:
     """An open claim window on a discard or an added kong (R2.3, R9.1, R13)."""
 
@@ -209,6 +222,19 @@ class Window:
     must_win: set[int] = field(default_factory=set)
     could_pong: set[int] = field(default_factory=set)
     passed: set[int] = field(default_factory=set)
+
+    def __init__(self, source: int, tile: int, step: int, rob: bool, hot_kong: Meld | None = None) -> None:
+        # Written out, not generated: mypyc compiles this one (a dataclass's own
+        # __init__ stays interpreted, ~5x slower, and these are built per event).
+        self.source = source
+        self.tile = tile
+        self.step = step
+        self.rob = rob
+        self.hot_kong = hot_kong
+        self.could_win = {}
+        self.must_win = set()
+        self.could_pong = set()
+        self.passed = set()
 
     @property
     def hot(self) -> bool:
@@ -268,21 +294,30 @@ class GameState:
 
     def copy(self) -> "GameState":
         """A snapshot for reports (the profile is shared, it is immutable)."""
-        prof = self.profile
-        self.profile = None  # type: ignore[assignment]
-        try:
-            dup = copy.deepcopy(self)
-        finally:
-            self.profile = prof
-        dup.profile = prof
-        return dup
+        return copy.deepcopy(self, {id(self.profile): self.profile})
 
     # ------------------------------------------------------------ apply
 
     def apply(self, ev: Event) -> None:
         """Change the table by one event that `rules.check` accepted."""
         self.steps = ev.step + 1
-        _APPLY[ev.type](self, ev)
+        # An if-chain, not a dict keyed by EventType: an Enum member's hash is a
+        # Python-level method, which costs more than the whole chain.
+        t = ev.type
+        if t is EventType.DISCARD:
+            _apply_discard(self, ev)
+        elif t is EventType.DRAW:
+            _apply_draw(self, ev)
+        elif t is EventType.PASS:
+            _apply_pass(self, ev)
+        elif t is EventType.PONG:
+            _apply_pong(self, ev)
+        elif t is EventType.KONG:
+            _apply_kong(self, ev)
+        elif t is EventType.WIN:
+            _apply_win(self, ev)
+        else:
+            _apply_declare(self, ev)
 
     def _take_from_wall(self, replacement: bool) -> int:
         if replacement and self.profile.replacement_from == "back":
@@ -460,17 +495,6 @@ def _apply_win(st: GameState, ev: Event) -> None:
 def _apply_pass(st: GameState, ev: Event) -> None:
     if st.window is not None:
         st.window.passed.add(ev.seat)
-
-
-_APPLY = {
-    EventType.DRAW: _apply_draw,
-    EventType.DISCARD: _apply_discard,
-    EventType.DECLARE: _apply_declare,
-    EventType.PONG: _apply_pong,
-    EventType.KONG: _apply_kong,
-    EventType.WIN: _apply_win,
-    EventType.PASS: _apply_pass,
-}
 
 
 from audit import claims as _claims  # noqa: E402  (claims reads this module's types; imported last)

@@ -35,6 +35,16 @@ EXAMPLES = SPEC / "examples"
 REFERENCE = SPEC / "reference"
 
 
+def pytest_report_header() -> str:
+    """Say which engine the run tests: the mypyc build (`make native`) or plain Python."""
+    from audit import native
+
+    done = native.compiled()
+    if not done:
+        return "engine: plain Python (no compiled modules; `make native` builds them)"
+    return f"engine: compiled with mypyc ({len(done)} of {len(native.COMPILED)} modules)"
+
+
 def example_path(name: str) -> Path:
     """A worked example record of the spec."""
     return EXAMPLES / f"{name}.json"

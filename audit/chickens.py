@@ -14,13 +14,19 @@ from audit.state import FirstChicken, GameState, MeldKind
 from audit.tiles import BIRD, WUGU, code, next_rank
 
 
-@dataclass(frozen=True)
+@dataclass
 class Flip:
     """The turned tile (R11.5), the flip chickens it makes, and whether it is 金鸡."""
 
     turned: int
     chickens: tuple[int, ...]
     gold: bool
+
+    def __init__(self, turned: int, chickens: tuple[int, ...], gold: bool) -> None:
+        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        self.turned = turned
+        self.chickens = chickens
+        self.gold = gold
 
 
 @dataclass
@@ -34,6 +40,18 @@ class SeatChickens:
     parts: list[str] = field(default_factory=list)
     liability_parts: list[str] = field(default_factory=list)
     tiles: list[str] = field(default_factory=list)
+
+    def __init__(self, seat: int, qualifies: bool, credit: int = 0, liability: int = 0,
+                 parts: list[str] | None = None, liability_parts: list[str] | None = None,
+                 tiles: list[str] | None = None) -> None:
+        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        self.seat = seat
+        self.qualifies = qualifies
+        self.credit = credit
+        self.liability = liability
+        self.parts = [] if parts is None else parts
+        self.liability_parts = [] if liability_parts is None else liability_parts
+        self.tiles = [] if tiles is None else tiles
 
 
 @dataclass

@@ -59,15 +59,19 @@ class Pattern(Enum):
     PING_HU = ("ping_hu", "平胡")
     """Any other winning hand."""
 
+    # `_value_`, not `value`: Enum's `value` is a Python-level descriptor, and
+    # these are read for every pattern a win could score.
     @property
     def key(self) -> str:
         """The name used in profile files (`hand_values`)."""
-        return self.value[0]
+        key: str = self._value_[0]
+        return key
 
     @property
     def zh(self) -> str:
         """The Chinese name shown in notes and reports."""
-        return self.value[1]
+        zh: str = self._value_[1]
+        return zh
 
 
 PATTERN_BY_KEY: Final = {p.key: p for p in Pattern}
@@ -148,15 +152,27 @@ _EVEN_KEYS: Final = frozenset(
     sum(c * POW5[i] for i, c in enumerate(v)) for v in product((0, 2, 4), repeat=9) if sum(v) <= 14)
 """Suits whose counts are all even (parts of a 七对), up to 14 tiles."""
 
+SUIT_KEYS: Final = 5 ** 9
+"""Packed suit keys run from 0 to 5**9 - 1 (nine counts of 0..4)."""
 
-def _even(key: int) -> bool:
-    """Every count of the packed suit even."""
-    return key in _EVEN_KEYS
+
+def _flag_bytes() -> bytes:
+    """Every suit's flags, EVEN included, in one byte per packed key (2 MB): the hot
+    path indexes it, no hashing and no boxed ints, compiled or not."""
+    out = bytearray(SUIT_KEYS)
+    for key, flags in _TABLE.items():
+        out[key] = flags
+    for key in _EVEN_KEYS:
+        out[key] |= EVEN
+    return bytes(out)
+
+
+_FLAGS: Final = _flag_bytes()
 
 
 def suit_flags(key: int) -> int:
     """Decomposition flags (SETS, PAIR, PUNGS, PUNGS_PAIR, EVEN) of a packed suit."""
-    return _TABLE.get(key, 0) | (EVEN if _even(key) else 0)
+    return _FLAGS[key] if 0 <= key < SUIT_KEYS else 0
 
 
 def reference_flags(v: tuple[int, ...]) -> int:
@@ -239,10 +255,10 @@ def is_winning_keys(k0: int, k1: int, k2: int, no_melds: bool) -> bool:
     """R3.1 on packed suit keys (the replayer keeps them up to date): three look-ups.
 
     Seven pairs needs no melds and every suit even; the tile count (14) is the caller's."""
-    table = _TABLE
-    if _four_sets_and_pair(table.get(k0, 0), table.get(k1, 0), table.get(k2, 0)):
+    f0, f1, f2 = suit_flags(k0), suit_flags(k1), suit_flags(k2)
+    if _four_sets_and_pair(f0, f1, f2):
         return True
-    return no_melds and k0 in _EVEN_KEYS and k1 in _EVEN_KEYS and k2 in _EVEN_KEYS
+    return no_melds and bool(f0 & f1 & f2 & EVEN)
 
 
 def waits(cnt: list[int], meld_tiles: Sequence[int] = ()) -> list[int]:

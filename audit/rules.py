@@ -11,7 +11,7 @@ from typing import Final
 from audit import hands
 from audit.claims import assess, current_win_kind
 from audit.findings import Finding, illegal
-from audit.state import Event, EventType, GameState, MeldKind, Phase
+from audit.state import MELD_KINDS, Event, EventType, GameState, MeldKind, Phase
 from audit.tiles import code
 
 _KIND_RULE: Final = {"self_draw": "R6.1", "discard": "R6.3", "rob": "R9.1"}
@@ -171,7 +171,7 @@ def _check_pong(st: GameState, ev: Event) -> Finding | None:
 
 
 def _check_kong(st: GameState, ev: Event) -> Finding | None:
-    kind = MeldKind(ev.kind)
+    kind = MELD_KINDS[ev.kind or ""]
     if kind is MeldKind.EXPOSED:
         return _check_exposed(st, ev)
     if st.phase is Phase.AFTER_PONG and ev.seat == st.actor:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from audit import chickens, hands
+from audit.chickens import SeatChickens
 from audit.state import GameState, Meld, MeldKind, Win
 from audit.values import Valued, dealer_bonus, ready_value
 from audit.tiles import code
@@ -58,10 +59,27 @@ class Settlement:
     ending: str
     ready: dict[int, Valued | None] = field(default_factory=dict)
     burned: dict[int, str] = field(default_factory=dict)
-    chickens: list[chickens.SeatChickens] = field(default_factory=list)
+    chickens: list[SeatChickens] = field(default_factory=list)
     n: int = 4
     void_kongs: dict[int, str] = field(default_factory=dict)
     """Seats with a kong that scores nothing because of the ending: 热炮 that_kong, a robbed kong."""
+
+    def __init__(self, items: list[Item], next_dealer: int, next_dealer_streak: int, next_dealer_rule: str,
+                 flip: int | None, ending: str, ready: dict[int, Valued | None] | None = None,
+                 burned: dict[int, str] | None = None, tallies: list[SeatChickens] | None = None,
+                 n: int = 4, void_kongs: dict[int, str] | None = None) -> None:
+        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        self.items = items
+        self.next_dealer = next_dealer
+        self.next_dealer_streak = next_dealer_streak
+        self.next_dealer_rule = next_dealer_rule
+        self.flip = flip
+        self.ending = ending
+        self.ready = {} if ready is None else ready
+        self.burned = {} if burned is None else burned
+        self.chickens = [] if tallies is None else tallies
+        self.n = n
+        self.void_kongs = {} if void_kongs is None else void_kongs
 
     def scores(self) -> list[int]:
         """Net units per seat."""
@@ -218,7 +236,7 @@ def _dou_items(st: GameState, won_or_ready: set[int], burned: set[int], void: Me
 
 
 def _chicken_items(st: GameState, won_or_ready: set[int], burned: set[int],
-                   turned: int | None) -> tuple[list[chickens.SeatChickens], list[Item]]:
+                   turned: int | None) -> tuple[list[SeatChickens], list[Item]]:
     prof = st.profile
     flip = chickens.flip_of(prof, turned)
     tallies = []

@@ -115,6 +115,9 @@ def _event_ok(event: Any) -> bool:
     kind = event.get("type")
     if not isinstance(kind, str):
         return False
+    if len(event) == 3 and (kind == "draw" or kind == "discard"):  # most events: three look-ups
+        tile = event.get("tile")
+        return is_int(event.get("seat")) and isinstance(tile, str) and tile in TILES
     keys = _EVENT_KEYS.get(kind)
     if keys is None or not is_int(event.get("seat")):
         return False

@@ -4,8 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DB ?= instance/zhuoji.sqlite
+# The engine modules compiled with mypyc (the list lives in audit/native.py).
+NATIVE_SRC := $(shell grep -o '"[a-z]*/[a-z_]*\.py"' audit/native.py | tr -d '"')
+NATIVE := build/native.stamp
 
-.PHONY: install system run test bench clean
+.PHONY: install system native clean-native run test bench clean
 
 $(BIN)/python:
 	@command -v $(PY) >/dev/null 2>&1 || { echo "need $(PY)"; exit 1; }
@@ -20,19 +23,33 @@ system:
 
 install: $(STAMP) system
 
-run: install
+# Compile the engine's hot modules in place (about a minute; again only when one
+# of them changes). Without it everything runs as plain Python, only slower;
+# audit/native.py refuses to run binaries older than their sources.
+$(NATIVE): $(STAMP) $(NATIVE_SRC) audit/native.py scripts/build_native.py
+	@mkdir -p build
+	@echo "compiling the engine with mypyc (log: build/native.log)"
+	@$(BIN)/python scripts/build_native.py > build/native.log 2>&1 || { tail -40 build/native.log; exit 1; }
+	@touch $@
+
+native: $(NATIVE)
+
+clean-native:
+	rm -rf build .mypy_cache audit/*.so records/*.so $(wildcard audit_native__mypyc*.so)
+
+run: install native
 	$(BIN)/flask --app app bootstrap
 	$(BIN)/flask --app app load-samples samples
 	@echo "audit service: http://127.0.0.1:5000/ (log in at /login)"
 	$(BIN)/flask --app app run --host 127.0.0.1 --port 5000
 
-test: install
+test: install native
 	$(BIN)/python -m pytest
 
-bench: install
+bench: install native
 	$(BIN)/pip install -q --disable-pip-version-check -r bench/requirements.txt
 	$(BIN)/python bench/bench_audit.py
 	$(BIN)/python bench/load_test.py
 
-clean:
+clean: clean-native
 	rm -rf $(VENV) instance .pytest_cache .hypothesis

@@ -14,13 +14,19 @@ from audit.state import FirstChicken, GameState, MeldKind
 from audit.tiles import BIRD, WUGU, code, next_rank
 
 
-@dataclass(frozen=True)
+@dataclass
 class Flip:
     """The turned tile (R11.5), the flip chickens it makes, and whether it is 金鸡."""
 
     turned: int
     chickens: tuple[int, ...]
     gold: bool
+
+    def __init__(self, turned: int, chickens: tuple[int, ...], gold: bool) -> None:
+        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        self.turned = turned
+        self.chickens = chickens
+        self.gold = gold
 
 
 @dataclass
@@ -35,8 +41,20 @@ class SeatChickens:
     liability_parts: list[str] = field(default_factory=list)
     tiles: list[str] = field(default_factory=list)
 
+    def __init__(self, seat: int, qualifies: bool, credit: int = 0, liability: int = 0,
+                 parts: list[str] | None = None, liability_parts: list[str] | None = None,
+                 tiles: list[str] | None = None) -> None:
+        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        self.seat = seat
+        self.qualifies = qualifies
+        self.credit = credit
+        self.liability = liability
+        self.parts = [] if parts is None else parts
+        self.liability_parts = [] if liability_parts is None else liability_parts
+        self.tiles = [] if tiles is None else tiles
 
-@dataclass(frozen=True)
+
+@dataclass
 class Payment:
     """A chicken transfer in units."""
 
@@ -45,6 +63,15 @@ class Payment:
     amount: int
     rule: str
     note: str
+
+    def __init__(self, payer: int, payee: int, amount: int, rule: str, note: str) -> None:
+        # Written out, not generated: mypyc compiles this one (a dataclass's own
+        # __init__ stays interpreted, ~5x slower, and these are built per event).
+        self.payer = payer
+        self.payee = payee
+        self.amount = amount
+        self.rule = rule
+        self.note = note
 
 
 def flip_of(prof: Profile, turned: int | None) -> Flip | None:
@@ -56,7 +83,7 @@ def flip_of(prof: Profile, turned: int | None) -> Flip | None:
     return Flip(turned, chickens, BIRD in chickens)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Holding:
     """Where a seat's copies of one tile are: hand, melds, discards (charge tile apart)."""
 
@@ -65,6 +92,15 @@ class Holding:
     discarded: int
     charge: int
     concealed_kong: bool
+
+    def __init__(self, hand: int, melded: int, discarded: int, charge: int, concealed_kong: bool) -> None:
+        # Written out, not generated: mypyc compiles this one (a dataclass's own
+        # __init__ stays interpreted, ~5x slower, and these are built per event).
+        self.hand = hand
+        self.melded = melded
+        self.discarded = discarded
+        self.charge = charge
+        self.concealed_kong = concealed_kong
 
 
 def holding(st: GameState, seat: int, hand: list[int], tile: int) -> Holding:

@@ -15,7 +15,7 @@ from audit.state import Event, GameState, Phase, Win
 from audit.values import Valued, win_value
 
 
-@dataclass(frozen=True)
+@dataclass
 class Assessment:
     """A seat's possible win on a tile: its pattern, value, and what stands in its way."""
 
@@ -29,6 +29,21 @@ class Assessment:
     kong_flower: bool
     hot: bool
     source: int | None
+
+    def __init__(self, kind: str, scored: Scored | None, valued: Valued | None, payer_total: int, needs_pass: bool,
+                 locked: bool, situational: tuple[Pattern, ...], kong_flower: bool, hot: bool, source: int | None) -> None:
+        # Written out, not generated: mypyc compiles this one (a dataclass's own
+        # __init__ stays interpreted, ~5x slower, and these are built per event).
+        self.kind = kind
+        self.scored = scored
+        self.valued = valued
+        self.payer_total = payer_total
+        self.needs_pass = needs_pass
+        self.locked = locked
+        self.situational = situational
+        self.kong_flower = kong_flower
+        self.hot = hot
+        self.source = source
 
     @property
     def legal(self) -> bool:

@@ -7,13 +7,13 @@ a wrong payer under 抢杠 cites R9.3, and so on.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from typing import Any, Final
 
 from audit.findings import Finding, Kind
 from audit.settle import KIND_RULE, Settlement
 from audit.tiles import code
 
-_KIND_ZH = {"hand": "hand payment (胡)", "dealer": "dealer bonus (庄)", "dou": "dou (豆)",
+_KIND_ZH: Final = {"hand": "hand payment (胡)", "dealer": "dealer bonus (庄)", "dou": "dou (豆)",
             "chicken": "chickens (鸡)", "hot_shot": "热炮 kong transfer", "draw_settle": "查叫 payment"}
 
 

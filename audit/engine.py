@@ -25,6 +25,18 @@ class HandAudit:
     profile: Profile | None = None
     base: int = 1
 
+    def __init__(self, game_id: str | None, profile_name: str, findings: list[Finding],
+                 settlement: Settlement | None = None, replay: Replay | None = None, profile: Profile | None = None,
+                 base: int = 1) -> None:
+        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        self.game_id = game_id
+        self.profile_name = profile_name
+        self.findings = findings
+        self.settlement = settlement
+        self.replay = replay
+        self.profile = profile
+        self.base = base
+
     def to_json(self) -> dict[str, Any]:
         """The audit object of record-format.md."""
         return {"game_id": self.game_id, "profile": self.profile_name,

@@ -7,6 +7,8 @@ wrong instead of only "seat 2 is off by 9".
 """
 from __future__ import annotations
 
+from typing import Final
+
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -77,7 +79,7 @@ def _chickens_ignore_ready(st: GameState, sett: Settlement) -> list[int] | None:
     return _with_profile(st, chicken_requires_ready=False) if st.profile.chicken_requires_ready and st.wins else None
 
 
-MODELS: list[tuple[str, str, Model]] = [
+MODELS: Final[list[tuple[str, str, Model]]] = [
     ("R8.3", "the 热炮 burn was not applied: the shooter was paid dou or chicken credits that 热炮 burns", _no_burn(False)),
     ("R9.3", "the 抢杠 burn was not applied: the robbed seat was paid dou or chicken credits", _no_burn(True)),
     ("R9.3", "the 抢杠 was billed to every other seat; the robbed seat alone pays all shares (包三家)", _rob_by_all),

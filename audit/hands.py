@@ -8,6 +8,8 @@ candidate tile belongs to.
 """
 from __future__ import annotations
 
+from typing import Final
+
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -16,19 +18,19 @@ from itertools import combinations_with_replacement, product
 
 from audit.tiles import NUM_KINDS, COPIES
 
-SETS = 1
+SETS: Final = 1
 """The suit splits into pungs and runs only."""
-PAIR = 2
+PAIR: Final = 2
 """The suit splits into pungs and runs plus exactly one pair."""
-PUNGS = 4
+PUNGS: Final = 4
 """The suit splits into pungs only."""
-PUNGS_PAIR = 8
+PUNGS_PAIR: Final = 8
 """The suit splits into pungs plus exactly one pair."""
-EVEN = 16
+EVEN: Final = 16
 """Every count in the suit is even (a part of 七对)."""
 
-POW5 = tuple(5**i for i in range(9))
-_POW5 = POW5
+POW5: Final = tuple(5**i for i in range(9))
+_POW5: Final = POW5
 
 
 class Pattern(Enum):
@@ -57,30 +59,40 @@ class Pattern(Enum):
     PING_HU = ("ping_hu", "平胡")
     """Any other winning hand."""
 
+    # `_value_`, not `value`: Enum's `value` is a Python-level descriptor, and
+    # these are read for every pattern a win could score.
     @property
     def key(self) -> str:
         """The name used in profile files (`hand_values`)."""
-        return self.value[0]
+        key: str = self._value_[0]
+        return key
 
     @property
     def zh(self) -> str:
         """The Chinese name shown in notes and reports."""
-        return self.value[1]
+        zh: str = self._value_[1]
+        return zh
 
 
-PATTERN_BY_KEY = {p.key: p for p in Pattern}
-_ORDER = {p: i for i, p in enumerate(Pattern)}
+PATTERN_BY_KEY: Final = {p.key: p for p in Pattern}
+_ORDER: Final = {p: i for i, p in enumerate(Pattern)}
 
 
-@dataclass(frozen=True)
+@dataclass
 class Scored:
     """The pattern a hand scores and its value in units."""
 
     pattern: Pattern
     value: int
 
+    def __init__(self, pattern: Pattern, value: int) -> None:
+        # Written out, not generated: mypyc compiles this one (a dataclass's own
+        # __init__ stays interpreted, ~5x slower, and these are built per event).
+        self.pattern = pattern
+        self.value = value
 
-def suit_key(cnt: Sequence[int], suit_index: int) -> int:
+
+def suit_key(cnt: list[int], suit_index: int) -> int:
     """Pack one suit's nine counts into a base-5 integer."""
     base = suit_index * 9
     return (cnt[base] + 5 * cnt[base + 1] + 25 * cnt[base + 2] + 125 * cnt[base + 3]
@@ -133,22 +145,34 @@ def _build_table() -> dict[int, int]:
     return table
 
 
-_TABLE = _build_table()
-_TABLE_BYTES = {bytes(_unpack(k)): f for k, f in _TABLE.items()}
+_TABLE: Final = _build_table()
+_TABLE_BYTES: Final = {bytes(_unpack(k)): f for k, f in _TABLE.items()}
 """The same table keyed by the suit's nine counts as bytes: the fastest key from a count array."""
-_EVEN_KEYS = frozenset(
+_EVEN_KEYS: Final = frozenset(
     sum(c * POW5[i] for i, c in enumerate(v)) for v in product((0, 2, 4), repeat=9) if sum(v) <= 14)
 """Suits whose counts are all even (parts of a 七对), up to 14 tiles."""
 
+SUIT_KEYS: Final = 5 ** 9
+"""Packed suit keys run from 0 to 5**9 - 1 (nine counts of 0..4)."""
 
-def _even(key: int) -> bool:
-    """Every count of the packed suit even."""
-    return key in _EVEN_KEYS
+
+def _flag_bytes() -> bytes:
+    """Every suit's flags, EVEN included, in one byte per packed key (2 MB): the hot
+    path indexes it, no hashing and no boxed ints, compiled or not."""
+    out = bytearray(SUIT_KEYS)
+    for key, flags in _TABLE.items():
+        out[key] = flags
+    for key in _EVEN_KEYS:
+        out[key] |= EVEN
+    return bytes(out)
+
+
+_FLAGS: Final = _flag_bytes()
 
 
 def suit_flags(key: int) -> int:
     """Decomposition flags (SETS, PAIR, PUNGS, PUNGS_PAIR, EVEN) of a packed suit."""
-    return _TABLE.get(key, 0) | (EVEN if _even(key) else 0)
+    return _FLAGS[key] if 0 <= key < SUIT_KEYS else 0
 
 
 def reference_flags(v: tuple[int, ...]) -> int:
@@ -185,19 +209,19 @@ def _combine(flags: Sequence[int], sets: int, pair: int) -> bool:
     return any(f & pair for f in flags)
 
 
-def standard_shape(cnt: Sequence[int]) -> bool:
+def standard_shape(cnt: list[int]) -> bool:
     """Four sets (melds counted separately) plus one pair: R3.1."""
     flags = (suit_flags(suit_key(cnt, 0)), suit_flags(suit_key(cnt, 1)), suit_flags(suit_key(cnt, 2)))
     return _combine(flags, SETS, PAIR)
 
 
-def all_pungs_shape(cnt: Sequence[int]) -> bool:
+def all_pungs_shape(cnt: list[int]) -> bool:
     """Concealed part is pungs plus a pair (大对子 when the melds are pungs anyway)."""
     flags = (suit_flags(suit_key(cnt, 0)), suit_flags(suit_key(cnt, 1)), suit_flags(suit_key(cnt, 2)))
     return _combine(flags, PUNGS, PUNGS_PAIR)
 
 
-def seven_pairs_shape(cnt: Sequence[int], n_melds: int) -> bool:
+def seven_pairs_shape(cnt: list[int], n_melds: int) -> bool:
     """七对: no melds, 14 tiles, every count even (four of a kind = two pairs)."""
     if n_melds:
         return False
@@ -218,11 +242,11 @@ def _four_sets_and_pair(f0: int, f1: int, f2: int) -> bool:
     return bool(f1 & SETS and f2 & SETS and f0 & PAIR)
 
 
-def is_winning(cnt: Sequence[int], n_melds: int) -> bool:
+def is_winning(cnt: list[int], n_melds: int) -> bool:
     """R3.1 for a concealed count array of 14 - 3 * n_melds tiles: one bytes() and three look-ups."""
     b = bytes(cnt)
-    get = _TABLE_BYTES.get
-    if _four_sets_and_pair(get(b[0:9], 0), get(b[9:18], 0), get(b[18:27], 0)):
+    table = _TABLE_BYTES
+    if _four_sets_and_pair(table.get(b[0:9], 0), table.get(b[9:18], 0), table.get(b[18:27], 0)):
         return True
     return n_melds == 0 and not any(c & 1 for c in b)
 
@@ -231,13 +255,13 @@ def is_winning_keys(k0: int, k1: int, k2: int, no_melds: bool) -> bool:
     """R3.1 on packed suit keys (the replayer keeps them up to date): three look-ups.
 
     Seven pairs needs no melds and every suit even; the tile count (14) is the caller's."""
-    get = _TABLE.get
-    if _four_sets_and_pair(get(k0, 0), get(k1, 0), get(k2, 0)):
+    f0, f1, f2 = suit_flags(k0), suit_flags(k1), suit_flags(k2)
+    if _four_sets_and_pair(f0, f1, f2):
         return True
-    return no_melds and k0 in _EVEN_KEYS and k1 in _EVEN_KEYS and k2 in _EVEN_KEYS
+    return no_melds and bool(f0 & f1 & f2 & EVEN)
 
 
-def waits(cnt: Sequence[int], meld_tiles: Sequence[int] = ()) -> list[int]:
+def waits(cnt: list[int], meld_tiles: Sequence[int] = ()) -> list[int]:
     """R3.3: tiles completing a 13-tile hand, excluding those the seat holds all four of.
 
     `meld_tiles` lists every tile in the seat's melds (a kong lists its tile 4 times).
@@ -274,7 +298,7 @@ def _need_for_suit(others: Sequence[int]) -> int:
     return 0
 
 
-def _seven_pairs_waits(cnt: Sequence[int], held: Sequence[int]) -> list[int]:
+def _seven_pairs_waits(cnt: list[int], held: Sequence[int]) -> list[int]:
     if sum(cnt) != 13:
         return []
     odd = [t for t in range(NUM_KINDS) if cnt[t] & 1]
@@ -283,14 +307,14 @@ def _seven_pairs_waits(cnt: Sequence[int], held: Sequence[int]) -> list[int]:
     return odd
 
 
-def one_suit(cnt: Sequence[int], meld_tiles: Iterable[int]) -> bool:
+def one_suit(cnt: list[int], meld_tiles: Iterable[int]) -> bool:
     """清一色 test over hand and melds."""
     suits = {t // 9 for t in range(NUM_KINDS) if cnt[t]}
     suits.update(t // 9 for t in meld_tiles)
     return len(suits) == 1
 
 
-def candidates(cnt: Sequence[int], n_melds: int, meld_tiles: Sequence[int], win_tile: int,
+def candidates(cnt: list[int], n_melds: int, meld_tiles: Sequence[int], win_tile: int,
                *, needs_winning_tile: bool = False, situational: Iterable[Pattern] = ()) -> list[Pattern]:
     """Every R3.2 pattern a complete 14-tile hand fits, or [] when it does not win."""
     seven = seven_pairs_shape(cnt, n_melds)
@@ -332,7 +356,7 @@ def best(found: Iterable[Pattern], values: Mapping[str, int]) -> Scored | None:
     return top
 
 
-def score(cnt: Sequence[int], n_melds: int, meld_tiles: Sequence[int], win_tile: int,
+def score(cnt: list[int], n_melds: int, meld_tiles: Sequence[int], win_tile: int,
           values: Mapping[str, int], *, needs_winning_tile: bool = False,
           situational: Iterable[Pattern] = ()) -> Scored | None:
     """The R3.2 pattern of a complete hand under a profile, or None if it does not win."""
@@ -341,7 +365,7 @@ def score(cnt: Sequence[int], n_melds: int, meld_tiles: Sequence[int], win_tile:
     return best(found, values)
 
 
-def ready_value(cnt: Sequence[int], n_melds: int, meld_tiles: Sequence[int],
+def ready_value(cnt: list[int], n_melds: int, meld_tiles: Sequence[int],
                 values: Mapping[str, int], *, needs_winning_tile: bool = False) -> Scored | None:
     """R3.3: highest pattern over the waits of a 13-tile hand (no bonuses), None if not ready."""
     top: Scored | None = None
@@ -355,7 +379,7 @@ def ready_value(cnt: Sequence[int], n_melds: int, meld_tiles: Sequence[int],
     return top
 
 
-def wins_with(cnt: Sequence[int], keys: Sequence[int], no_melds: bool, tile: int) -> bool:
+def wins_with(cnt: list[int], keys: Sequence[int], no_melds: bool, tile: int) -> bool:
     """R3.1 for a 13-tile hand plus `tile`, from the hand's packed suit keys (see SeatState)."""
     k0, k1, k2 = keys
     s = tile // 9

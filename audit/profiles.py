@@ -9,6 +9,7 @@ which profile it is running.
 from __future__ import annotations
 
 import copy
+import json
 import os
 import time
 import tomllib
@@ -344,10 +345,31 @@ def load_profile(name: str) -> Profile:
 
 # ---------------------------------------------------------------- options
 
+_WITH_OPTIONS: dict[tuple[int, str], tuple[Profile, Profile]] = {}
+"""(id of the base profile, options as canonical JSON) -> (base, result). Building a
+profile from data costs ~70 us, more than a settlement, and a batch of uploads
+repeats the same few options; the base is kept in the value so its id stays valid."""
+
+
 def apply_options(prof: Profile, options: Any) -> Profile:
     """R16.10: overrides by name (nested or dotted) plus the named options."""
     if options is None or options == {}:
         return prof
+    try:
+        key = (id(prof), json.dumps(options, sort_keys=True))
+    except (TypeError, ValueError):
+        return _apply_options(prof, options)
+    hit = _WITH_OPTIONS.get(key)
+    if hit is not None and hit[0] is prof:
+        return hit[1]
+    out = _apply_options(prof, options)
+    if len(_WITH_OPTIONS) >= 256:
+        _WITH_OPTIONS.clear()
+    _WITH_OPTIONS[key] = (prof, out)
+    return out
+
+
+def _apply_options(prof: Profile, options: Any) -> Profile:
     if not isinstance(options, dict):
         raise ProfileError("rules.options", "must be an object")
     data = to_data(prof)

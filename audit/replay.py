@@ -40,6 +40,14 @@ class Replay:
     ending: Ending | None = None
     events: list[Event] = field(default_factory=list)
 
+    def __init__(self, state: GameState, finding: Finding | None = None, ending: Ending | None = None,
+                 events: list[Event] | None = None) -> None:
+        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        self.state = state
+        self.finding = finding
+        self.ending = ending
+        self.events = [] if events is None else events
+
 
 def start_state(record: dict[str, Any], profile: Profile) -> GameState:
     """The table after the deal of a schema-valid record."""

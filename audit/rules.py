@@ -5,18 +5,17 @@ section a kind of mistake cites). Nothing here changes the state.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Final
+
 
 from audit import hands
 from audit.claims import assess, current_win_kind
 from audit.findings import Finding, illegal
-from audit.state import Event, EventType, GameState, MeldKind, Phase
+from audit.state import MELD_KINDS, Event, EventType, GameState, MeldKind, Phase
 from audit.tiles import code
 
-Check = Callable[[GameState, Event], Finding | None]
-
-_KIND_RULE = {"self_draw": "R6.1", "discard": "R6.3", "rob": "R9.1"}
-_KIND_ZH = {"self_draw": "自摸", "discard": "点炮", "rob": "抢杠"}
+_KIND_RULE: Final = {"self_draw": "R6.1", "discard": "R6.3", "rob": "R9.1"}
+_KIND_ZH: Final = {"self_draw": "自摸", "discard": "点炮", "rob": "抢杠"}
 
 
 def check(st: GameState, ev: Event) -> Finding | None:
@@ -34,7 +33,21 @@ def check(st: GameState, ev: Event) -> Finding | None:
         must = _must_win_failure(st, ev)
         if must is not None:
             return must
-    return _CHECKS[ev.type](st, ev)
+    # An if-chain, not a dict keyed by EventType (an Enum's hash is Python-level).
+    t = ev.type
+    if t is EventType.DISCARD:
+        return _check_discard(st, ev)
+    if t is EventType.DRAW:
+        return _check_draw(st, ev)
+    if t is EventType.PASS:
+        return _check_pass(st, ev)
+    if t is EventType.PONG:
+        return _check_pong(st, ev)
+    if t is EventType.KONG:
+        return _check_kong(st, ev)
+    if t is EventType.WIN:
+        return _check_win(st, ev)
+    return _check_declare(st, ev)
 
 
 def out_of_turn(st: GameState, ev: Event) -> Finding:
@@ -158,7 +171,7 @@ def _check_pong(st: GameState, ev: Event) -> Finding | None:
 
 
 def _check_kong(st: GameState, ev: Event) -> Finding | None:
-    kind = MeldKind(ev.kind)
+    kind = MELD_KINDS[ev.kind or ""]
     if kind is MeldKind.EXPOSED:
         return _check_exposed(st, ev)
     if st.phase is Phase.AFTER_PONG and ev.seat == st.actor:
@@ -301,12 +314,3 @@ def must_win_at_end(st: GameState) -> Finding | None:
     return _must_win_finding(st, None, missing[0])
 
 
-_CHECKS: dict[EventType, Check] = {
-    EventType.DRAW: _check_draw,
-    EventType.DISCARD: _check_discard,
-    EventType.DECLARE: _check_declare,
-    EventType.PONG: _check_pong,
-    EventType.KONG: _check_kong,
-    EventType.WIN: _check_win,
-    EventType.PASS: _check_pass,
-}

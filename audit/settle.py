@@ -7,19 +7,20 @@ a platform got wrong.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from audit import chickens, hands
+from audit.chickens import SeatChickens
 from audit.state import GameState, Meld, MeldKind, Win
 from audit.values import Valued, dealer_bonus, ready_value
 from audit.tiles import code
 
-KIND_RULE = {"hand": "R6.3", "dealer": "R6.4", "dou": "R4.7", "chicken": "R11.6", "hot_shot": "R8.3",
+KIND_RULE: Final = {"hand": "R6.3", "dealer": "R6.4", "dou": "R4.7", "chicken": "R11.6", "hot_shot": "R8.3",
              "draw_settle": "R12.1"}
 """The rule a payment kind cites when the audit has no item of that kind to borrow it from."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class Item:
     """One transfer, in units; the contract's item is this times `base`."""
 
@@ -29,6 +30,16 @@ class Item:
     amount: int
     rule: str
     note: str
+
+    def __init__(self, kind: str, payer: int, payee: int, amount: int, rule: str, note: str) -> None:
+        # Written out, not generated: mypyc compiles this one (a dataclass's own
+        # __init__ stays interpreted, ~5x slower, and these are built per event).
+        self.kind = kind
+        self.payer = payer
+        self.payee = payee
+        self.amount = amount
+        self.rule = rule
+        self.note = note
 
     def to_json(self, base: int) -> dict[str, Any]:
         """The contract's item object, in points."""
@@ -48,10 +59,27 @@ class Settlement:
     ending: str
     ready: dict[int, Valued | None] = field(default_factory=dict)
     burned: dict[int, str] = field(default_factory=dict)
-    chickens: list[chickens.SeatChickens] = field(default_factory=list)
+    chickens: list[SeatChickens] = field(default_factory=list)
     n: int = 4
     void_kongs: dict[int, str] = field(default_factory=dict)
     """Seats with a kong that scores nothing because of the ending: 热炮 that_kong, a robbed kong."""
+
+    def __init__(self, items: list[Item], next_dealer: int, next_dealer_streak: int, next_dealer_rule: str,
+                 flip: int | None, ending: str, ready: dict[int, Valued | None] | None = None,
+                 burned: dict[int, str] | None = None, tallies: list[SeatChickens] | None = None,
+                 n: int = 4, void_kongs: dict[int, str] | None = None) -> None:
+        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        self.items = items
+        self.next_dealer = next_dealer
+        self.next_dealer_streak = next_dealer_streak
+        self.next_dealer_rule = next_dealer_rule
+        self.flip = flip
+        self.ending = ending
+        self.ready = {} if ready is None else ready
+        self.burned = {} if burned is None else burned
+        self.chickens = [] if tallies is None else tallies
+        self.n = n
+        self.void_kongs = {} if void_kongs is None else void_kongs
 
     def scores(self) -> list[int]:
         """Net units per seat."""
@@ -187,7 +215,7 @@ def _transfer_items(st: GameState, w: Win) -> list[Item]:
                  f"热炮 transfer of {_KONG_ZH[kind]} {code(kong.tile)}: {times}x{st.profile.dou_value(kind)}")]
 
 
-_KONG_ZH = {"concealed": "闷豆", "added": "转弯豆", "exposed": "点豆"}
+_KONG_ZH: Final = {"concealed": "闷豆", "added": "转弯豆", "exposed": "点豆"}
 
 
 def _dou_items(st: GameState, won_or_ready: set[int], burned: set[int], void: Meld | None) -> list[Item]:
@@ -208,7 +236,7 @@ def _dou_items(st: GameState, won_or_ready: set[int], burned: set[int], void: Me
 
 
 def _chicken_items(st: GameState, won_or_ready: set[int], burned: set[int],
-                   turned: int | None) -> tuple[list[chickens.SeatChickens], list[Item]]:
+                   turned: int | None) -> tuple[list[SeatChickens], list[Item]]:
     prof = st.profile
     flip = chickens.flip_of(prof, turned)
     tallies = []

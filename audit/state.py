@@ -7,10 +7,9 @@ report show the table before and after any step (`snapshot`).
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, Final
 
 from audit import hands
 from audit.profiles import Profile
@@ -84,15 +83,17 @@ class Event:
     def from_json(cls, step: int, raw: dict[str, Any]) -> "Event":
         """Build from a schema-valid event object."""
         tile = raw.get("tile")
-        return cls(step, _EVENT_TYPES[raw["type"]], raw["seat"], _TILE_INDEX[tile] if tile is not None else None,
+        return Event(step, _EVENT_TYPES[raw["type"]], raw["seat"], _TILE_INDEX[tile] if tile is not None else None,
                    raw.get("kind"), raw.get("from"))
 
 
-_EVENT_TYPES = {e.value: e for e in EventType}
-_TILE_INDEX = {c: i for i, c in enumerate(CODES)}
+_EVENT_TYPES: Final = {e.value: e for e in EventType}
+MELD_KINDS: Final = {k.value: k for k in MeldKind}
+"""Kong kinds by their JSON name: a str-keyed look-up, cheaper than calling the Enum."""
+_TILE_INDEX: Final = {c: i for i, c in enumerate(CODES)}
 
 
-@dataclass(slots=True)
+@dataclass
 class Meld:
     """A pong or kong; `scores` is R4.6's first-chance test for kongs."""
 
@@ -104,6 +105,19 @@ class Meld:
     scores: bool = True
     pong_held_three: bool = False
     robbed: bool = False
+
+    def __init__(self, kind: MeldKind, tile: int, owner: int, from_seat: int | None,
+                 step: int, scores: bool = True, pong_held_three: bool = False, robbed: bool = False) -> None:
+        # Written out, not generated: mypyc compiles this one (a dataclass's own
+        # __init__ stays interpreted, ~5x slower, and these are built per event).
+        self.kind = kind
+        self.tile = tile
+        self.owner = owner
+        self.from_seat = from_seat
+        self.step = step
+        self.scores = scores
+        self.pong_held_three = pong_held_three
+        self.robbed = robbed
 
     @property
     def size(self) -> int:
@@ -122,6 +136,11 @@ class Lock:
 
     value: int
     step: int
+
+    def __init__(self, value: int, step: int) -> None:
+        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        self.value = value
+        self.step = step
 
 
 @dataclass
@@ -144,6 +163,32 @@ class SeatState:
     version: int = 0
     _waits: tuple[int, list[int]] | None = None
     keys: list[int] = field(default_factory=list)
+
+    def __init__(self, hand: list[int], melds: list[Meld] | None = None,
+                 discards: list[tuple[int, int]] | None = None, declared: str | None = None,
+                 declared_step: int | None = None, draws: int = 0, discards_made: int = 0,
+                 turn_draws: set[int] | None = None, first_turn: bool = False, kong_this_turn: Meld | None = None,
+                 made_kong: bool = False, lock: Lock | None = None, pong_locks: set[int] | None = None,
+                 version: int = 0, _waits: tuple[int, list[int]] | None = None,
+                 keys: list[int] | None = None) -> None:
+        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        self.hand = hand
+        self.melds = [] if melds is None else melds
+        self.discards = [] if discards is None else discards
+        self.declared = declared
+        self.declared_step = declared_step
+        self.draws = draws
+        self.discards_made = discards_made
+        self.turn_draws = set() if turn_draws is None else turn_draws
+        self.first_turn = first_turn
+        self.kong_this_turn = kong_this_turn
+        self.made_kong = made_kong
+        self.lock = lock
+        self.pong_locks = set() if pong_locks is None else pong_locks
+        self.version = version
+        self._waits = _waits
+        self.keys = [] if keys is None else keys
+        self.__post_init__()
 
     def meld_tiles(self) -> list[int]:
         """Every tile in the melds (a kong lists its tile four times)."""
@@ -169,7 +214,7 @@ class SeatState:
         return hands.wins_with(self.hand, self.keys, not self.melds, tile)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Win:
     """One 胡: who, on what, and from whom (payer for a discard or a rob)."""
 
@@ -184,6 +229,19 @@ class Win:
     valued: Valued | None = None
     """Its value per payer (R5.4, R6, R8.3), worked out once when the win is judged."""
 
+    def __init__(self, seat: int, tile: int, kind: str, step: int, source: int | None, kong_flower: bool, hot: bool,
+                 situational: tuple[hands.Pattern, ...] = (), valued: Valued | None = None) -> None:
+        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        self.seat = seat
+        self.tile = tile
+        self.kind = kind
+        self.step = step
+        self.source = source
+        self.kong_flower = kong_flower
+        self.hot = hot
+        self.situational = situational
+        self.valued = valued
+
 
 @dataclass
 class FirstChicken:
@@ -195,8 +253,16 @@ class FirstChicken:
     claimed_by: int | None = None
     won_on: bool = False
 
+    def __init__(self, tile: int, seat: int, step: int, claimed_by: int | None = None, won_on: bool = False) -> None:
+        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        self.tile = tile
+        self.seat = seat
+        self.step = step
+        self.claimed_by = claimed_by
+        self.won_on = won_on
 
-@dataclass(slots=True)
+
+@dataclass
 class Window:
     """An open claim window on a discard or an added kong (R2.3, R9.1, R13)."""
 
@@ -209,6 +275,19 @@ class Window:
     must_win: set[int] = field(default_factory=set)
     could_pong: set[int] = field(default_factory=set)
     passed: set[int] = field(default_factory=set)
+
+    def __init__(self, source: int, tile: int, step: int, rob: bool, hot_kong: Meld | None = None) -> None:
+        # Written out, not generated: mypyc compiles this one (a dataclass's own
+        # __init__ stays interpreted, ~5x slower, and these are built per event).
+        self.source = source
+        self.tile = tile
+        self.step = step
+        self.rob = rob
+        self.hot_kong = hot_kong
+        self.could_win = {}
+        self.must_win = set()
+        self.could_pong = set()
+        self.passed = set()
 
     @property
     def hot(self) -> bool:
@@ -239,6 +318,32 @@ class GameState:
     pending_declare: int | None = None
     steps: int = 0
 
+    def __init__(self, profile: Profile, n: int, dealer: int, streak: int, wall: list[int], seats: list[SeatState],
+                 front: int = 0, back: int = 0, phase: Phase = Phase.TURN, actor: int = 0,
+                 last_draw: int | None = None, replacement: bool = False, any_claim: bool = False,
+                 window: Window | None = None, wins: list[Win] | None = None,
+                 first_chicken: dict[int, FirstChicken] | None = None, pending_declare: int | None = None,
+                 steps: int = 0) -> None:
+        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        self.profile = profile
+        self.n = n
+        self.dealer = dealer
+        self.streak = streak
+        self.wall = wall
+        self.seats = seats
+        self.front = front
+        self.back = back
+        self.phase = phase
+        self.actor = actor
+        self.last_draw = last_draw
+        self.replacement = replacement
+        self.any_claim = any_claim
+        self.window = window
+        self.wins = [] if wins is None else wins
+        self.first_chicken = {} if first_chicken is None else first_chicken
+        self.pending_declare = pending_declare
+        self.steps = steps
+
     @classmethod
     def start(cls, profile: Profile, dealer: int, streak: int, deal: list[list[int]], wall: list[int]) -> "GameState":
         """The table after the deal: the dealer moves first (R2.1)."""
@@ -267,14 +372,20 @@ class GameState:
         return (seat + 1) % self.n
 
     def copy(self) -> "GameState":
-        """A snapshot for reports (the profile is shared, it is immutable)."""
-        prof = self.profile
-        self.profile = None  # type: ignore[assignment]
-        try:
-            dup = copy.deepcopy(self)
-        finally:
-            self.profile = prof
-        dup.profile = prof
+        """A snapshot for reports: seats, melds, window and wins copied, the profile shared (it is
+        immutable). Written out rather than `copy.deepcopy`, which cannot rebuild compiled classes;
+        a meld keeps its identity across the seat's list, its kong of the turn and a window."""
+        melds: dict[int, Meld] = {}
+        dup = GameState(self.profile, self.n, self.dealer, self.streak, list(self.wall),
+                        [_copy_seat(seat, melds) for seat in self.seats], front=self.front, back=self.back,
+                        phase=self.phase, actor=self.actor, last_draw=self.last_draw,
+                        replacement=self.replacement, any_claim=self.any_claim,
+                        window=_copy_window(self.window, melds), pending_declare=self.pending_declare,
+                        steps=self.steps)
+        dup.wins = [Win(w.seat, w.tile, w.kind, w.step, w.source, w.kong_flower, w.hot, w.situational, w.valued)
+                    for w in self.wins]
+        dup.first_chicken = {tile: FirstChicken(fc.tile, fc.seat, fc.step, fc.claimed_by, fc.won_on)
+                             for tile, fc in self.first_chicken.items()}
         return dup
 
     # ------------------------------------------------------------ apply
@@ -282,7 +393,23 @@ class GameState:
     def apply(self, ev: Event) -> None:
         """Change the table by one event that `rules.check` accepted."""
         self.steps = ev.step + 1
-        _APPLY[ev.type](self, ev)
+        # An if-chain, not a dict keyed by EventType: an Enum member's hash is a
+        # Python-level method, which costs more than the whole chain.
+        t = ev.type
+        if t is EventType.DISCARD:
+            _apply_discard(self, ev)
+        elif t is EventType.DRAW:
+            _apply_draw(self, ev)
+        elif t is EventType.PASS:
+            _apply_pass(self, ev)
+        elif t is EventType.PONG:
+            _apply_pong(self, ev)
+        elif t is EventType.KONG:
+            _apply_kong(self, ev)
+        elif t is EventType.WIN:
+            _apply_win(self, ev)
+        else:
+            _apply_declare(self, ev)
 
     def _take_from_wall(self, replacement: bool) -> int:
         if replacement and self.profile.replacement_from == "back":
@@ -308,6 +435,36 @@ class GameState:
             for seat in w.could_pong:
                 if closer is None or closer.seat != seat or closer.type not in (EventType.PONG, EventType.KONG):
                     self.seats[seat].pong_locks.add(w.tile)
+
+
+def _copy_meld(meld: Meld, memo: dict[int, Meld]) -> Meld:
+    dup = memo.get(id(meld))
+    if dup is None:
+        dup = memo[id(meld)] = Meld(meld.kind, meld.tile, meld.owner, meld.from_seat, meld.step, meld.scores,
+                                    meld.pong_held_three, meld.robbed)
+    return dup
+
+
+def _copy_seat(seat: SeatState, memo: dict[int, Meld]) -> SeatState:
+    lock = Lock(seat.lock.value, seat.lock.step) if seat.lock is not None else None
+    kong = _copy_meld(seat.kong_this_turn, memo) if seat.kong_this_turn is not None else None
+    return SeatState(list(seat.hand), melds=[_copy_meld(meld, memo) for meld in seat.melds],
+                     discards=list(seat.discards), declared=seat.declared, declared_step=seat.declared_step,
+                     draws=seat.draws, discards_made=seat.discards_made, turn_draws=set(seat.turn_draws),
+                     first_turn=seat.first_turn, kong_this_turn=kong,
+                     made_kong=seat.made_kong, lock=lock, pong_locks=set(seat.pong_locks), version=seat.version)
+
+
+def _copy_window(window: Window | None, memo: dict[int, Meld]) -> Window | None:
+    if window is None:
+        return None
+    hot = _copy_meld(window.hot_kong, memo) if window.hot_kong is not None else None
+    dup = Window(window.source, window.tile, window.step, window.rob, hot)
+    dup.could_win = dict(window.could_win)
+    dup.must_win = set(window.must_win)
+    dup.could_pong = set(window.could_pong)
+    dup.passed = set(window.passed)
+    return dup
 
 
 def _counts(tiles: list[int]) -> list[int]:
@@ -396,7 +553,7 @@ def _apply_kong(st: GameState, ev: Event) -> None:
     seat = st.seats[ev.seat]
     tile = ev.tile
     assert tile is not None
-    kind = MeldKind(ev.kind)
+    kind = MELD_KINDS[ev.kind or ""]
     st.any_claim = True
     if kind is MeldKind.EXPOSED:
         source, _ = _claim_discard(st, ev)
@@ -460,17 +617,6 @@ def _apply_win(st: GameState, ev: Event) -> None:
 def _apply_pass(st: GameState, ev: Event) -> None:
     if st.window is not None:
         st.window.passed.add(ev.seat)
-
-
-_APPLY = {
-    EventType.DRAW: _apply_draw,
-    EventType.DISCARD: _apply_discard,
-    EventType.DECLARE: _apply_declare,
-    EventType.PONG: _apply_pong,
-    EventType.KONG: _apply_kong,
-    EventType.WIN: _apply_win,
-    EventType.PASS: _apply_pass,
-}
 
 
 from audit import claims as _claims  # noqa: E402  (claims reads this module's types; imported last)

@@ -6,6 +6,8 @@ which is what makes it fast enough to run on every discard of every hand.
 """
 from __future__ import annotations
 
+from typing import Final
+
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 
@@ -21,17 +23,17 @@ class Suit(IntEnum):
     """条 bamboo."""
 
 
-SUIT_LETTERS = "mps"
-SUIT_NAMES_ZH = ("万", "筒", "条")
-NUM_KINDS = 27
-COPIES = 4
+SUIT_LETTERS: Final = "mps"
+SUIT_NAMES_ZH: Final = ("万", "筒", "条")
+NUM_KINDS: Final = 27
+COPIES: Final = 4
 
-CODES: tuple[str, ...] = tuple(f"{r}{s}" for s in SUIT_LETTERS for r in range(1, 10))
-_CODE_INDEX = {c: i for i, c in enumerate(CODES)}
+CODES: Final[tuple[str, ...]] = tuple(f"{r}{s}" for s in SUIT_LETTERS for r in range(1, 10))
+_CODE_INDEX: Final = {c: i for i, c in enumerate(CODES)}
 
-BIRD = _CODE_INDEX["1s"]
+BIRD: Final = _CODE_INDEX["1s"]
 """幺鸡: always a chicken (R11.1)."""
-WUGU = _CODE_INDEX["8p"]
+WUGU: Final = _CODE_INDEX["8p"]
 """乌骨鸡: a chicken only where the profile's `wugu_ji` is on (R11.1)."""
 
 

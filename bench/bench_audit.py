@@ -122,6 +122,14 @@ def stages(rounds: int = 10) -> dict[str, float]:
     return out
 
 
+def engine_mode() -> str:
+    """Which engine was measured: the mypyc build (`make native`) or the plain sources."""
+    from audit import native
+
+    done = native.compiled()
+    return f"compiled with mypyc ({len(done)} modules)" if done else "plain Python"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=6.0)
@@ -129,7 +137,7 @@ def main() -> None:
     args = ap.parse_args()
     hps, events = bench_audit(args.seconds)
     print(f"audit (schema+replay+settle+compare), reference corpus, {events:.0f} events/hand avg: "
-          f"{hps:,.0f} hands/s ({hps * events:,.0f} events/s) on one core")
+          f"{hps:,.0f} hands/s ({hps * events:,.0f} events/s) on one core; engine: {engine_mode()}")
     w = bench_winning(args.seconds)
     line = (f"winning-hand test, suited 14-tile hands: ours from a count array {w['ours']:,.0f}/s, "
             f"ours from packed suit keys (the replayer's representation) {w['packed']:,.0f}/s")

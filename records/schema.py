@@ -40,6 +40,7 @@ from records.structure import (
     TILE_CODES,
     TILES,
     WIN_KINDS,
+    cross_ok,
     is_int,
     is_iso,
     is_tile_list,
@@ -624,8 +625,10 @@ def _finish(problems: list[Problem], doc: object) -> list[SchemaError]:
 
 def _record_problems(doc: object) -> list[Problem]:
     """Unsorted problems of one record: structure (fast path or marshmallow), then cross checks."""
-    problems = [] if structure_ok(doc) else _schema_problems(_RECORD, doc)
-    return problems + _cross_problems(doc)
+    if structure_ok(doc):
+        assert isinstance(doc, dict)
+        return [] if cross_ok(doc) else _cross_problems(doc)
+    return _schema_problems(_RECORD, doc) + _cross_problems(doc)
 
 
 def _guarded(check: Callable[[object], list[Problem]], doc: object) -> list[Problem]:

@@ -15,19 +15,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, TypeGuard
+from typing import Any, Final, TypeGuard
 
-TILE_CODES: tuple[str, ...] = tuple(f"{rank}{suit}" for suit in "mps" for rank in range(1, 10))
-TILES = frozenset(TILE_CODES)
+TILE_CODES: Final[tuple[str, ...]] = tuple(f"{rank}{suit}" for suit in "mps" for rank in range(1, 10))
+TILES: Final = frozenset(TILE_CODES)
 
-RECORD_FORMAT = "zhuoji/1"
-MATCH_FORMAT = "zhuoji-match/1"
-EVENT_TYPES = ("draw", "discard", "declare", "pong", "kong", "win", "pass")
-KONG_KINDS = ("concealed", "added", "exposed")
-WIN_KINDS = ("self_draw", "discard", "rob")
-ITEM_KINDS = ("hand", "dealer", "dou", "chicken", "hot_shot", "draw_settle")
-SEAT_COUNTS = (3, 4)
-GAME_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}\Z")
+RECORD_FORMAT: Final = "zhuoji/1"
+MATCH_FORMAT: Final = "zhuoji-match/1"
+EVENT_TYPES: Final = ("draw", "discard", "declare", "pong", "kong", "win", "pass")
+KONG_KINDS: Final = ("concealed", "added", "exposed")
+WIN_KINDS: Final = ("self_draw", "discard", "rob")
+ITEM_KINDS: Final = ("hand", "dealer", "dou", "chicken", "hot_shot", "draw_settle")
+SEAT_COUNTS: Final = (3, 4)
+GAME_ID: Final = re.compile(r"[A-Za-z0-9._:-]{1,128}\Z")
 
 
 def is_iso(value: str) -> bool:
@@ -67,25 +67,31 @@ def _is_tile(value: object) -> bool:
 
 
 def is_tile_list(value: object) -> TypeGuard[list[str]]:
-    """A list of tile codes (set inclusion is the fastest membership test)."""
-    return isinstance(value, list) and all(isinstance(t, str) for t in value) and TILES.issuperset(value)
+    """A list of tile codes: one set inclusion (only strings are in TILES; an
+    unhashable element raises TypeError, which also means no)."""
+    if not isinstance(value, list):
+        return False
+    try:
+        return TILES.issuperset(value)
+    except TypeError:
+        return False
 
 
-_TOP_KEYS = frozenset((
+_TOP_KEYS: Final = frozenset((
     "format", "game_id", "played_at", "platform", "client", "rules", "base", "seats", "dealer",
     "dealer_streak", "dice", "deal", "wall", "events", "result", "extra",
 ))
-_TOP_REQUIRED = frozenset(("format", "game_id", "rules", "seats", "dealer", "deal", "wall", "events", "result"))
-_SEAT_KEYS = frozenset(("name", "player_id", "extra"))
-_RULES_KEYS = frozenset(("profile", "options"))
-_RESULT_KEYS = frozenset(("scores", "next_dealer", "flip", "items", "extra"))
-_ITEM_KEYS = frozenset(("kind", "from", "to", "amount", "note"))
-_ITEM_REQUIRED = frozenset(("kind", "from", "to", "amount"))
-_NAME = frozenset(("name",))
-_PROFILE = frozenset(("profile",))
-_RESULT_REQUIRED = frozenset(("scores", "next_dealer"))
-_BASE_EVENT = frozenset(("type", "seat", "t", "extra"))
-_EVENT_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+_TOP_REQUIRED: Final = frozenset(("format", "game_id", "rules", "seats", "dealer", "deal", "wall", "events", "result"))
+_SEAT_KEYS: Final = frozenset(("name", "player_id", "extra"))
+_RULES_KEYS: Final = frozenset(("profile", "options"))
+_RESULT_KEYS: Final = frozenset(("scores", "next_dealer", "flip", "items", "extra"))
+_ITEM_KEYS: Final = frozenset(("kind", "from", "to", "amount", "note"))
+_ITEM_REQUIRED: Final = frozenset(("kind", "from", "to", "amount"))
+_NAME: Final = frozenset(("name",))
+_PROFILE: Final = frozenset(("profile",))
+_RESULT_REQUIRED: Final = frozenset(("scores", "next_dealer"))
+_BASE_EVENT: Final = frozenset(("type", "seat", "t", "extra"))
+_EVENT_KEYS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     "draw": (_BASE_EVENT | {"tile"}, frozenset(("type", "seat", "tile"))),
     "discard": (_BASE_EVENT | {"tile"}, frozenset(("type", "seat", "tile"))),
     "declare": (_BASE_EVENT, frozenset(("type", "seat"))),
@@ -104,34 +110,39 @@ def _event_ok(event: Any) -> bool:
     Being stricter than marshmallow (an int subclass fails here) is harmless:
     the document then simply goes through marshmallow.
     """
-    if event.__class__ is not dict:
+    if not isinstance(event, dict):
         return False
     kind = event.get("type")
-    keys = _EVENT_KEYS.get(kind) if kind.__class__ is str else None
-    if keys is None or event.get("seat").__class__ is not int:
+    if not isinstance(kind, str):
+        return False
+    if len(event) == 3 and (kind == "draw" or kind == "discard"):  # most events: three look-ups
+        tile = event.get("tile")
+        return is_int(event.get("seat")) and isinstance(tile, str) and tile in TILES
+    keys = _EVENT_KEYS.get(kind)
+    if keys is None or not is_int(event.get("seat")):
         return False
     allowed, required = keys
-    tile = event.get("tile", _NO_TILE)
-    if tile is _NO_TILE:
-        if "tile" in required:
+    if "tile" in event:
+        tile = event["tile"]
+        if "tile" not in allowed or not isinstance(tile, str) or tile not in TILES:
             return False
-    elif "tile" not in allowed or tile.__class__ is not str or tile not in TILES:
+    elif "tile" in required:
         return False
     if len(event) == len(required) and kind != "kong":
         return True  # type, seat and tile (if any) are exactly the required fields
-    return (
-        event.keys() <= allowed
-        and _opt(event, "from", is_int)
-        and _opt(event, "t", _is_str)
-        and _opt(event, "extra", _is_obj)
-        and _event_kind_ok(kind, event)
-    )
+    for key in event:
+        if key not in allowed:
+            return False
+    if "from" in event and not is_int(event["from"]):
+        return False
+    if "t" in event and not isinstance(event["t"], str):
+        return False
+    if "extra" in event and not isinstance(event["extra"], dict):
+        return False
+    return _event_kind_ok(kind, event)
 
 
-_NO_TILE = object()
-
-
-def _event_kind_ok(kind: Any, event: dict[str, Any]) -> bool:
+def _event_kind_ok(kind: str, event: dict[str, Any]) -> bool:
     """kong/win `kind` values, and `from` only on an exposed kong."""
     if kind == "kong":
         value = event.get("kind")
@@ -228,3 +239,40 @@ def structure_ok(doc: Any) -> bool:
         and all(_event_ok(e) for e in doc["events"])
         and _result_ok(doc["result"])
     )
+
+
+def cross_ok(doc: dict[str, Any]) -> bool:
+    """True exactly when the cross-field checks of `records.schema` find nothing.
+
+    Only for a document `structure_ok` accepted (so every field has its type):
+    R1.1 seat count, every seat index in range, one hand and one score per
+    seat, R1.2 hand sizes and four of each tile. The messages, when this says
+    no, come from `records.schema`.
+    """
+    n = len(doc["seats"])
+    if n != 3 and n != 4:
+        return False
+    dealer = doc["dealer"]
+    result = doc["result"]
+    deal = doc["deal"]
+    if not (0 <= dealer < n and 0 <= result["next_dealer"] < n and len(result["scores"]) == n and len(deal) == n):
+        return False
+    for item in result.get("items", ()):
+        if not (0 <= item["from"] < n and 0 <= item["to"] < n):
+            return False
+    for event in doc["events"]:
+        if not 0 <= event["seat"] < n or ("from" in event and not 0 <= event["from"] < n):
+            return False
+    counts = dict.fromkeys(TILE_CODES, 0)
+    for seat in range(n):
+        hand = deal[seat]
+        if len(hand) != (14 if seat == dealer else 13):
+            return False
+        for tile in hand:
+            counts[tile] += 1
+    for tile in doc["wall"]:
+        counts[tile] += 1
+    for count in counts.values():
+        if count != 4:
+            return False
+    return True

@@ -25,6 +25,8 @@ from flask import Flask  # noqa: E402
 from flask.testing import FlaskClient, FlaskCliRunner  # noqa: E402
 from werkzeug.security import generate_password_hash  # noqa: E402
 
+from hypothesis import HealthCheck, settings  # noqa: E402
+
 from app import create_app  # noqa: E402
 from records.security import Accounts  # noqa: E402
 from records.storage import Store, now  # noqa: E402
@@ -33,6 +35,23 @@ SPEC = ROOT / "spec" if (ROOT / "spec").is_dir() else ROOT.parent / "shared" / "
 """The repository's copy of the spec, else shared/spec beside the checkout."""
 EXAMPLES = SPEC / "examples"
 REFERENCE = SPEC / "reference"
+
+
+# Generation speed is wall-clock: on a shared 2-core machine (and in CI) it fails for
+# reasons that have nothing to do with the code under test. Tests that set their own
+# `suppress_health_check` list include `too_slow` themselves.
+settings.register_profile("project", suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("project")
+
+
+def pytest_report_header() -> str:
+    """Say which engine the run tests: the mypyc build (`make native`) or plain Python."""
+    from audit import native
+
+    done = native.compiled()
+    if not done:
+        return "engine: plain Python (no compiled modules; `make native` builds them)"
+    return f"engine: compiled with mypyc ({len(done)} of {len(native.COMPILED)} modules)"
 
 
 def example_path(name: str) -> Path:

@@ -170,14 +170,14 @@ def built_winning_hand(draw: st.DrawFn) -> list[int]:
             return parts
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
 @given(built_winning_hand())
 def test_every_built_winning_hand_is_recognised(ts: list[int]) -> None:
     assert hands.is_winning(counts(ts), 0)
     assert hands.score(counts(ts), 0, [], ts[-1], WEILE) is not None
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
 @given(built_winning_hand(), st.integers(0, 13))
 def test_waits_are_exactly_the_completing_tiles(ts: list[int], drop: int) -> None:
     """Removing one tile from a winning hand: the waits are exactly the tiles that win again."""

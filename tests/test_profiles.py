@@ -106,3 +106,17 @@ def test_operator_profile_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 def test_profile_without_declared_values_refuses_kill_declared() -> None:
     with pytest.raises(ProfileError):
         apply_options(load_profile("senyan"), {"kill_declared": {"value": 10, "mode": "add"}})
+
+
+def test_applied_options_are_cached_per_profile_and_options() -> None:
+    """Building a profile from data costs more than a settlement; a batch repeats the same options."""
+    base = load_profile("weile")
+    first = apply_options(base, {"chicken": {"charge": 3}})
+    assert apply_options(base, {"chicken": {"charge": 3}}) is first
+    assert first.chicken.charge == 3
+    other = apply_options(base, {"chicken": {"charge": 4}})
+    assert other is not first and other.chicken.charge == 4
+    assert apply_options(load_profile("cuocuo"), {"chicken": {"charge": 3}}).name == "cuocuo"
+    for _ in range(2):  # a refused option is refused every time, never cached as a profile
+        with pytest.raises(ProfileError):
+            apply_options(base, {"no_such_parameter": 1})

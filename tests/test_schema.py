@@ -25,9 +25,10 @@ from hypothesis import strategies as st
 if str(Path(__file__).resolve().parents[1]) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from records.structure import structure_ok  # noqa: E402
+from records.structure import cross_ok, structure_ok  # noqa: E402
 from records.schema import (  # noqa: E402
     _RECORD,
+    _cross_problems,
     TILE_CODES,
     SchemaError,
     _schema_problems,
@@ -568,6 +569,36 @@ def test_fast_path_agrees_with_marshmallow_on_valid_and_mutated_documents() -> N
     # both sides of the comparison are exercised: some mutations keep the
     # structure valid (e.g. "1m" -> "9s", seat 3 -> 4), most break it
     assert len(RECORD_FILES) < structurally_valid < len(docs) // 2
+
+
+def test_fast_cross_check_agrees_with_the_detailed_one() -> None:
+    """`cross_ok` (compiled fast path) says yes exactly when `_cross_problems` finds nothing."""
+    docs = [load(p) for p in RECORD_FILES] + random_mutants(1500, seed=2026)
+    rng = random.Random(7)
+    for doc in [load(p) for p in RECORD_FILES] * 6:  # mutations that keep the structure valid
+        roll = rng.randrange(6)
+        if roll == 0:
+            doc["events"][rng.randrange(len(doc["events"]))]["seat"] = rng.choice((3, 4, 7))
+        elif roll == 1:
+            doc["wall"][rng.randrange(len(doc["wall"]))] = rng.choice(TILE_CODES)
+        elif roll == 2:
+            doc["deal"][rng.randrange(len(doc["deal"]))].append(doc["wall"].pop())
+        elif roll == 3:
+            doc["result"]["scores"].append(0)
+        elif roll == 4:
+            doc["dealer"] = rng.choice((2, 3, 4))
+        else:
+            doc["seats"] = doc["seats"][:2]
+        docs.append(doc)
+    checked = disagreeing = 0
+    for doc in docs:
+        if not structure_ok(doc):
+            continue
+        checked += 1
+        if cross_ok(doc) != (_cross_problems(doc) == []):
+            disagreeing += 1
+    assert disagreeing == 0
+    assert checked > 200
 
 
 def test_every_mutation_case_agrees() -> None:

@@ -129,3 +129,24 @@ def test_state_snapshot_is_independent() -> None:
     st.apply(Event.from_json(0, rec["events"][0]))
     assert before.seats[0].hand != st.seats[0].hand and before.phase.value == "turn"
     assert before.profile is st.profile
+    assert before.seats[0].keys != st.seats[0].keys and before.seats[0].discards == []
+    assert st.seats[0].discards and st.window is not None and before.window is None
+
+
+def test_state_snapshot_settles_like_the_state() -> None:
+    """A copy taken at any step carries everything the rules read: settling the end state's copy
+    gives the same ledger, on a reference game with kongs, chickens and a claim window."""
+    import json
+
+    from audit.profiles import resolve
+    from audit.replay import replay
+    from audit.settle import settle
+    from tests.conftest import REFERENCE
+
+    for path in sorted(REFERENCE.glob("*.json"))[:6]:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        prof = resolve(doc["rules"]["profile"], doc["rules"].get("options"))
+        snapshots = []
+        rep = replay(doc, prof, observer=lambda st, ev, f: snapshots.append((st.copy(), st.seats[0].keys[:])))
+        assert all(copy.seats[0].keys == keys for copy, keys in snapshots)
+        assert settle(rep.state.copy()).to_json(1) == settle(rep.state).to_json(1)

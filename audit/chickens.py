@@ -23,7 +23,7 @@ class Flip:
     gold: bool
 
     def __init__(self, turned: int, chickens: tuple[int, ...], gold: bool) -> None:
-        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.turned = turned
         self.chickens = chickens
         self.gold = gold
@@ -44,7 +44,7 @@ class SeatChickens:
     def __init__(self, seat: int, qualifies: bool, credit: int = 0, liability: int = 0,
                  parts: list[str] | None = None, liability_parts: list[str] | None = None,
                  tiles: list[str] | None = None) -> None:
-        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.seat = seat
         self.qualifies = qualifies
         self.credit = credit
@@ -65,8 +65,7 @@ class Payment:
     note: str
 
     def __init__(self, payer: int, payee: int, amount: int, rule: str, note: str) -> None:
-        # Written out, not generated: mypyc compiles this one (a dataclass's own
-        # __init__ stays interpreted, ~5x slower, and these are built per event).
+        # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.payer = payer
         self.payee = payee
         self.amount = amount
@@ -94,8 +93,7 @@ class Holding:
     concealed_kong: bool
 
     def __init__(self, hand: int, melded: int, discarded: int, charge: int, concealed_kong: bool) -> None:
-        # Written out, not generated: mypyc compiles this one (a dataclass's own
-        # __init__ stays interpreted, ~5x slower, and these are built per event).
+        # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.hand = hand
         self.melded = melded
         self.discarded = discarded

@@ -32,8 +32,7 @@ class Assessment:
 
     def __init__(self, kind: str, scored: Scored | None, valued: Valued | None, payer_total: int, needs_pass: bool,
                  locked: bool, situational: tuple[Pattern, ...], kong_flower: bool, hot: bool, source: int | None) -> None:
-        # Written out, not generated: mypyc compiles this one (a dataclass's own
-        # __init__ stays interpreted, ~5x slower, and these are built per event).
+        # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.kind = kind
         self.scored = scored
         self.valued = valued

@@ -14,7 +14,7 @@ from audit.settle import KIND_RULE, Settlement
 from audit.tiles import code
 
 _KIND_ZH: Final = {"hand": "hand payment (胡)", "dealer": "dealer bonus (庄)", "dou": "dou (豆)",
-            "chicken": "chickens (鸡)", "hot_shot": "热炮 kong transfer", "draw_settle": "查叫 payment"}
+                   "chicken": "chickens (鸡)", "hot_shot": "热炮 kong transfer", "draw_settle": "查叫 payment"}
 
 
 def _missettled(rule: str, message: str, seat: int | None = None, expected: Any = None,

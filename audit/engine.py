@@ -28,7 +28,7 @@ class HandAudit:
     def __init__(self, game_id: str | None, profile_name: str, findings: list[Finding],
                  settlement: Settlement | None = None, replay: Replay | None = None, profile: Profile | None = None,
                  base: int = 1) -> None:
-        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.game_id = game_id
         self.profile_name = profile_name
         self.findings = findings

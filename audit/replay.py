@@ -42,7 +42,7 @@ class Replay:
 
     def __init__(self, state: GameState, finding: Finding | None = None, ending: Ending | None = None,
                  events: list[Event] | None = None) -> None:
-        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.state = state
         self.finding = finding
         self.ending = ending

@@ -16,7 +16,7 @@ from audit.values import Valued, dealer_bonus, ready_value
 from audit.tiles import code
 
 KIND_RULE: Final = {"hand": "R6.3", "dealer": "R6.4", "dou": "R4.7", "chicken": "R11.6", "hot_shot": "R8.3",
-             "draw_settle": "R12.1"}
+                    "draw_settle": "R12.1"}
 """The rule a payment kind cites when the audit has no item of that kind to borrow it from."""
 
 
@@ -32,8 +32,7 @@ class Item:
     note: str
 
     def __init__(self, kind: str, payer: int, payee: int, amount: int, rule: str, note: str) -> None:
-        # Written out, not generated: mypyc compiles this one (a dataclass's own
-        # __init__ stays interpreted, ~5x slower, and these are built per event).
+        # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.kind = kind
         self.payer = payer
         self.payee = payee
@@ -68,7 +67,7 @@ class Settlement:
                  flip: int | None, ending: str, ready: dict[int, Valued | None] | None = None,
                  burned: dict[int, str] | None = None, tallies: list[SeatChickens] | None = None,
                  n: int = 4, void_kongs: dict[int, str] | None = None) -> None:
-        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.items = items
         self.next_dealer = next_dealer
         self.next_dealer_streak = next_dealer_streak

@@ -108,8 +108,7 @@ class Meld:
 
     def __init__(self, kind: MeldKind, tile: int, owner: int, from_seat: int | None,
                  step: int, scores: bool = True, pong_held_three: bool = False, robbed: bool = False) -> None:
-        # Written out, not generated: mypyc compiles this one (a dataclass's own
-        # __init__ stays interpreted, ~5x slower, and these are built per event).
+        # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.kind = kind
         self.tile = tile
         self.owner = owner
@@ -138,7 +137,7 @@ class Lock:
     step: int
 
     def __init__(self, value: int, step: int) -> None:
-        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.value = value
         self.step = step
 
@@ -171,7 +170,7 @@ class SeatState:
                  made_kong: bool = False, lock: Lock | None = None, pong_locks: set[int] | None = None,
                  version: int = 0, _waits: tuple[int, list[int]] | None = None,
                  keys: list[int] | None = None) -> None:
-        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.hand = hand
         self.melds = [] if melds is None else melds
         self.discards = [] if discards is None else discards
@@ -231,7 +230,7 @@ class Win:
 
     def __init__(self, seat: int, tile: int, kind: str, step: int, source: int | None, kong_flower: bool, hot: bool,
                  situational: tuple[hands.Pattern, ...] = (), valued: Valued | None = None) -> None:
-        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.seat = seat
         self.tile = tile
         self.kind = kind
@@ -254,7 +253,7 @@ class FirstChicken:
     won_on: bool = False
 
     def __init__(self, tile: int, seat: int, step: int, claimed_by: int | None = None, won_on: bool = False) -> None:
-        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.tile = tile
         self.seat = seat
         self.step = step
@@ -277,8 +276,7 @@ class Window:
     passed: set[int] = field(default_factory=set)
 
     def __init__(self, source: int, tile: int, step: int, rob: bool, hot_kong: Meld | None = None) -> None:
-        # Written out, not generated: mypyc compiles this one (a dataclass's own
-        # __init__ stays interpreted, ~5x slower, and these are built per event).
+        # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.source = source
         self.tile = tile
         self.step = step
@@ -324,7 +322,7 @@ class GameState:
                  window: Window | None = None, wins: list[Win] | None = None,
                  first_chicken: dict[int, FirstChicken] | None = None, pending_declare: int | None = None,
                  steps: int = 0) -> None:
-        # Written out, not generated: mypyc compiles this one (see audit/native.py).
+        # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.profile = profile
         self.n = n
         self.dealer = dealer

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from records.storage import VERDICTS, RecordQuery, _filters
+from records.storage import VERDICTS, RecordQuery, where_filters
 
 GROUP_COLUMNS = ("platform", "client", "profile")
 """Record columns the overview may group by (never interpolate anything else)."""
@@ -46,7 +46,7 @@ class Bucket:
 
 def _where(query: RecordQuery) -> tuple[str, list[Any]]:
     """The list's WHERE clause for these filters, verdict included."""
-    clauses, params = _filters(query)
+    clauses, params = where_filters(query)
     if query.verdict:
         clauses, params = clauses + ["r.verdict = ?"], params + [query.verdict]
     return " AND ".join(clauses) or "1", params

@@ -481,7 +481,7 @@ class Store:
         """Audit a stored record again; the new audit becomes the latest, the old ones stay.
         The trail names `actor` in the same transaction."""
         record = self.record(record_id)
-        doc, index, count = self._audit_target(record)
+        doc, index, count = self.audit_target(record)
         audit = self.run_audit(doc, profile=profile, options=options, count=count)[index]
         stamp = now()
         with self.write():
@@ -510,7 +510,7 @@ class Store:
                 raise AuditFailed("the audit engine returned an audit without a known verdict")
         return audits
 
-    def _audit_target(self, record: dict[str, Any]) -> tuple[object, int, int]:
+    def audit_target(self, record: dict[str, Any]) -> tuple[object, int, int]:
         """What to audit for a record: the whole match for a match hand (continuity matters)."""
         if record["match_id"] is not None:
             match = self.db.execute("SELECT d.raw, m.hands FROM matches m JOIN documents d ON d.id = m.document_id "
@@ -679,7 +679,7 @@ class Store:
 
     def search(self, query: RecordQuery) -> Page:
         """One page of records matching every filter, and counts per verdict."""
-        clauses, params = _filters(query)
+        clauses, params = where_filters(query)
         counts = self._verdict_counts(clauses, params)
         if query.verdict == UNAUDITED:
             clauses, total = clauses + ["r.verdict IS NULL"], counts.get(UNAUDITED, 0)
@@ -807,8 +807,9 @@ def section_of(rule: str) -> str:
     return rule.split(".", 1)[0]
 
 
-def _filters(query: RecordQuery) -> tuple[list[str], list[Any]]:
-    """WHERE clauses and parameters for every filter except the verdict."""
+def where_filters(query: RecordQuery) -> tuple[list[str], list[Any]]:
+    """WHERE clauses and parameters for every filter except the verdict (the list, its counts
+    per verdict and the overview charts share them, so a chart and its linked list agree)."""
     clauses: list[str] = [] if query.all_revisions else ["r.is_current = 1"]
     params: list[Any] = []
     exact = {"r.profile": query.profile, "r.platform": query.platform}

@@ -209,7 +209,7 @@ def check_store(app: Flask) -> None:
                                    "AS logged FROM records r"))
         for row in rows:
             assert row["verdict"] is not None and row["receipts"] >= 1 and row["logged"] >= 1, row
-            doc, index, count = store._audit_target(store.record(row["id"]))
+            doc, index, count = store.audit_target(store.record(row["id"]))
             assert store.run_audit(doc, count=count)[index] == store.audits(row["id"])[0]["audit"], row["id"]
         current = store.db.execute("SELECT platform, game_id, sum(is_current) FROM records "
                                    "GROUP BY platform, game_id HAVING sum(is_current) != 1").fetchall()

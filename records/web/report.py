@@ -438,7 +438,7 @@ def preview_audit(store: Store, record: dict[str, Any], profile: str | None,
                   options: dict[str, Any] | None) -> dict[str, Any]:
     """Audit the stored record under other rules without storing anything. A match hand is
     audited with its whole match, as the store does, so continuity findings stay."""
-    doc, index, count = store._audit_target(record)  # the store's own choice of what to audit
+    doc, index, count = store.audit_target(record)  # the store's own choice of what to audit
     try:
         return store.run_audit(doc, profile=profile, options=options, count=count)[index]
     except AuditFailed as exc:

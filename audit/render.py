@@ -60,6 +60,10 @@ class SeatLike(Protocol):
     declared: bool
     locked: bool
 
+    def __hash__(self) -> int:
+        """Seat lines are cached by the seat (a frozen SeatView)."""
+        ...
+
 
 class StepLike(Protocol):
     """What table_svg reads of a step (audit.api.StepView)."""

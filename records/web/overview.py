@@ -79,7 +79,8 @@ def overview_query() -> tuple[RecordQuery, dict[str, str], str]:
 
 def _link(args: dict[str, str], **more: str) -> str:
     """The records list under the overview's filters plus this group's."""
-    return url_for("pages.records", **{**args, **more})
+    params: dict[str, Any] = {**args, **more}
+    return url_for("pages.records", **params)
 
 
 def _chart(chart_id: str, title: str, buckets: list[stats.Bucket], *, label: Any, filters: Any,

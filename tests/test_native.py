@@ -81,6 +81,28 @@ def corpus() -> list[str]:
     return [str(p) for p in files if not p.name.endswith(".audit.json") and p.name != "manifest.json"]
 
 
+def generated(tmp_path: Path) -> list[str]:
+    """Simulated hands of every profile and one-fault mutants of some of them (illegal moves,
+    mis-settlements, schema faults): the error paths, not only clean reference games."""
+    from audit.mutate import mutants
+    from audit.profiles import list_profiles
+    from audit.simulate import simulate
+
+    docs = []
+    for name in list_profiles():
+        records = [g.record for g in simulate(name, {}, 8, seed=11)]
+        docs += records
+        docs += [m.record for m in mutants(records[0], seed=3)][:40]
+    folder = tmp_path / "generated"
+    folder.mkdir()
+    paths = []
+    for i, doc in enumerate(docs):
+        path = folder / f"{i:04d}.json"
+        path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
 @pytest.mark.skipif(not native.compiled(), reason="engine not compiled here (`make native`); nothing to compare")
 def test_compiled_and_plain_python_give_the_same_audits(tmp_path: Path) -> None:
     """The binaries are a faster way to run the same sources, never a second engine."""
@@ -89,10 +111,14 @@ def test_compiled_and_plain_python_give_the_same_audits(tmp_path: Path) -> None:
     for package in ("audit", "records"):
         shutil.copytree(ROOT / package, tmp_path / package,
                         ignore=shutil.ignore_patterns("*.so", "__pycache__"))
-    files = corpus()
+    files = corpus() + generated(tmp_path)
     out = subprocess.run([sys.executable, "-c", AUDIT_ALL, *files], cwd=tmp_path, capture_output=True, text=True,
                          env={**os.environ, "PYTHONPATH": str(tmp_path)}, check=True)
     plain = json.loads(out.stdout)
+    verdicts = set()
     for path in files:
         doc = json.loads(Path(path).read_text(encoding="utf-8"))
-        assert audit_record(doc) == plain[path], path
+        got = audit_record(doc)
+        assert got == plain[path], path
+        verdicts.add(got["verdict"])
+    assert verdicts == {"clean", "illegal", "missettled", "invalid"}

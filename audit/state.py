@@ -82,9 +82,12 @@ class Event:
     @classmethod
     def from_json(cls, step: int, raw: dict[str, Any]) -> "Event":
         """Build from a schema-valid event object."""
+        kind = _EVENT_TYPES[raw["type"]]
+        if kind is EventType.DRAW or kind is EventType.DISCARD:  # most events; never a kind or a from
+            return Event(step, kind, raw["seat"], _TILE_INDEX[raw["tile"]])
         tile = raw.get("tile")
-        return Event(step, _EVENT_TYPES[raw["type"]], raw["seat"], _TILE_INDEX[tile] if tile is not None else None,
-                   raw.get("kind"), raw.get("from"))
+        return Event(step, kind, raw["seat"], _TILE_INDEX[tile] if tile is not None else None,
+                     raw.get("kind"), raw.get("from"))
 
 
 _EVENT_TYPES: Final = {e.value: e for e in EventType}

@@ -13,6 +13,7 @@ and the schemas read the same tables.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Final, TypeGuard
@@ -115,9 +116,11 @@ def _event_ok(event: Any) -> bool:
     kind = event.get("type")
     if not isinstance(kind, str):
         return False
-    if len(event) == 3 and (kind == "draw" or kind == "discard"):  # most events: three look-ups
-        tile = event.get("tile")
-        return is_int(event.get("seat")) and isinstance(tile, str) and tile in TILES
+    if kind == "draw" or kind == "discard":  # most events: type, seat, tile and perhaps t
+        size = len(event)
+        if size == 3 or (size == 4 and isinstance(event.get("t"), str)):
+            tile = event.get("tile")
+            return is_int(event.get("seat")) and isinstance(tile, str) and tile in TILES
     keys = _EVENT_KEYS.get(kind)
     if keys is None or not is_int(event.get("seat")):
         return False
@@ -263,16 +266,10 @@ def cross_ok(doc: dict[str, Any]) -> bool:
     for event in doc["events"]:
         if not 0 <= event["seat"] < n or ("from" in event and not 0 <= event["from"] < n):
             return False
-    counts = dict.fromkeys(TILE_CODES, 0)
     for seat in range(n):
-        hand = deal[seat]
-        if len(hand) != (14 if seat == dealer else 13):
+        if len(deal[seat]) != (14 if seat == dealer else 13):
             return False
-        for tile in hand:
-            counts[tile] += 1
-    for tile in doc["wall"]:
-        counts[tile] += 1
-    for count in counts.values():
-        if count != 4:
-            return False
-    return True
+    counts = Counter(doc["wall"])  # counted in C, a third of the cost of a loop here
+    for hand in deal:
+        counts.update(hand)
+    return len(counts) == len(TILE_CODES) and all(count == 4 for count in counts.values())

@@ -18,7 +18,7 @@ def default_config(instance_path: str) -> dict[str, Any]:
     """Every setting the service reads, with its default (documented in docs/service.md)."""
     return {
         # None: a random key kept in instance/secret_key (made on first start, mode 0600), so no
-        # key is baked into the code and sessions survive restarts (records/web/auth.py).
+        # key is baked into the code and sessions survive restarts (web/auth.py).
         "SECRET_KEY": None,
         "DATABASE": os.path.join(instance_path, "zhuoji.sqlite3"),
         "MAX_CONTENT_LENGTH": 5 * MiB,
@@ -31,7 +31,7 @@ def default_config(instance_path: str) -> dict[str, Any]:
         "INGEST_MAX_STRING": 2000,
         "MAX_FORM_MEMORY_SIZE": 500_000,
         "MAX_FORM_PARTS": 1000,
-        # Sessions and headers (records/web/auth.py, docs/trust.md). "auto": Secure unless the
+        # Sessions and headers (web/auth.py, docs/trust.md). "auto": Secure unless the
         # request came to localhost or the app is testing.
         "SESSION_COOKIE_SECURE": "auto",
         "SESSION_COOKIE_HTTPONLY": True,
@@ -39,7 +39,7 @@ def default_config(instance_path: str) -> dict[str, Any]:
         "PERMANENT_SESSION_LIFETIME": 12 * 3600,
         "CONTENT_SECURITY_POLICY": ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                                     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
-        # Injection points for tests and tools; None means the real engine and records.schema.
+        # Injection points for tests and tools; None means the real engine and audit.schema.
         "AUDITOR": None,
         "ENGINE_VERSION": None,
         "PROFILES": None,
@@ -58,7 +58,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
 
-    from records.web import register
+    from web import register
 
     register(app)
     return app

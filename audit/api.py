@@ -89,7 +89,7 @@ def audit_document(doc: object, *, profile: str | None = None,
                    options: dict[str, Any] | None = None, schema_checked: bool = False) -> list[dict[str, Any]]:
     """One audit per hand of a record or a match (continuity findings included).
 
-    `schema_checked=True` only when `records.schema` already validated this very
+    `schema_checked=True` only when `audit.schema` already validated this very
     document (record or whole match) and found nothing: the engine then skips
     its own schema pass."""
     from audit.engine import audit_match_hands, audit_hand

@@ -10,7 +10,7 @@ from audit.findings import Finding, Kind, verdict_of
 from audit.profiles import DEFAULT_PROFILE, Profile, ProfileError, apply_options, load_profile
 from audit.replay import Observer, Replay, replay
 from audit.settle import Settlement, settle
-from records.schema import validate_record
+from audit.schema import validate_record
 
 
 @dataclass
@@ -79,7 +79,7 @@ def audit_hand(doc: object, *, profile: str | None = None, options: dict[str, An
                observer: Observer | None = None, path_prefix: str = "", schema_checked: bool = False) -> HandAudit:
     """Audit one `zhuoji/1` document; never raises on bad input.
 
-    `schema_checked`: the caller already ran `records.schema.validate_record` on
+    `schema_checked`: the caller already ran `audit.schema.validate_record` on
     this very document and it reported nothing (the service validates every
     upload before storing it), so the engine does not pay for a second pass.
     """
@@ -128,9 +128,9 @@ def audit_match_hands(doc: dict[str, Any], *, profile: str | None = None,
                       options: dict[str, Any] | None = None, schema_checked: bool = False) -> list[HandAudit]:
     """Audit every hand of a `zhuoji-match/1` document, then their continuity.
 
-    `schema_checked`: `records.schema.validate_match` already found nothing wrong."""
+    `schema_checked`: `audit.schema.validate_match` already found nothing wrong."""
     from audit.match import continuity
-    from records.schema import validate_match
+    from audit.schema import validate_match
 
     hands = doc.get("hands")
     envelope = [] if schema_checked else [e for e in validate_match(doc) if not e.path.startswith("hands[")]

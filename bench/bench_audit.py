@@ -99,7 +99,7 @@ def stages(rounds: int = 10) -> dict[str, float]:
     from audit.profiles import resolve
     from audit.replay import replay
     from audit.settle import settle
-    from records.schema import validate_record
+    from audit.schema import validate_record
 
     docs = corpus()
     profs = [resolve(d["rules"]["profile"], d["rules"].get("options")) for d in docs]

@@ -16,7 +16,7 @@ admin API token, then:
   hashes verify. Then it prints requests per second and latency percentiles.
 
 Only loopback traffic; every loop is bounded by a count and a deadline.
-tests/test_concurrency.py runs a small version of the same code in the suite.
+tests/records/test_concurrency.py runs a small version of the same code in the suite.
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 An upload may be one record, a `zhuoji-match/1` document, a `.jsonl` file with
 one document per line, or a `.zip` of those. Nothing here knows the game: the
-schema checks come from `records.schema`, passed in as callables so the tests
+schema checks come from `audit.schema`, passed in as callables so the tests
 can run before that module lands and so a strict caller can plug in its own.
 
 The result is a `Batch`: the good units (a record, or a match whose good hands
@@ -139,7 +139,7 @@ class Unit:
     hands: tuple[Hand, ...]
     is_match: bool = False
     schema_checked: bool = False
-    """`records.schema` itself (not an injected check) validated this very `doc`, the whole match
+    """`audit.schema` itself (not an injected check) validated this very `doc`, the whole match
     for a match, and found nothing: the engine may skip its own pass over the same schema
     (`audit_document(..., schema_checked=True)`), which cost as much as the check here."""
 
@@ -175,7 +175,7 @@ class Batch:
 
 
 class SchemaErrorLike(Protocol):
-    """What `records.schema.SchemaError` looks like from here (read-only fields)."""
+    """What `audit.schema.SchemaError` looks like from here (read-only fields)."""
 
     @property
     def path(self) -> Any:
@@ -195,18 +195,18 @@ Validator = Callable[[object], Sequence[SchemaErrorLike]]
 
 @dataclass(frozen=True)
 class Validators:
-    """The two schema checks ingest needs; defaults come from `records.schema`."""
+    """The two schema checks ingest needs; defaults come from `audit.schema`."""
 
     record: Validator
     match: Validator
     engine_schema: bool = False
-    """True only for `records.schema`'s own checks, the ones the engine would run again: a
+    """True only for `audit.schema`'s own checks, the ones the engine would run again: a
     document they pass is marked `Unit.schema_checked`. An injected check never is."""
 
 
 def default_validators() -> Validators:
     """The real schema checks, imported late so ingest loads without them."""
-    from records import schema
+    from audit import schema
 
     return Validators(record=schema.validate_record, match=schema.validate_match, engine_schema=True)
 

@@ -495,7 +495,7 @@ class Store:
     def run_audit(self, doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
                   count: int = 1, schema_checked: bool = False) -> list[dict[str, Any]]:
         """Call the engine and check that it answered one contract audit per hand. `schema_checked`
-        only for a document `records.schema` passed with nothing to say (`Unit.schema_checked`):
+        only for a document `audit.schema` passed with nothing to say (`Unit.schema_checked`):
         the engine then skips its second schema pass, if it takes the keyword."""
         auditor, _ = self.engine
         extra = {"schema_checked": True} if schema_checked and self._takes_schema_checked(auditor) else {}

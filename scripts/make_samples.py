@@ -5,7 +5,7 @@ profile and rare event). Each faulty one is a clean record with exactly one
 fault made by hand below; `samples/manifest.json` states the verdict, rule and
 step each must get, written here from the fault, not read back from the audit.
 `NAME.audit.json` is the engine's output at the time of building (a
-regression snapshot); tests/test_samples.py checks both.
+regression snapshot); tests/audit/test_samples.py checks both.
 
 Run: `.venv/bin/python scripts/make_samples.py` (rewrites samples/).
 """

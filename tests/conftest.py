@@ -2,7 +2,7 @@
 a store on a temporary file, and record builders from the shared spec samples.
 
 Everything runs against the real engine (`audit.api`) and the real schema check
-(`records.schema`); the only fakes are auditors that fail on purpose.
+(`audit.schema`); the only fakes are auditors that fail on purpose.
 """
 from __future__ import annotations
 
@@ -122,7 +122,7 @@ FAST_HASH = generate_password_hash(TEST_PASSWORD, method="pbkdf2:sha256:1000")
 
 class LoggedInClient(FlaskClient):
     """A test client with a login session that sends the session's CSRF token with every unsafe
-    request, as the pages and upload.js do (tests/test_security.py checks CSRF itself)."""
+    request, as the pages and upload.js do (tests/web/test_security.py checks CSRF itself)."""
 
     csrf: str | None = None
 

@@ -45,7 +45,7 @@ def kinds(items: list[dict[str, Any]], kind: str) -> dict[tuple[int, int], int]:
 
 # Three non-dealer hands that are far from ready and hold no pair: they draw and
 # discard without creating claims. Free for the dealer: all 5m, 5p, 5s and 1s,
-# and spare copies of the rest (see tests/test_kongs.py for the counts).
+# and spare copies of the rest (see tests/audit/test_kongs.py for the counts).
 INERT = [
     "1m 4m 7m 8m 2p 3p 6p 9p 2s 3s 6s 7s 9s",
     "2m 3m 6m 9m 1p 4p 7p 8p 2s 4s 7s 8s 9s",

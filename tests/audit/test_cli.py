@@ -1,0 +1,90 @@
+"""`python -m audit`: output shapes and exit codes (record-format.md)."""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from audit.cli import run
+
+EX = Path(__file__).resolve().parents[2] / "spec" / "examples"
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = run(list(args), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_one_clean_file_prints_one_object() -> None:
+    code, out, _ = cli("--json", str(EX / "hot-shot-weile.json"))
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["verdict"] == "clean" and doc["settlement"]["scores"] == [-5, 3, 5, -3]
+
+
+def test_several_files_print_an_array_and_exit_1_on_findings() -> None:
+    code, out, _ = cli("--json", "--profile", "cuocuo", str(EX / "hot-shot-weile.json"), str(EX / "hot-shot-cuocuo.json"))
+    assert code == 1
+    docs = json.loads(out)
+    assert [d["verdict"] for d in docs] == ["missettled", "clean"]
+    assert all(d["profile"] == "cuocuo" for d in docs)
+
+
+def test_summary_lines() -> None:
+    code, out, _ = cli("--profile", "cuocuo", str(EX / "hot-shot-weile.json"))
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith("example-hot-shot-weile [cuocuo]: missettled")
+    # The record's scores are exactly cuocuo's without the 热炮 kong transfer: the audit names it.
+    assert lines[1].startswith("  - record R8.3:") and "transfer" in lines[1]
+
+
+def test_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    assert cli(str(bad))[0] == 2
+    assert cli(str(tmp_path / "missing.json"))[0] == 2
+    assert cli("--profile", "nosuch", str(EX / "hot-shot-weile.json"))[0] == 2
+    code, _, err = cli("--option", "chicken.nosuch=1", str(EX / "hot-shot-weile.json"))
+    assert code == 2 and "chicken.nosuch" in err
+
+
+def test_schema_invalid_is_exit_1(tmp_path: Path) -> None:
+    p = tmp_path / "x.json"
+    p.write_text(json.dumps({"format": "zhuoji/1"}), encoding="utf-8")
+    code, out, _ = cli("--json", str(p))
+    assert code == 1 and json.loads(out)["verdict"] == "invalid"
+
+
+def test_option_values_parse_as_json() -> None:
+    code, out, _ = cli("--json", "--option", "hot_shot.bonus=0", str(EX / "hot-shot-weile.json"))
+    assert code == 1
+    assert json.loads(out)["settlement"]["scores"] == [-4, 2, 5, -3]
+
+
+def test_jsonl_input(tmp_path: Path) -> None:
+    p = tmp_path / "many.jsonl"
+    lines = [(EX / n).read_text(encoding="utf-8").replace("\n", "") for n in ("hot-shot-weile.json", "cha-jiao-declared.json")]
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, _ = cli("--json", str(p))
+    assert code == 0 and len(json.loads(out)) == 2
+
+
+def test_module_entry_point() -> None:
+    proc = subprocess.run([sys.executable, "-m", "audit", "--json", str(EX / "cha-jiao-declared.json")],
+                          capture_output=True, text=True, cwd=Path(__file__).resolve().parents[2])
+    assert proc.returncode == 0 and json.loads(proc.stdout)["verdict"] == "clean"
+
+
+def test_engine_error_is_exit_2_not_a_traceback(monkeypatch) -> None:
+    import audit.cli as cli_mod
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("simulated engine bug")
+
+    monkeypatch.setattr(cli_mod, "audit_document", boom)
+    code, _, err = cli(str(EX / "hot-shot-weile.json"))
+    assert code == 2 and "internal error" in err

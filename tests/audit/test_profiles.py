@@ -1,0 +1,122 @@
+"""P: profiles as validated data; R16.10 options."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from audit import profiles
+from audit.api import audit_record
+from audit.profiles import ProfileError, apply_options, load_profile, resolve
+from tests.audit.test_compare import example
+
+TABLE_P = {  # rulebook table P, a few rows per profile, checked against the files
+    "weile": dict(qi_dui=10, self_draw_bonus=1, kong_flower_bonus=3, dou=(3, 3, 1), burn="all", charge=3),
+    "cuocuo": dict(qi_dui=10, self_draw_bonus=1, kong_flower_bonus=1, dou=(3, 3, 3), burn="all", charge=2),
+    "kuhu": dict(qi_dui=7, self_draw_bonus=0, kong_flower_bonus=0, dou=(2, 3, 1), burn="all", charge=2),
+    "senyan": dict(qi_dui=30, self_draw_bonus=0, kong_flower_bonus=10, dou=(5, 5, 5), burn="that_kong", charge=4),
+    "guizhou": dict(qi_dui=10, self_draw_bonus=1, kong_flower_bonus=0, dou=(2, 3, 1), burn="all", charge=2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TABLE_P))
+def test_profile_files_hold_table_p(name: str) -> None:
+    p = load_profile(name)
+    want = TABLE_P[name]
+    assert p.hand_values["qi_dui"] == want["qi_dui"]
+    assert (p.self_draw_bonus, p.kong_flower_bonus) == (want["self_draw_bonus"], want["kong_flower_bonus"])
+    assert (p.dou.concealed, p.dou.added, p.dou.exposed) == want["dou"]
+    assert p.hot_shot.burn == want["burn"] and p.chicken.charge == want["charge"]
+
+
+def test_list_profiles() -> None:
+    assert set(TABLE_P) <= set(profiles.list_profiles())
+
+
+@pytest.mark.parametrize("options,path", [
+    ({"chicken.chargee": 1}, "chicken.chargee"),
+    ({"bao_pai": True}, "rules.options.bao_pai"),
+    ({"ben_ji": True}, "rules.options.ben_ji"),
+    ({"wugu_ji": True}, "rules.options.wugu_ji"),       # weile has no 8p values
+    ({"jian_dou_san": True}, "rules.options.jian_dou_san"),
+    ({"dou": {"exposed": "x"}}, "dou.exposed"),
+    ({"flip": "sideways"}, "rules.options.flip"),
+    ({"self_draw_bonus": True}, "self_draw_bonus"),
+    ({"hot_shot": {"burn": "some"}}, "hot_shot.burn"),
+])
+def test_bad_options_are_refused(options: dict, path: str) -> None:
+    with pytest.raises(ProfileError) as excinfo:
+        resolve("weile", options)
+    assert path in str(excinfo.value)
+
+
+def test_bad_option_in_a_record_is_a_p_schema_finding() -> None:
+    doc = example("hot-shot-weile")
+    doc["rules"]["options"] = {"xing_qi_ji": True}
+    a = audit_record(doc)
+    assert a["verdict"] == "invalid"
+    assert [(f["kind"], f["rule"]) for f in a["findings"]] == [("schema", "P")]
+    doc["rules"] = {"profile": "nosuch"}
+    assert [(f["kind"], f["rule"]) for f in audit_record(doc)["findings"]] == [("schema", "P")]
+
+
+def test_options_nested_and_dotted_agree() -> None:
+    a = resolve("weile", {"chicken": {"charge": 5}})
+    b = resolve("weile", {"chicken.charge": 5})
+    assert a == b and a.chicken.charge == 5 and a.chicken.normal == 1
+
+
+def test_jian_dou_san() -> None:
+    """见豆三: every dou 3; in cuocuo also 冲锋鸡 3, 责任鸡 2 and the self-draw table."""
+    g = resolve("guizhou", {"jian_dou_san": True})
+    assert (g.dou_value("concealed"), g.dou_value("exposed"), g.chicken.charge) == (3, 3, 2)
+    c = resolve("cuocuo", {"jian_dou_san": True})
+    assert (c.chicken.charge, c.chicken.responsibility) == (3, 2)
+    assert c.jds_table is not None and c.jds_table["ping_hu"] == 3
+
+
+def test_jian_dou_san_self_draw_table_in_play() -> None:
+    """cuocuo 见豆三: a 平胡 self-draw is worth the table's 3 instead of 1 + 1; R16.14 杠开 on top."""
+    from tests.helpers import INERT, kinds, legal, play
+    hands = ["5555m 555p 555s 678m 9m", *INERT]
+    s = legal(play(hands, "0 kong 5m concealed\n0 draw 9m\n0 win 9m", profile="cuocuo", flip="1m",
+                   options={"jian_dou_san": True}))
+    assert kinds(s["items"], "hand") == {(1, 0): 4, (2, 0): 4, (3, 0): 4}  # 3 + 杠开 1
+
+
+def test_flip_up_down_turns_discards_off_in_cuocuo_only() -> None:
+    assert resolve("cuocuo", {"flip": "up_down"}).flip_counts_discards is False
+    assert resolve("weile", {"flip": "up_down"}).flip_counts_discards is True
+
+
+def test_operator_profile_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An operator adds a profile file without touching code; a broken one is a clear error."""
+    src = (profiles.PROFILE_DIR / "weile.toml").read_text(encoding="utf-8")
+    (tmp_path / "house.toml").write_text(src.replace('name = "weile"', 'name = "house"')
+                                         .replace("kong_flower_bonus = 3", "kong_flower_bonus = 7"), "utf-8")
+    (tmp_path / "broken.toml").write_text(src.replace('name = "weile"', 'name = "broken"')
+                                          .replace("self_draw_bonus = 1", "self_draw_bonus = \"one\""), "utf-8")
+    monkeypatch.setenv("ZHUOJI_PROFILE_DIR", str(tmp_path))
+    assert load_profile("house").kong_flower_bonus == 7
+    with pytest.raises(ProfileError) as excinfo:
+        load_profile("broken")
+    assert "self_draw_bonus" in str(excinfo.value)
+
+
+def test_profile_without_declared_values_refuses_kill_declared() -> None:
+    with pytest.raises(ProfileError):
+        apply_options(load_profile("senyan"), {"kill_declared": {"value": 10, "mode": "add"}})
+
+
+def test_applied_options_are_cached_per_profile_and_options() -> None:
+    """Building a profile from data costs more than a settlement; a batch repeats the same options."""
+    base = load_profile("weile")
+    first = apply_options(base, {"chicken": {"charge": 3}})
+    assert apply_options(base, {"chicken": {"charge": 3}}) is first
+    assert first.chicken.charge == 3
+    other = apply_options(base, {"chicken": {"charge": 4}})
+    assert other is not first and other.chicken.charge == 4
+    assert apply_options(load_profile("cuocuo"), {"chicken": {"charge": 3}}).name == "cuocuo"
+    for _ in range(2):  # a refused option is refused every time, never cached as a profile
+        with pytest.raises(ProfileError):
+            apply_options(base, {"no_such_parameter": 1})

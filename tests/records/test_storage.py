@@ -1,0 +1,329 @@
+"""records.storage: verbatim bytes, revisions, re-audits, filters and counts, on the real engine."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from audit.api import audit_document
+from tests.conftest import (EXAMPLES, ROOT, dumps, example_path, failing_auditor, load_example, missettled,
+                            reference_paths, variant)
+from records import storage, trail
+from records.ingest import Unit, read_upload
+from records.storage import AuditFailed, RecordQuery, Store, Stored, UnknownRecord, connect, section_of
+
+
+def put(store: Store, doc: dict[str, Any] | bytes, name: str = "hand.json", uploader: str = "tester") -> list[Stored]:
+    """Ingest one file's bytes and store every good unit."""
+    data = doc if isinstance(doc, bytes) else dumps(doc)
+    batch = read_upload(name, data)
+    assert batch.problems == []
+    return [stored for unit in batch.units for stored in store.store_unit(unit, uploader=uploader)]
+
+
+def one(store: Store, doc: dict[str, Any] | bytes, **kwargs: Any) -> Stored:
+    """Store a single record."""
+    (stored,) = put(store, doc, **kwargs)
+    return stored
+
+
+def table_count(store: Store, table: str) -> int:
+    """Rows in a table."""
+    return store.db[table].count
+
+
+def test_record_is_stored_verbatim_with_its_audit(store: Store) -> None:
+    data = example_path("hot-shot-weile").read_bytes()
+    stored = one(store, data)
+    assert (stored.status, stored.revision, stored.verdict) == ("created", 1, "clean")
+    assert store.raw(stored.record_id) == data
+    record = store.record(stored.record_id)
+    assert record["game_id"] == "example-hot-shot-weile" and record["platform"] == ""
+    assert record["profile"] == "weile" and record["dealer"] == 0 and record["players"] == "P0 / P1 / P2 / P3"
+    audit = store.latest_audit(stored.record_id)
+    assert audit["verdict"] == "clean" and audit["settlement"]["scores"] == [-5, 3, 5, -3]
+    assert [row["outcome"] for row in store.uploads(stored.record_id)] == ["created"]
+    assert store.uploads(stored.record_id)[0]["uploader"] == "tester"
+
+
+def test_identical_bytes_return_the_existing_record(store: Store) -> None:
+    doc = load_example("charge-chicken-gold")
+    first = one(store, doc)
+    again = one(store, doc, uploader="someone else")
+    assert (again.status, again.record_id, again.revision) == ("duplicate", first.record_id, 1)
+    assert table_count(store, "records") == 1 and table_count(store, "audits") == 1
+    assert table_count(store, "documents") == 1
+    assert [row["outcome"] for row in store.uploads(first.record_id)] == ["created", "duplicate"]
+
+
+def test_different_bytes_make_a_new_revision_and_both_stay(store: Store) -> None:
+    doc = load_example("responsibility-chicken")
+    first = one(store, doc)
+    second = one(store, missettled(doc))
+    assert (second.status, second.revision, second.verdict) == ("revision", 2, "missettled")
+    assert second.record_id != first.record_id
+    revisions = store.revisions(first.record_id)
+    assert [(row["revision"], row["is_current"]) for row in revisions] == [(1, 0), (2, 1)]
+    assert json.loads(store.raw(first.record_id)) == doc
+    assert store.search(RecordQuery()).total == 1
+    assert store.search(RecordQuery(all_revisions=True)).total == 2
+    # re-sending revision 1 is a duplicate of revision 1, not a third revision
+    assert one(store, doc).record_id == first.record_id
+
+
+def test_same_game_id_on_another_platform_is_another_game(store: Store) -> None:
+    doc = load_example("hot-shot-cuocuo")
+    a = one(store, variant(doc, platform="alpha"))
+    b = one(store, variant(doc, platform="beta"))
+    assert (a.revision, b.revision, b.status) == (1, 1, "created")
+
+
+def test_reaudit_keeps_every_audit(store: Store) -> None:
+    stored = one(store, load_example("hot-shot-weile"))
+    row = store.reaudit(stored.record_id, profile="cuocuo", options=None)
+    assert row["profile"] == "cuocuo" and row["verdict"] == "missettled" and row["options"] is None
+    assert row["audit"]["verdict"] == "missettled" and row["engine_version"]
+    audits = store.audits(stored.record_id)
+    assert [audit["verdict"] for audit in audits] == ["clean", "missettled"]
+    assert store.record(stored.record_id)["verdict"] == "missettled"
+    assert store.latest_audit(stored.record_id) == row["audit"]
+    again = store.reaudit(stored.record_id, profile=None, options={"flip": "none"})
+    assert again["options"] == {"flip": "none"} and len(store.audits(stored.record_id)) == 3
+
+
+def test_match_hands_are_stored_and_reaudited_with_the_match(store: Store) -> None:
+    hands = [variant(load_example("hot-shot-weile"), game_id=f"mh-{i}") for i in range(2)]
+    results = put(store, dumps({"format": "zhuoji-match/1", "table_id": "t9", "hands": hands}), name="m.json")
+    assert [r.status for r in results] == ["created", "created"]
+    record = store.record(results[1].record_id)
+    assert record["match_id"] is not None and record["match_index"] == 1
+    assert json.loads(store.raw(results[1].record_id)) == hands[1]
+    row = store.reaudit(results[1].record_id)
+    assert row["audit"]["game_id"] == "mh-1"
+    assert table_count(store, "matches") == 1
+
+
+def test_engine_failure_keeps_the_bytes_and_flags_the_record(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "f.sqlite3", auditor=failing_auditor, engine_version="broken")
+    data = dumps(load_example("hot-shot-weile"))
+    (unit,) = read_upload("a.json", data).units
+    (stored,) = store.store_unit(unit, uploader="x")
+    assert stored.status == "created" and stored.verdict is None and "engine exploded" in (stored.audit_error or "")
+    assert store.raw(stored.record_id) == data and table_count(store, "audits") == 0
+    assert "engine exploded" in store.record(stored.record_id)["audit_error"]
+    assert store.search(RecordQuery(verdict="unaudited")).total == 1
+    with pytest.raises(AuditFailed):
+        store.reaudit(stored.record_id)
+    fixed = Store(store.db)  # the real engine: a re-audit clears the flag
+    assert fixed.reaudit(stored.record_id)["verdict"] == "clean"
+    assert fixed.record(stored.record_id)["audit_error"] is None
+
+
+def test_engine_answer_of_the_wrong_shape_is_refused(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "w.sqlite3", auditor=lambda doc, **kw: [{"verdict": "fine"}], engine_version="0")
+    (unit,) = read_upload("a.json", dumps(load_example("hot-shot-weile"))).units
+    (stored,) = store.store_unit(unit)
+    assert stored.verdict is None and "without a known verdict" in (stored.audit_error or "")
+    assert table_count(store, "audits") == 0
+
+
+def test_unknown_record(store: Store) -> None:
+    for call in (store.record, store.raw, store.audits, store.revisions, store.latest_audit):
+        with pytest.raises(UnknownRecord) as excinfo:
+            call(404)
+        assert "record 404 does not exist" in str(excinfo.value)
+
+
+def test_connection_settings_and_idempotent_migrations(tmp_path: Path) -> None:
+    path = tmp_path / "m.sqlite3"
+    Store.open(path).close()
+    store = Store.open(path)
+    assert store.db.journal_mode == "wal"
+    assert store.db.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
+    names = [row[0] for row in store.db.execute("SELECT name FROM _sqlite_migrations ORDER BY id")]
+    assert names[:2] == ["m001_tables", "m002_indexes"] and "m003_trust" in names
+    store.close()
+    assert connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+@pytest.fixture
+def filled(store: Store) -> Store:
+    """The 30 reference games, a few changed so every filter has something to find."""
+    for index, path in enumerate(reference_paths()):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if index % 5 == 0:
+            doc = missettled(doc)
+        if index % 2 == 0:
+            doc["client"] = "zz-client 5.0.1"
+        if index == 3:
+            doc["played_at"] = "2025-01-02T23:30:00+08:00"
+        one(store, doc)
+    return store
+
+
+def ids(store: Store, **filters: Any) -> list[int]:
+    """Record ids matching filters, in the list's order."""
+    return [row["id"] for row in store.search(RecordQuery(per_page=200, **filters)).rows]
+
+
+def test_counts_per_verdict_ignore_the_verdict_filter(filled: Store) -> None:
+    page = filled.search(RecordQuery(verdict="missettled"))
+    assert page.counts == {"invalid": 0, "illegal": 0, "missettled": 6, "clean": 24}
+    assert page.total == 6 and all(row["verdict"] == "missettled" for row in page.rows)
+
+
+def test_rule_filter_by_section_and_by_rule(filled: Store) -> None:
+    rules = {code for row in filled.search(RecordQuery(verdict="missettled")).rows for code in row["rules"].split()}
+    assert rules, "missettled records name the rules they break"
+    code = sorted(rules)[0]
+    by_rule = ids(filled, rule=code)
+    by_section = ids(filled, rule=section_of(code))
+    assert by_rule and set(by_rule) <= set(by_section)
+    assert ids(filled, rule="R99") == []
+
+
+def test_profile_platform_client_player_filters(filled: Store) -> None:
+    assert len(ids(filled, profile="kuhu")) == 6
+    assert len(ids(filled, platform="gen-holdout")) == 30 and ids(filled, platform="other") == []
+    assert len(ids(filled, client="zz-client")) == 15
+    assert ids(filled, client="zz%") == []  # a prefix, with % taken literally
+    named = ids(filled, player="阿明")
+    assert named and all("阿明" in filled.record(i)["players"] for i in named)
+    by_id = ids(filled, player="u55128")
+    assert by_id and all(any(p["player_id"] == "u55128" for p in filled.players(i)) for i in by_id)
+
+
+def test_date_range_and_game_id_prefix(filled: Store) -> None:
+    early = ids(filled, date_to="2025-12-31")
+    assert len(early) == 1
+    assert ids(filled, date_from="2025-01-02", date_to="2025-01-02") == early
+    assert len(ids(filled, date_from="2026-01-01")) == 29
+    assert len(ids(filled, game_id="ref-senyan")) == 6
+
+
+def test_sorting_and_pagination(filled: Store) -> None:
+    newest = ids(filled)
+    assert newest == sorted(newest, reverse=True)
+    oldest_played = filled.search(RecordQuery(sort="played_at", descending=False, per_page=1)).rows[0]
+    assert oldest_played["played_at"].startswith("2025-01-02")
+    by_game = [row["game_id"] for row in filled.search(RecordQuery(sort="game_id", descending=False, per_page=50)).rows]
+    assert by_game == sorted(by_game)
+    page = filled.search(RecordQuery(page=3, per_page=7))
+    assert (page.total, page.pages, len(page.rows)) == (30, 5, 7)
+    assert [row["id"] for row in page.rows] == newest[14:21]
+    assert filled.search(RecordQuery(page=9, per_page=7)).rows == []
+
+
+def test_distinct_values_for_the_filter_menus(filled: Store) -> None:
+    assert filled.distinct("profile") == ["cuocuo", "guizhou", "kuhu", "senyan", "weile"]
+    with pytest.raises(ValueError):
+        filled.distinct("raw")
+
+
+# ----- the upload path: schema_checked, batches of units, the idle connection ----------------------
+
+SAMPLES = ROOT / "samples"
+
+
+def every_sample_unit() -> list[Unit]:
+    """The units of every reference game, example and sample, a match with one bad hand (so that
+    one match is not schema_checked) and a record only the engine finds invalid."""
+    paths = [*reference_paths(), *sorted(EXAMPLES.glob("*.json")), *sorted(SAMPLES.glob("*.json"))]
+    units = [unit for path in paths if not path.name.endswith(".audit.json") and path.name != "manifest.json"
+             for unit in read_upload(path.name, path.read_bytes()).units]
+    hands = [variant(load_example("hot-shot-weile"), game_id="bad-match-0"), {"game_id": "bad-match-1"}]
+    units += read_upload("m.json", dumps({"format": "zhuoji-match/1", "table_id": "t", "hands": hands})).units
+    unknown = variant(load_example("hot-shot-weile"), game_id="unknown-profile")
+    unknown["rules"]["profile"] = "nope"  # passes audit.schema; the engine finds it invalid
+    return units + read_upload("u.json", dumps(unknown)).units
+
+
+def audit_rows(store: Store) -> list[tuple[Any, ...]]:
+    """Every stored audit, as the service keeps it."""
+    return [tuple(row) for row in store.db.execute(
+        "SELECT r.platform, r.game_id, r.revision, a.profile, a.verdict, a.findings_json, a.settlement_json "
+        "FROM audits a JOIN records r ON r.id = a.record_id ORDER BY a.id")]
+
+
+def test_stored_audits_are_the_same_with_and_without_schema_checked(tmp_path: Path) -> None:
+    units = every_sample_unit()
+    assert any(unit.schema_checked and unit.is_match for unit in units)
+    assert any(not unit.schema_checked for unit in units)
+    told: list[bool] = []
+
+    def spy(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
+            schema_checked: bool = False) -> list[dict[str, Any]]:
+        told.append(schema_checked)
+        return audit_document(doc, profile=profile, options=options, schema_checked=schema_checked)
+
+    def plain(doc: object, *, profile: str | None = None,
+              options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        return audit_document(doc, profile=profile, options=options)
+
+    stores = [Store.open(tmp_path / f"{name}.sqlite3", auditor=auditor, engine_version="t")
+              for name, auditor in (("told", spy), ("plain", plain))] + [Store.open(tmp_path / "real.sqlite3")]
+    for store in stores:
+        results = store.store_units(units, uploader="t")
+        assert all(item.verdict is not None for items in results for item in items)
+    assert told == [unit.schema_checked for unit in units]  # every unit is new: each audited once
+    rows = [audit_rows(store) for store in stores]
+    assert len(rows[0]) == sum(len(unit.hands) for unit in units) >= 60
+    assert rows[0] == rows[1] == rows[2]
+    assert {row[4] for row in rows[0]} == {"clean", "illegal", "missettled", "invalid"}
+    stores[0].reaudit(1)
+    assert told[-1] is False  # a stored document is re-read, not re-validated: the engine checks it
+
+
+def test_an_auditor_taking_only_kwargs_is_not_told_schema_checked(tmp_path: Path) -> None:
+    calls: list[dict[str, Any]] = []
+
+    def forwarding(doc: object, **kwargs: Any) -> list[dict[str, Any]]:
+        calls.append(kwargs)
+        return audit_document(doc, **kwargs)
+
+    store = Store.open(tmp_path / "k.sqlite3", auditor=forwarding, engine_version="t")
+    (unit,) = read_upload("a.json", dumps(load_example("hot-shot-weile"))).units
+    assert unit.schema_checked and store.store_unit(unit)[0].verdict == "clean"
+    assert calls == [{"profile": None, "options": None}]
+
+
+def test_units_of_one_upload_share_transactions_and_keep_their_order(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(storage, "UNITS_PER_TRANSACTION", 2)
+    audited: list[str] = []
+
+    def picky(doc: Any, **kwargs: Any) -> list[dict[str, Any]]:
+        audited.append(doc["game_id"])
+        if doc["game_id"] == "b-2":
+            raise RuntimeError("engine exploded")
+        return audit_document(doc, **kwargs)
+
+    store = Store.open(tmp_path / "b.sqlite3", auditor=picky, engine_version="t")
+    docs = [variant(load_example("hot-shot-weile"), game_id=f"b-{i}") for i in range(4)]
+    lines = [dumps(doc) for doc in (docs[0], docs[0], docs[1], docs[2], docs[3], docs[2])]
+    units = read_upload("b.jsonl", b"\n".join(lines)).units
+    results = [items[0] for items in store.store_units(units, uploader="t")]
+    assert [(r.game_id, r.status) for r in results] == [("b-0", "created"), ("b-0", "duplicate"), ("b-1", "created"),
+                                                        ("b-2", "created"), ("b-3", "created"), ("b-2", "duplicate")]
+    assert [r.verdict for r in results] == ["clean", "clean", "clean", None, "clean", None]
+    assert [bool(r.audit_error) for r in results] == [False, False, False, True, False, True]
+    # b-0 twice in one transaction: audited once; b-2 still unaudited when sent again: tried again
+    assert audited == ["b-0", "b-1", "b-2", "b-3", "b-2"]
+    assert table_count(store, "audits") == 3 and table_count(store, "uploads") == 6
+    assert "engine exploded" in store.record(results[3].record_id)["audit_error"]
+    assert trail.verify(store.db) == []
+
+
+def test_closing_a_connection_leaves_the_checkpoint_to_sqlite(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite3"
+    store = Store.open(path)
+    one(store, load_example("hot-shot-weile"))
+    store.close()
+    assert path.with_name("c.sqlite3-wal").exists()  # not checkpointed and removed by the close
+    other = connect(path)
+    busy, _, _ = other.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    assert busy == 0  # the idle connection holds no transaction: a full checkpoint goes through
+    assert other["records"].count == 1
+    other.close()

@@ -1,0 +1,227 @@
+"""The step-by-step report (`GET /records/<id>`), the what-if comparison, the rulebook lookups
+and the ledger grouping, with the real engine on a temporary database."""
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+import pytest
+from flask.testing import FlaskClient
+
+from audit import rulebook
+from web.report import Compared, LedgerRow, ledger, marker, seat_totals
+from tests.conftest import ROOT
+
+Upload = Callable[..., Any]
+SAMPLES = ROOT / "samples"
+
+
+def stored(upload: Upload, name: str) -> int:
+    """Upload a sample record; its record id."""
+    (result,) = upload((SAMPLES / f"{name}.json").read_bytes()).get_json()["results"]
+    assert result["record_id"] is not None, result
+    return int(result["record_id"])
+
+
+def page(client: FlaskClient, url: str, **query: str) -> str:
+    """A page that must answer 200."""
+    response = client.get(url, query_string=query)
+    assert response.status_code == 200, response.get_data(as_text=True)[:500]
+    return response.get_data(as_text=True)
+
+
+def row(html: str, anchor: str) -> str:
+    """The opening tag of the step row with this id."""
+    match = re.search(rf'<tr id="{anchor}"[^>]*>', html)
+    assert match, anchor
+    return match.group(0)
+
+
+# ----- the rulebook --------------------------------------------------------------------------------
+
+
+def test_every_section_of_the_rulebook_has_a_chinese_name() -> None:
+    sections = {code for code in rulebook.rules() if "." not in code}
+    assert sections == set(rulebook.SECTION_NAMES_ZH)
+    assert len([code for code in rulebook.rules() if "." in code]) >= 70
+
+
+def test_rule_text_comes_from_the_vendored_rulebook() -> None:
+    rule = rulebook.lookup("R13.1")
+    assert rule is not None and rule.code == "R13.1" and rule.section == "R13" and rule.name_zh == "过胡与过碰"
+    assert "Winning while locked is illegal." in rule.text and "\n" not in rule.text
+    assert rulebook.lookup("R8.9").code == "R8"  # an unknown rule falls back to its section
+    assert rulebook.lookup("R99") is None and rulebook.lookup(None) is None
+    assert "qing_qi_dui" in rulebook.lookup("R3.2").text.splitlines()[2]
+    assert (ROOT / "spec" / "rulebook.md").read_text(encoding="utf-8").count("\n## ") >= 17
+
+
+def test_rules_are_labelled_in_chinese_with_their_section() -> None:
+    assert rulebook.label("R8.3") == "热炮 R8.3"
+    assert rulebook.label("P") == "规则配置 P"
+    assert rulebook.label("X1") == "X1" and rulebook.label(None) == ""
+
+
+def test_markers_name_their_rule() -> None:
+    assert marker("过胡 seat 2") == type(marker("x"))("过胡", "R13.1", 2, None)
+    assert marker("冲锋鸡 1s").tile == "1s" and marker("冲锋鸡 1s").rule == "R11.3"
+    assert marker("热炮").rule == "R8.1" and marker("抢杠").rule == "R9.1" and marker("报听").rule == "R5.1"
+    assert marker("something new").rule is None
+
+
+# ----- ledger and totals ----------------------------------------------------------------------------
+
+
+def test_ledger_sums_per_kind_payer_and_payee_and_shows_differences() -> None:
+    computed = [{"kind": "hand", "from": 0, "to": 1, "amount": 2, "rule": "R6.3", "note": "平胡 1 +热炮 1"},
+                {"kind": "chicken", "from": 2, "to": 1, "amount": 1, "rule": "R11.6", "note": "鸡"},
+                {"kind": "chicken", "from": 2, "to": 1, "amount": 2, "rule": "R11.6", "note": "翻牌鸡"}]
+    claimed = [{"kind": "hand", "from": 0, "to": 1, "amount": 2},
+               {"kind": "chicken", "from": 2, "to": 1, "amount": 3},
+               {"kind": "chicken", "from": 2, "to": 0, "amount": 1}]
+    rows = ledger(computed, claimed)
+    assert rows == [LedgerRow("hand", 0, 1, ("R6.3",), ("平胡 1 +热炮 1",), 2, 2),
+                    LedgerRow("chicken", 2, 1, ("R11.6",), ("鸡", "翻牌鸡"), 3, 3),
+                    LedgerRow("chicken", 2, 0, (), (), None, 1)]
+    assert [r.difference for r in rows] == [0, 0, 1]
+
+
+def test_ledger_without_claimed_items_has_no_differences() -> None:
+    rows = ledger([{"kind": "dou", "from": 1, "to": 0, "amount": 3, "rule": "R4.7"}], None)
+    assert rows[0].claimed is None and rows[0].difference is None
+    computed_missing = ledger([], [{"kind": "dou", "from": 1, "to": 0, "amount": 3}])
+    assert computed_missing[0].computed is None and computed_missing[0].difference == 3
+
+
+def test_seat_totals_compare_computed_and_claimed() -> None:
+    totals = seat_totals([-5, 3, 5, -3], [-4, 3, 4, -3])
+    assert [t.differs for t in totals] == [True, False, True, False]
+    assert [t.difference for t in totals] == [1, 0, -1, 0]
+    assert [t.claimed for t in seat_totals(None, [1, -1])] == [1, -1]
+    assert not Compared("flip", "5s", None).differs and Compared("flip", "5s", "6s").differs
+
+
+# ----- the report page ------------------------------------------------------------------------------
+
+
+def test_illegal_step_is_highlighted_with_the_rule_text(client: FlaskClient, upload: Upload) -> None:
+    record_id = stored(upload, "illegal-pass-locked")
+    html = page(client, f"/records/{record_id}")
+    assert "flagged-illegal" in row(html, "step-3") and "flagged" not in row(html, "step-2")
+    assert 'href="#step-3"' in html  # the findings summary links to the step
+    assert "过胡与过碰 R13.1" in html and "Winning while locked is illegal." in html
+    assert "过胡 2 号位 Bo" in html  # the pass-lock marker on the step that closed the window
+    assert 'class="tile-sprite"' in html and html.count('<use href="#zj-') > 150
+    assert row(html, "step-deal") and "发牌" in html and "逐步回放" in html
+    assert " style=" not in html and "onclick" not in html
+    assert [body.strip() for body in re.findall(r"<script[^>]*>(.*?)</script>", html, re.S)] == []
+
+
+def test_report_in_english_keeps_rule_names_in_chinese(client: FlaskClient, upload: Upload) -> None:
+    record_id = stored(upload, "illegal-pass-locked")
+    html = page(client, f"/records/{record_id}", lang="en")
+    for fragment in ("Step by step", "Table after the step", "discards", "过胡与过碰 R13.1", "Flip and chickens",
+                     "Totals per seat", 'lang="en"'):
+        assert fragment in html, fragment
+
+
+def test_missettled_ledger_marks_the_differences(client: FlaskClient, upload: Upload) -> None:
+    record_id = stored(upload, "missettled-burn-not-applied")
+    html = page(client, f"/records/{record_id}")
+    assert "热炮 R8.3" in html and "chicken credits are burned" in html
+    assert 'href="#settlement"' in html  # a settlement finding links to the ledger
+    ledger_html = html[html.index('class="ledger"'):html.index('id="chickens"')]
+    assert ledger_html.count('class="differs"') == 1 and "+1" in ledger_html
+    totals_html = html[html.index('class="totals"'):html.index('class="ledger"')]
+    assert totals_html.count('class="differs"') == 2
+    assert "热炮" in html[html.index('id="step-2"'):html.index('id="step-3"')]  # the marker on the shot
+    assert "平胡 1 +热炮 1" in html
+
+
+def test_chickens_and_the_flip_tile(client: FlaskClient, upload: Upload) -> None:
+    record_id = stored(upload, "clean-weile-rob-double")
+    html = page(client, f"/records/{record_id}")
+    chickens = html[html.index('id="chickens"'):html.index('id="whatif"')]
+    assert "翻开的牌（审计）" in chickens and "8p 八筒" in chickens  # the turned tile, drawn
+    assert chickens.count("<tr>") == 4 + 1 and "冲锋鸡 1s 3" in chickens
+    assert "冲锋鸡" in html and "抢杠" in html
+    assert len(re.findall(r'<tr id="step-', html)) == 115
+
+
+def test_report_without_steps_when_the_engine_cannot_replay(client: FlaskClient, upload: Upload,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    record_id = stored(upload, "clean-weile-hot-shot")
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("replayer exploded")
+
+    monkeypatch.setattr("audit.api.trace_record", broken)
+    html = page(client, f"/records/{record_id}")
+    assert "没有回放" in html and "平胡 1 +热炮 1" in html  # the stored audit still shows
+
+
+def test_report_follows_a_reaudit_under_another_profile(client: FlaskClient, upload: Upload) -> None:
+    record_id = stored(upload, "clean-weile-hot-shot")
+    assert client.post(f"/api/records/{record_id}/audit", json={"profile": "cuocuo"}).status_code == 201
+    html = page(client, f"/records/{record_id}")
+    assert "cuocuo" in html and row(html, "step-3")
+
+
+def test_unknown_record_pages_are_404(client: FlaskClient) -> None:
+    for url in ("/records/999", "/records/999/whatif", "/records/999.pdf"):
+        response = client.get(url)
+        assert response.status_code == 404 and "record 999 does not exist" in response.get_data(as_text=True)
+
+
+def test_report_routes_need_an_account(anon_client: FlaskClient) -> None:
+    for url in ("/records/1", "/records/1/whatif", "/records/1.pdf", "/overview"):
+        response = anon_client.get(url)
+        assert response.status_code == 302 and "/login" in response.headers["Location"]
+
+
+# ----- what-if ----------------------------------------------------------------------------------
+
+
+def test_what_if_compares_without_storing(client: FlaskClient, upload: Upload) -> None:
+    record_id = stored(upload, "missettled-flip")
+    before = client.get(f"/api/records/{record_id}/audits").get_json()
+    html = page(client, f"/records/{record_id}/whatif", profile="cuocuo")
+    assert client.get(f"/api/records/{record_id}/audits").get_json() == before
+    compare = html[html.index('class="compare"'):html.index('class="compare-columns"')]
+    assert "weile" in compare and "cuocuo" in compare and compare.count('class="differs"') >= 2
+    assert "结算核对 R15.1" in html and "鸡 R11.5" in html  # findings of both audits, rules in Chinese
+    assert 'name="csrf_token"' in html and 'value="cuocuo"' in html  # the form that stores it
+    assert html.count("下局庄家") == 1 and "6s" in compare and "9s" in compare
+
+
+def test_what_if_with_options(client: FlaskClient, upload: Upload) -> None:
+    record_id = stored(upload, "clean-weile-hot-shot")
+    html = page(client, f"/records/{record_id}/whatif", options='{"chicken.normal": 2}')
+    assert "chicken.normal" in html and "结算核对 R15.1" in html
+
+
+@pytest.mark.parametrize("query, fragment", [
+    ({"profile": "mars"}, "profile: unknown profile &#39;mars&#39;"),
+    ({"options": "{oops"}, "options: not valid JSON (line 1, column 2"),
+    ({"options": "[1]"}, "options: must be a JSON object"),
+])
+def test_what_if_bad_input_is_a_400(client: FlaskClient, upload: Upload, query: dict[str, str],
+                                    fragment: str) -> None:
+    record_id = stored(upload, "clean-weile-hot-shot")
+    response = client.get(f"/records/{record_id}/whatif", query_string=query)
+    assert response.status_code == 400 and fragment in response.get_data(as_text=True)
+
+
+def test_what_if_of_a_match_hand_keeps_continuity(client: FlaskClient, upload: Upload) -> None:
+    results = upload((SAMPLES / "illegal-match-dealer.json").read_bytes()).get_json()["results"]
+    second = results[1]["record_id"]
+    html = page(client, f"/records/{second}/whatif", profile="weile")
+    compare = html[html.index('class="compare"'):html.index('class="compare-columns"')]
+    assert compare.count("违规") == 2  # the continuity finding survives in the what-if audit
+
+
+def test_what_if_engine_failure_is_a_502(client: FlaskClient, upload: Upload) -> None:
+    record_id = stored(upload, "clean-weile-hot-shot")
+    client.application.config["AUDITOR"] = lambda *args, **kwargs: 1 / 0
+    response = client.get(f"/records/{record_id}/whatif", query_string={"profile": "kuhu"})
+    assert response.status_code == 502 and "the audit engine failed" in response.get_data(as_text=True)

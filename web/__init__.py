@@ -1,0 +1,26 @@
+"""The web layer: blueprints for the HTML pages and the JSON API, nothing about the game.
+
+`register(app)` wires everything onto an app made by `app.create_app`.
+"""
+from __future__ import annotations
+
+from flask import Flask
+
+
+def register(app: Flask) -> None:
+    """Attach the store, the translations, the error pages, the blueprints and the CLI."""
+    from web import admin, api, auth, cli, db, errors, i18n, maintenance, pages, trail
+    from web import overview, report
+
+    db.init_app(app)
+    i18n.init_app(app)
+    errors.init_app(app)
+    auth.init_app(app)  # after i18n: its error pages are translated; before the blueprints it guards
+    admin.init_app(app)
+    trail.init_app(app)
+    maintenance.init_app(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(report.bp)
+    app.register_blueprint(overview.bp)
+    cli.init_app(app)

@@ -1,0 +1,347 @@
+"""Who is asking, and may they: login sessions for people, bearer tokens for servers, a role
+per route, CSRF on every form, and the security headers.
+
+Every request goes through `guard` (a before_request hook), in this order:
+1. identify: `Authorization: Bearer <token>` names an account; else the signed session cookie
+   does (a disabled account, or a session older than the password, counts as nobody);
+2. public endpoints (`/login`, `/health`, static files) pass;
+3. nobody: 401 JSON under /api/ (with `WWW-Authenticate: Bearer`), else a redirect to /login;
+4. the role: a view declares its roles with `@requires(...)`; a view that declares none is
+   admin-only, so a route added without thought fails closed;
+5. CSRF: an unsafe method authenticated by the cookie must echo the session's token (form
+   field `csrf_token` or header `X-CSRF-Token`). Browsers attach cookies on their own, never a
+   bearer token, so token requests are exempt.
+Checks run before the body is read, so an anonymous client cannot make the service parse 5 MB.
+"""
+from __future__ import annotations
+
+import hmac
+import os
+import secrets
+from collections.abc import Callable
+from dataclasses import replace
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from flask import (Blueprint, Flask, abort, current_app, g, has_request_context, jsonify, make_response, redirect,
+                   render_template, request, session, url_for)
+from flask.sessions import SecureCookieSessionInterface
+from flask.typing import ResponseReturnValue
+from werkzeug.routing import IntegerConverter
+
+from records import trail
+from records.security import ADMIN, AUDITOR, UPLOADER, Account, Accounts
+from records.storage import RecordQuery, now
+from web.db import get_store
+from web.errors import ApiError, error_response
+
+bp = Blueprint("auth", __name__)
+
+PUBLIC = frozenset({"auth.login", "auth.health", "static"})
+"""Endpoints anyone may reach."""
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+CSRF_FIELD, CSRF_HEADER = "csrf_token", "X-CSRF-Token"
+READERS = (ADMIN, AUDITOR)
+"""People who read, re-audit and annotate records."""
+API_READERS = (ADMIN, AUDITOR, UPLOADER)
+"""Everyone who may call the read API (uploaders see only their platform)."""
+
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def requires(*roles: str) -> Callable[[View], View]:
+    """Declare the roles that may call a view; `guard` checks them before the body is read, and
+    the wrapper checks again so the view is safe even in an app without the hook."""
+    allowed = frozenset(roles)
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            _check_role(allowed)
+            return view(*args, **kwargs)
+
+        checked.allowed_roles = allowed  # type: ignore[attr-defined]
+        return checked  # type: ignore[return-value]
+
+    return decorate
+
+
+def current_account() -> Account | None:
+    """The account of this request, if any."""
+    account: Account | None = g.get("account")
+    return account
+
+
+def account_name() -> str | None:
+    """The name the trail records for this request."""
+    account = current_account()
+    return account.name if account else None
+
+
+def _check_role(allowed: frozenset[str]) -> None:
+    """403 naming the roles when the account may not use this route."""
+    account = current_account()
+    if account is None:
+        abort(401, "log in, or send Authorization: Bearer <token>")
+    if account.role not in allowed:
+        abort(403, f"the {account.role} role may not use this route; it needs one of: {', '.join(sorted(allowed))}")
+
+
+# ----- identifying the caller -----------------------------------------------------------------
+
+
+def _bearer() -> str | None:
+    """The token of an Authorization: Bearer header, '' when the header is there but malformed."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
+def identify() -> None:
+    """Set g.account and g.via ('token', 'session' or None)."""
+    g.account, g.via = None, None
+    token = _bearer()
+    accounts = Accounts(get_store().db)
+    if token is not None:
+        g.account = accounts.by_token(token) if token else None
+        g.via = "token"
+        return
+    account_id = session.get("uid")
+    if isinstance(account_id, int):
+        account = _session_account(accounts, account_id)
+        if account is None:
+            session.clear()
+        g.account, g.via = account, "session" if account else None
+
+
+def _session_account(accounts: Accounts, account_id: int) -> Account | None:
+    """The session's account while it is active and its password unchanged."""
+    try:
+        account = accounts.get(account_id)
+    except ValueError:
+        return None
+    if account.disabled or account.role == UPLOADER or session.get("key") != account.session_key:
+        return None
+    return account
+
+
+def guard() -> ResponseReturnValue | None:
+    """The checks every request passes (see the module docstring)."""
+    g.account, g.via = None, None
+    if request.endpoint in PUBLIC:
+        if request.endpoint != "static" and request.method not in SAFE_METHODS:
+            check_csrf()
+        return None
+    identify()
+    if g.account is None:
+        return _unauthenticated()
+    view = current_app.view_functions.get(request.endpoint or "")
+    if view is not None:
+        _check_role(getattr(view, "allowed_roles", frozenset({ADMIN})))
+    if g.via == "session" and request.method not in SAFE_METHODS:
+        check_csrf()
+    return None
+
+
+def _unauthenticated() -> ResponseReturnValue:
+    """401 for the API (and for a bad token), the login page for a person."""
+    if request.path.startswith("/api/") or g.via == "token" or request.method not in SAFE_METHODS:
+        message = ("the bearer token is unknown, revoked or belongs to a disabled account" if g.via == "token"
+                   else "log in, or send Authorization: Bearer <token>")
+        response = make_response(error_response(401, "Unauthorized", message))
+        response.headers["WWW-Authenticate"] = 'Bearer realm="zhuoji"'
+        return response
+    return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
+
+
+# ----- CSRF -----------------------------------------------------------------------------------
+
+
+def csrf_token() -> str:
+    """The session's CSRF token, made on first use (templates put it in every form)."""
+    token = session.get("csrf")
+    if not isinstance(token, str):
+        token = session["csrf"] = secrets.token_urlsafe(32)
+    return token
+
+
+def check_csrf() -> None:
+    """400 unless the request echoes the session's token (header first: reading the form of a
+    big upload costs more)."""
+    expected = session.get("csrf")
+    sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD)
+    if not isinstance(expected, str) or not sent or not hmac.compare_digest(sent, expected):
+        abort(400, "the form's CSRF token is missing or out of date; reload the page and try again")
+
+
+# ----- sessions, secret key and headers -------------------------------------------------------
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed cookie, with SESSION_COOKIE_SECURE = "auto": Secure unless the request
+    came to localhost (`make run`) or the app is testing."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        """Decide per request when the setting is "auto"."""
+        value = app.config.get("SESSION_COOKIE_SECURE")
+        if value == "auto":
+            host = urlsplit(f"//{request.host}").hostname if has_request_context() else None
+            return not (app.testing or host in LOCAL_HOSTS)
+        return bool(value)
+
+
+def ensure_secret_key(app: Flask) -> None:
+    """Use the configured SECRET_KEY, else one kept in instance/secret_key (created once, 0600),
+    so nothing secret is baked into the code and every process of the service shares it."""
+    if app.config.get("SECRET_KEY"):
+        return
+    path = Path(app.instance_path) / "secret_key"
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        app.config["SECRET_KEY"] = path.read_text(encoding="ascii").strip()
+        return
+    key = secrets.token_hex(32)
+    with os.fdopen(descriptor, "w", encoding="ascii") as handle:
+        handle.write(key)
+    app.config["SECRET_KEY"] = key
+
+
+def security_headers(response: Any) -> Any:
+    """CSP without inline script, no sniffing, no framing, no caching of private pages."""
+    headers = response.headers
+    headers.setdefault("Content-Security-Policy", current_app.config["CONTENT_SECURITY_POLICY"])
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("X-Frame-Options", "DENY")
+    headers.setdefault("Referrer-Policy", "same-origin")
+    headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+    if request.is_secure:
+        headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+    if request.endpoint != "static":
+        headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+# ----- platform scoping of uploader accounts ------------------------------------------------------
+
+
+def visible(record: dict[str, Any]) -> bool:
+    """Whether this request may see a record: an uploader sees only its own platform's."""
+    account = current_account()
+    return account is None or account.role != UPLOADER or record.get("platform") == account.platform
+
+
+def scope_query(query: RecordQuery) -> RecordQuery:
+    """An uploader's list is its platform's records; asking for another platform is a 404."""
+    account = current_account()
+    if account is None or account.role != UPLOADER:
+        return query
+    if query.platform and query.platform != account.platform:
+        abort(404, f"platform {query.platform!r} is not visible to this account")
+    return replace(query, platform=account.platform)
+
+
+def upload_label(label: str | None) -> str:
+    """The uploader stored on records: the account, plus the client's own label when it gives one."""
+    name = account_name() or (request.remote_addr or "anonymous")
+    label = (label or "").strip()[:200]
+    return name if not label or label == name else f"{name} / {label}"
+
+
+def check_upload_platform(platforms: list[tuple[str, str]]) -> None:
+    """403 naming the field when an uploader sends a record of another platform.
+    `platforms` holds (source, platform) for every hand about to be stored."""
+    account = current_account()
+    if account is None or account.role != UPLOADER:
+        return
+    wrong = [(source, platform) for source, platform in platforms if platform != account.platform]
+    if wrong:
+        source, platform = wrong[0]
+        details = {"platform": [f"{source}: {platform!r} is not {account.platform!r}" for source, platform in wrong]}
+        raise ApiError(403, f"{source}: platform: {platform!r} is not the platform of this account "
+                            f"({account.platform!r}); nothing was stored", details)
+
+
+# ----- routes ---------------------------------------------------------------------------------
+
+
+def _safe_next(target: str | None) -> str:
+    """Only a path on this site (no scheme, no host, no //) may be a post-login destination."""
+    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        parts = urlsplit(target)
+        if not parts.scheme and not parts.netloc:
+            return target
+    return url_for("pages.records")
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login() -> ResponseReturnValue:
+    """The login form; a wrong name or password gets the same answer (and the same time)."""
+    target = _safe_next(request.values.get("next"))
+    if request.method == "GET":
+        return render_template("auth/login.html", next=target, error=None, name="")
+    name = request.form.get("name", "")[:64]
+    store = get_store()
+    account = Accounts(store.db).authenticate(name, request.form.get("password", ""))
+    error = None if account else "wrong"
+    if account is not None and account.role == UPLOADER:
+        account, error = None, "uploader"
+    with store.write():
+        trail.append(store.db, at=now(), actor=account.name if account else None,
+                     action="login" if account else "login-failed",
+                     detail={"name": name, "address": request.remote_addr, "reason": error})
+    if account is None:
+        return render_template("auth/login.html", next=target, error=error, name=name), 401
+    session.clear()
+    session.permanent = True
+    session.update(uid=account.id, key=account.session_key, csrf=secrets.token_urlsafe(32))
+    return redirect(target, code=303)
+
+
+@bp.post("/logout")
+@requires(ADMIN, AUDITOR)
+def logout() -> ResponseReturnValue:
+    """End the session (a POST with the CSRF token, so another site cannot log people out)."""
+    store = get_store()
+    with store.write():
+        trail.append(store.db, at=now(), actor=account_name(), action="logout")
+    session.clear()
+    return redirect(url_for("auth.login"), code=303)
+
+
+@bp.get("/health")
+def health() -> ResponseReturnValue:
+    """For load balancers and `make run` scripts: the database answers. Says nothing else."""
+    try:
+        get_store().db.execute("SELECT count(*) FROM _sqlite_migrations").fetchone()
+    except Exception:  # noqa: BLE001 - any failure means unhealthy; the log has the details
+        current_app.logger.exception("health check failed")
+        return jsonify({"status": "unavailable"}), 503
+    return jsonify({"status": "ok"})
+
+
+class RowId(IntegerConverter):
+    """`<int:...>` in URLs, capped at SQLite's largest integer: a huge id is a 404, not an
+    OverflowError (found by the schemathesis run in tests/test_fuzz_api.py)."""
+
+    def __init__(self, url_map: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max", 2**63 - 1)
+        super().__init__(url_map, *args, **kwargs)
+
+
+def init_app(app: Flask) -> None:
+    """Secret key, session cookie, the guard, headers, template helpers, autoescaping, routes.
+    Called before the other blueprints are registered, so their `<int:>` ids use RowId."""
+    app.url_map.converters["int"] = RowId
+    ensure_secret_key(app)
+    app.session_interface = SessionInterface()
+    app.before_request(guard)
+    app.after_request(security_headers)
+    app.jinja_env.autoescape = True  # every template, whatever its extension (the PDF uses them too)
+    app.jinja_env.globals.update(csrf_token=csrf_token, current_account=current_account)
+    app.register_blueprint(bp)

@@ -1,0 +1,348 @@
+"""A small dict-based gettext: simplified Chinese first, English on request.
+
+Message ids are the English text, so an untranslated id still reads; the test
+suite checks that every message id passed to `_` by a template or by this
+package has a Chinese entry. The language comes from `?lang=`, then the `lang` cookie, then
+Chinese. Flask-Babel would need compiled catalogues for two languages and a
+few dozen strings; this does not.
+"""
+from __future__ import annotations
+
+from flask import Flask, Response, g, request, url_for
+
+LANGUAGES = ("zh", "en")
+DEFAULT_LANGUAGE = "zh"
+COOKIE = "lang"
+HTML_LANG = {"zh": "zh-CN", "en": "en"}
+
+ZH: dict[str, str] = {
+    # layout
+    "Zhuoji hand audit": "捉鸡麻将牌局审计",
+    "Upload": "上传",
+    "Records": "牌局记录",
+    "API": "接口",
+    "Language": "语言",
+    "中文": "中文",
+    "English": "English",
+    "Skip to content": "跳到正文",
+    # verdicts and statuses
+    "invalid": "无效",
+    "illegal": "违规",
+    "missettled": "结算有误",
+    "clean": "无误",
+    "all": "全部",
+    "created": "已保存",
+    "revision": "新版本",
+    "duplicate": "已存在",
+    "rejected": "已拒收",
+    "skipped": "已跳过",
+    "failed": "失败",
+    "schema": "格式",
+    # upload page
+    "Upload records": "上传牌局记录",
+    "Drop files here, or choose them": "把文件拖到这里，或点击选择",
+    "Accepted: .json (a record or a match), .jsonl (one record per line), .zip of those.":
+        "可上传：.json（单局或整场）、.jsonl（每行一局）以及装有这些文件的 .zip。",
+    "Limit per request: %(size)s.": "每次请求上限：%(size)s。",
+    "Files": "文件",
+    "Uploader": "上传者",
+    "Send": "上传",
+    "Results": "结果",
+    "Uploading…": "正在上传…",
+    "Upload failed": "上传失败",
+    "Network error": "网络错误",
+    "Stored %(stored)s of %(hands)s hands; %(rejected)s rejected, %(skipped)s skipped.":
+        "共 %(hands)s 局，保存 %(stored)s 局；拒收 %(rejected)s，跳过 %(skipped)s。",
+    "No file was chosen.": "没有选择文件。",
+    "Source": "来源",
+    "Status": "状态",
+    "Errors": "错误",
+    # list page
+    "Filters": "筛选",
+    "Verdict": "结论",
+    "Profile": "规则",
+    "Rule section": "规则条款",
+    "Platform": "平台",
+    "Client": "客户端",
+    "Player": "玩家",
+    "Played from": "开始日期",
+    "Played to": "结束日期",
+    "Game id": "牌局编号",
+    "Revisions": "版本",
+    "current only": "仅最新",
+    "all revisions": "全部版本",
+    "Sort": "排序",
+    "Order": "顺序",
+    "newest first": "降序",
+    "oldest first": "升序",
+    "upload order": "上传顺序",
+    "played at": "对局时间",
+    "Apply": "筛选",
+    "Reset": "重置",
+    "Played at": "对局时间",
+    "Players": "玩家",
+    "Findings": "问题",
+    "Uploaded": "上传时间",
+    "No record matches these filters.": "没有符合条件的记录。",
+    "%(total)s records": "共 %(total)s 条",
+    "Page %(page)s of %(pages)s": "第 %(page)s / %(pages)s 页",
+    "Previous": "上一页",
+    "Next": "下一页",
+    "Per page": "每页",
+    # report
+    "Record %(id)s": "记录 %(id)s",
+    "Game": "牌局",
+    "Dealer": "庄家",
+    "Dealer streak": "连庄",
+    "Base": "底分",
+    "Seat": "座位",
+    "Name": "名字",
+    "Player id": "玩家编号",
+    "Raw record": "原始记录",
+    "Download the bytes as received": "下载原始字节",
+    "No findings.": "没有发现问题。",
+    "Step": "步",
+    "Rule": "条款",
+    "Kind": "类别",
+    "Message": "说明",
+    "Expected": "应为",
+    "Actual": "实际",
+    "Settlement": "结算",
+    "No settlement: the replay did not reach the end of the hand.":
+        "没有结算：回放未能合法走到本局结束。",
+    "Scores": "得分",
+    "Next dealer": "下局庄家",
+    "Next dealer streak": "下局连庄",
+    "Flip": "翻牌",
+    "none": "无",
+    "From": "付",
+    "To": "收",
+    "Amount": "分数",
+    "Note": "备注",
+    "hand": "胡牌",
+    "dealer": "庄家",
+    "dou": "豆",
+    "chicken": "鸡",
+    "hot_shot": "热炮",
+    "draw_settle": "查叫",
+    "current": "最新",
+    "Audits": "审计记录",
+    "Engine": "引擎",
+    "Options": "选项",
+    "Created": "时间",
+    "latest": "最新",
+    "Audit again": "重新审计",
+    "as recorded": "按记录中的规则",
+    "Options (JSON)": "选项（JSON）",
+    "Re-audit": "重新审计",
+    "Received": "收到记录",
+    "Uploads": "上传记录",
+    "Outcome": "结果",
+    "Match hand %(index)s": "整场第 %(index)s 局",
+    "seat %(seat)s": "%(seat)s 号位",
+    # step-by-step report, PDF, what-if, overview (web/report.py, overview.py)
+    "Report sections": "报告目录",
+    "Step by step": "逐步回放",
+    "PDF": "PDF",
+    "Each row shows the table after its event: every seat's concealed tiles, melds and, smaller, its discards. The acting seat is shaded and the tile of the event outlined.":
+        "每一行是该步之后的牌桌：各家手牌、碰杠，以及较小的弃牌。行动的一家有底色，本步涉及的牌加框。",
+    "declared ready": "已报听",
+    "may not win by discard after passing a win": "过胡后暂不能接炮",
+    "Event": "事件",
+    "Table after the step": "本步之后的牌桌",
+    "Wall": "牌墙",
+    "Markers": "标记",
+    "deal": "发牌",
+    "the deal": "发牌",
+    "No steps: the record could not be replayed (see the findings).": "没有回放：这份记录无法回放（见问题）。",
+    "The steps below are replayed by the engine installed now, which finds this record %(verdict)s; re-audit to store its opinion.":
+        "下面的步骤由当前安装的引擎回放，它判定本局为「%(verdict)s」；重新审计可保存这一结论。",
+    "draws": "摸牌",
+    "discards": "打出",
+    "declares ready": "报听",
+    "pongs": "碰",
+    "concealed kong": "闷豆（暗杠）",
+    "added kong": "转弯豆（补杠）",
+    "exposed kong": "点豆（明杠）",
+    "kong": "杠",
+    "wins by self-draw": "自摸",
+    "wins on the discard": "接炮胡",
+    "robs the kong": "抢杠胡",
+    "wins": "胡",
+    "passes": "过",
+    "from": "来自",
+    "m": "万",
+    "p": "筒",
+    "s": "条",
+    "D": "庄",
+    "Rulebook": "规则书",
+    "settlement": "结算",
+    "Totals per seat": "各家合计",
+    "Computed": "审计计算",
+    "Claimed": "记录声称",
+    "Difference": "差额",
+    "Ledger": "明细账",
+    "Payer": "付款方",
+    "Payee": "收款方",
+    "The record gives no itemised ledger (result.items), so only its totals are compared.":
+        "记录没有逐项明细（result.items），只比较合计。",
+    "No payments.": "没有支付。",
+    "Flip and chickens": "翻牌与鸡",
+    "Turned tile (computed)": "翻开的牌（审计）",
+    "Turned tile (claimed)": "翻开的牌（记录）",
+    "not given": "未提供",
+    "Chickens": "鸡牌",
+    "Value": "分值",
+    "Qualifies": "有效",
+    "yes": "是",
+    "no": "否",
+    "No chickens: they are settled only when the hand ends with a win.": "没有鸡：只有本局有人胡牌时才结算鸡。",
+    "What if": "假如换规则",
+    "Audit this record under another profile or other options and compare with the stored audit. Nothing is stored.":
+        "用其他规则或选项重新审计这份记录，并与已保存的审计对比。不会保存任何内容。",
+    "Compare": "对比",
+    "Claimed by the record": "记录声称",
+    "Stored audit": "已保存的审计",
+    "What-if audit": "假设审计",
+    "Score": "得分",
+    "Store this audit as the latest": "把这次审计保存为最新",
+    "Overview": "总览",
+    "%(total)s records under these filters; %(rate)s not clean.": "符合条件的记录共 %(total)s 条，其中 %(rate)s 有问题。",
+    "Show the records": "查看这些记录",
+    "Findings by client for": "按客户端统计的条款",
+    "The chart shows the %(top)s largest groups; the table lists all %(count)s.":
+        "图中只画出最大的 %(top)s 组，表格列出全部 %(count)s 组。",
+    "Group": "分组",
+    "Total": "合计",
+    "Rate": "比例",
+    "%(rate)s not clean": "%(rate)s 有问题",
+    "%(rate)s of records": "占记录 %(rate)s",
+    "Verdicts by day": "每日结论",
+    "Verdicts by month": "每月结论",
+    "no date": "无日期",
+    "Records with findings, by rule section": "有问题的记录（按规则条款）",
+    "Verdicts by platform": "各平台结论",
+    "no platform": "无平台",
+    "Verdicts by client version": "各客户端版本结论",
+    "no client": "无客户端",
+    "Records with %(rule)s findings, by client version": "有「%(rule)s」问题的记录（按客户端版本）",
+    # errors
+    "Error %(code)s": "错误 %(code)s",
+    "Back to the records": "返回牌局记录",
+    "Details": "详情",
+    # accounts, login, notes and the audit trail (web/auth.py, admin.py, trail.py)
+    "Accounts": "账号",
+    "Account": "账号",
+    "All accounts": "全部账号",
+    "Log in": "登录",
+    "Log out": "退出",
+    "Password": "密码",
+    "Wrong name or password.": "名字或密码不对。",
+    "Uploader accounts use API tokens, not the web pages.": "上传账号只能用接口令牌，不能登录网页。",
+    "Role": "角色",
+    "Created by": "创建者",
+    "disabled": "已停用",
+    "active": "有效",
+    "New account": "新建账号",
+    "Platform (uploaders only)": "平台（仅上传账号）",
+    "Password (empty: a random one, shown once)": "密码（留空则随机生成，只显示一次）",
+    "Create": "创建",
+    "Account %(name)s created.": "已创建账号 %(name)s。",
+    "Its password, shown this once:": "密码只显示这一次：",
+    "The new password, shown this once:": "新密码只显示这一次：",
+    "The new API token, shown this once (send it as Authorization: Bearer):":
+        "新的接口令牌只显示这一次（请求时放在 Authorization: Bearer 中）：",
+    "Role and platform": "角色和平台",
+    "Save": "保存",
+    "Enable": "启用",
+    "Disable": "停用",
+    "New random password": "重设为随机密码",
+    "API tokens": "接口令牌",
+    "Token": "令牌",
+    "Label": "用途",
+    "revoked": "已吊销",
+    "Revoke": "吊销",
+    "No tokens.": "没有令牌。",
+    "New token": "新建令牌",
+    "admin": "管理员",
+    "auditor": "审计员",
+    "uploader": "上传账号",
+    "Notes": "批注",
+    "Case": "案件",
+    "Case number": "案件编号",
+    "Decision": "处理结论",
+    "Add note": "添加批注",
+    "No notes yet.": "还没有批注。",
+    "Notes are never edited; to correct one, add another.": "批注不能修改；要更正，请再添加一条。",
+    "open": "待处理",
+    "confirmed": "已确认",
+    "dismissed": "已驳回",
+    "escalated": "已上报",
+    "closed": "已结案",
+    "Audit trail": "操作日志",
+    "Who uploaded, viewed, re-audited, annotated or exported this record. Showing the newest %(shown)s of %(total)s.":
+        "谁上传、查看、重新审计、批注或导出了这条记录。显示最新的 %(shown)s 条，共 %(total)s 条。",
+    "Newest first. The trail is append-only; `flask --app app verify` checks its hash chain.":
+        "最新的在前。日志只能追加；`flask --app app verify` 会检查它的哈希链。",
+    "When": "时间",
+    "Who": "操作人",
+    "Action": "操作",
+    "Record": "记录",
+    "upload": "上传",
+    "view": "查看",
+    "export": "导出",
+    "re-audit": "重新审计",
+    "note": "批注",
+    "login": "登录",
+    "failed login": "登录失败",
+    "logout": "退出",
+    "account created": "创建账号",
+    "account changed": "修改账号",
+    "token created": "创建令牌",
+    "token revoked": "吊销令牌",
+    "first admin": "初始管理员",
+    "not audited": "未审计",
+    "Not audited: the engine failed on this record; it is kept and will be audited again by `flask --app app reaudit`.":
+        "未审计：审计引擎处理这条记录时出错；记录已保存，可用 `flask --app app reaudit` 重新审计。",
+}
+"""Chinese for every message id; English is the id itself."""
+
+
+def current_language() -> str:
+    """The request's language: ?lang=, then the cookie, then Chinese."""
+    chosen = request.args.get("lang") or request.cookies.get(COOKIE)
+    return chosen if chosen in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def gettext(message: str, **params: object) -> str:
+    """Translate a message id into the request's language and fill in %(name)s parameters."""
+    language = g.get("lang", DEFAULT_LANGUAGE)
+    text = ZH.get(message, message) if language == "zh" else message
+    return text % params if params else text
+
+
+def lang_url(language: str) -> str:
+    """The current page in another language (keeps the other query parameters)."""
+    endpoint = request.endpoint or "pages.records"
+    values = {**request.args.to_dict(), **(request.view_args or {}), "lang": language}
+    return url_for(endpoint, **values)
+
+
+def remember_language(response: Response) -> Response:
+    """Keep an explicit ?lang= choice in a cookie for later pages."""
+    chosen = request.args.get("lang")
+    if chosen in LANGUAGES and request.cookies.get(COOKIE) != chosen:
+        response.set_cookie(COOKIE, chosen, max_age=365 * 24 * 3600, samesite="Lax")
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Choose the language per request and expose `_` and helpers to templates."""
+
+    @app.before_request
+    def choose_language() -> None:
+        g.lang = current_language()
+
+    app.after_request(remember_language)
+    app.jinja_env.globals.update(_=gettext, lang_url=lang_url, html_lang=lambda: HTML_LANG[g.get("lang", "zh")],
+                                 current_language=lambda: g.get("lang", DEFAULT_LANGUAGE))

@@ -1,0 +1,157 @@
+"""The overview: verdict counts and rates over time, by rule section, platform and client.
+
+Counts come from `records.stats` under the list's own filters, so every bar
+links to a records list that shows exactly its records. Charts are drawn
+server-side (`web.charts`), the same SVG in the page and in the PDF.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from flask import Blueprint, abort, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from markupsafe import Markup
+
+from audit import rulebook
+from records import stats
+from records.storage import VERDICTS, RecordQuery
+from web import api
+from web.auth import READERS, requires, scope_query
+from web.charts import Bar, Series, bar_chart_svg
+from web.db import get_store
+from web.i18n import gettext as _
+from web.report import pdf_response
+
+bp = Blueprint("overview", __name__)
+
+COLOURS = {"invalid": "#6d4c41", "illegal": "#c62828", "missettled": "#b26a00", "clean": "#2e7d32"}
+"""The verdict badges' colours (static/style.css)."""
+TOP = 25
+"""Most platforms or clients a chart shows; the table says how many there are."""
+FILTERS = ("verdict", "profile", "rule", "platform", "client", "player", "date_from", "date_to", "game_id",
+           "revisions")
+"""List parameters the overview honours (sort and paging mean nothing here)."""
+DEFAULT_FOCUS = "R8"
+"""The section of the per-client findings chart: 热炮, which client builds mis-settle most."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of a chart's table: the group, its links, its counts and rates."""
+
+    label: str
+    href: str | None
+    counts: dict[str, int]
+    links: dict[str, str]
+    total: int
+    rate: str
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A chart: title, SVG, and the table of the same numbers with links."""
+
+    id: str
+    title: str
+    svg: Markup
+    rows: list[Row]
+    more: int
+    """Groups left out of the chart (beyond TOP)."""
+
+
+def _percent(share: float) -> str:
+    """0.125 -> '12.5%' (one decimal below 10%, none above)."""
+    if share == 0:
+        return "0%"
+    return f"{share * 100:.1f}%" if share * 100 < 10 else f"{share * 100:.0f}%"
+
+
+def overview_query() -> tuple[RecordQuery, dict[str, str], str]:
+    """The filters (checked like the list's: a bad value is a 400 naming it), the active ones as
+    link parameters, and the focus section of the per-client findings chart."""
+    args = {key: value for key, value in request.args.items() if key in FILTERS and value}
+    focus = request.args.get("focus") or DEFAULT_FOCUS
+    if rulebook.section_of(focus) != focus or focus not in rulebook.SECTION_NAMES_ZH:
+        abort(400, f"focus: not a rulebook section: {focus!r} (e.g. R8)")
+    return scope_query(api.parse_list_query(args)), args, focus
+
+
+def _link(args: dict[str, str], **more: str) -> str:
+    """The records list under the overview's filters plus this group's."""
+    params: dict[str, Any] = {**args, **more}
+    return url_for("pages.records", **params)
+
+
+def _chart(chart_id: str, title: str, buckets: list[stats.Bucket], *, label: Any, filters: Any,
+           note: Any, args: dict[str, str]) -> Chart:
+    """A chart and its table from buckets; `label`, `filters` (link parameters or None) and
+    `note` (rate text) are functions of a bucket."""
+    series = [Series(verdict, _(verdict), COLOURS[verdict]) for verdict in VERDICTS]
+    rows = []
+    for bucket in buckets:
+        extra = filters(bucket)
+        href = _link(args, **extra) if extra is not None else None
+        links = {v: _link(args, **extra, verdict=v) for v in VERDICTS if bucket.counts[v]} if extra is not None else {}
+        rows.append(Row(label(bucket), href, bucket.counts, links, bucket.total, note(bucket)))
+    bars = [Bar(row.label, row.counts, row.href, row.links, f"{row.total} · {row.rate}") for row in rows[:TOP]]
+    svg = bar_chart_svg(bars, series=series, title=title)
+    return Chart(chart_id, title, Markup(svg), rows, max(len(rows) - TOP, 0))
+
+
+def build_charts(query: RecordQuery, args: dict[str, str], focus: str) -> tuple[stats.Bucket, list[Chart]]:
+    """Every chart of the overview, from four grouped queries and one total."""
+    db = get_store().db
+    total = stats.totals(db, query)
+    rate = lambda bucket: _("%(rate)s not clean", rate=_percent(bucket.not_clean))  # noqa: E731
+    unit, periods = stats.by_period(db, query)
+
+    def period_filters(bucket: stats.Bucket) -> dict[str, str] | None:
+        if bucket.key is None:
+            return None
+        start, end = stats.period_range(unit, bucket.key)
+        return {"date_from": start, "date_to": end}
+
+    share = lambda bucket: _("%(rate)s of records", rate=_percent(bucket.total / total.total if total.total else 0))  # noqa: E731
+    focus_query = replace(query, rule=focus)
+    charts = [
+        _chart("time", _("Verdicts by day") if unit == "day" else _("Verdicts by month"), periods,
+               label=lambda b: b.key or _("no date"), filters=period_filters, note=rate, args=args),
+        _chart("rules", _("Records with findings, by rule section"), stats.by_section(db, query),
+               label=lambda b: rulebook.label(b.key), filters=lambda b: {"rule": b.key}, note=share, args=args),
+        _chart("platforms", _("Verdicts by platform"), stats.by_column(db, query, "platform"),
+               label=lambda b: b.key or _("no platform"), filters=lambda b: {"platform": b.key} if b.key else None,
+               note=rate, args=args),
+        _chart("clients", _("Verdicts by client version"), stats.by_column(db, query, "client"),
+               label=lambda b: b.key or _("no client"), filters=lambda b: {"client": b.key} if b.key else None,
+               note=rate, args=args),
+        _chart("focus", _("Records with %(rule)s findings, by client version", rule=rulebook.label(focus)),
+               stats.by_column(db, focus_query, "client"), label=lambda b: b.key or _("no client"),
+               filters=lambda b: {"client": b.key, "rule": focus} if b.key else None, note=rate, args=args),
+    ]
+    return total, charts
+
+
+def _context() -> dict[str, Any]:
+    """What both the page and the PDF show."""
+    query, args, focus = overview_query()
+    total, charts = build_charts(query, args, focus)
+    store = get_store()
+    choices = {column: store.distinct(column) for column in ("platform", "profile", "client")}
+    return {"query": query, "args": args, "focus": focus, "total": total, "charts": charts, "choices": choices,
+            "verdicts": VERDICTS, "colours": COLOURS, "sections": list(rulebook.SECTION_NAMES_ZH),
+            "percent": _percent}
+
+
+@bp.get("/overview")
+@requires(*READERS)
+def overview() -> ResponseReturnValue:
+    """Charts of verdicts over time, by rule section, platform and client."""
+    return render_template("overview.html", **_context())
+
+
+@bp.get("/overview.pdf")
+@requires(*READERS)
+def overview_pdf() -> ResponseReturnValue:
+    """The same charts and tables as a PDF."""
+    return pdf_response(render_template("pdf/overview.html", pdf=True, **_context()), "overview.pdf")

@@ -1,0 +1,117 @@
+"""The HTML pages: upload form, records list, report of one record.
+
+They reuse the API's request handling so the page and the JSON answer agree;
+templates get plain rows and the audit JSON, and only label what they show.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+
+from records.storage import VERDICTS
+from web import api, engine
+from web.auth import READERS, requires
+from web.db import get_store
+from web.uploads import summarize
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.get("/")
+@requires(*READERS)
+def index() -> ResponseReturnValue:
+    """The list is the home page."""
+    return redirect(url_for("pages.records"))
+
+
+@bp.get("/upload")
+@requires(*READERS)
+def upload_form() -> ResponseReturnValue:
+    """The drop zone; static/upload.js posts each file to the API."""
+    return render_template("upload.html", results=None, summary=None, limit=_limit_text())
+
+
+@bp.post("/upload")
+@requires(*READERS)
+def upload_submit() -> ResponseReturnValue:
+    """The same upload without JavaScript: results rendered on the page."""
+    results = api.run_upload(api.uploaded_files())
+    status = api.upload_status(results)
+    return render_template("upload.html", results=results, summary=summarize(results),
+                           limit=_limit_text()), 200 if status in (200, 201) else status
+
+
+def _limit_text() -> str:
+    """MAX_CONTENT_LENGTH for people."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
+    return f"{limit / 1024 / 1024:.0f} MB" if limit >= 1024 * 1024 else f"{limit} B"
+
+
+@bp.get("/records")
+@requires(*READERS)
+def records() -> ResponseReturnValue:
+    """Filtered list with verdict tabs and pagination."""
+    query = api.parse_list_query(request.args.to_dict())
+    store = get_store()
+    page = store.search(query)
+    choices = {column: store.distinct(column) for column in ("platform", "profile", "client")}
+    return render_template("records.html", page=page, query=query, verdicts=VERDICTS, choices=choices,
+                           args=_filter_args(), tab_args=_filter_args(drop="verdict"), sorts=_sort_labels())
+
+
+def _filter_args(drop: str | None = None) -> dict[str, str]:
+    """The query string without paging and language (and `drop`), for tab and page links."""
+    skip = {"page", "lang", drop}
+    return {key: value for key, value in request.args.items() if key not in skip and value}
+
+
+def _sort_labels() -> list[str]:
+    """Sort keys offered in the form (labels are translated in the template)."""
+    return ["id", "played_at", "game_id", "platform", "profile", "verdict"]
+
+
+@bp.get("/records/<int:record_id>")
+@requires(*READERS)
+def report(record_id: int) -> ResponseReturnValue:
+    """The report of one record: header, findings, the steps, settlement, revisions, audits."""
+    from web.report import report_context
+
+    store = get_store()
+    detail = api.record_detail(store, record_id)
+    return render_template("report/steps_page.html", record=detail, audit=detail["audit"],
+                           uploads=store.uploads(record_id), profiles=_profiles(), **report_context(detail))
+
+
+def _profiles() -> list[str]:
+    """Profiles for the re-audit form; empty (form hidden) while no engine is installed."""
+    try:
+        return engine.profiles()
+    except ImportError:
+        return []
+
+
+@bp.post("/records/<int:record_id>/audit")
+@requires(*READERS)
+def reaudit(record_id: int) -> ResponseReturnValue:
+    """The re-audit form: checked like the API, then back to the report."""
+    profile = request.form.get("profile") or None
+    if profile is not None and profile not in _profiles():
+        abort(400, f"profile: unknown profile {profile!r}")
+    api.reaudit(record_id, profile, form_options(request.form.get("options", "")))
+    return redirect(url_for("pages.report", record_id=record_id), code=303)
+
+
+def form_options(text: str) -> dict[str, Any] | None:
+    """The options textarea: empty, or a JSON object."""
+    if not text.strip():
+        return None
+    try:
+        options = json.loads(text)
+    except json.JSONDecodeError as exc:
+        abort(400, f"options: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})")
+    if not isinstance(options, dict):
+        abort(400, "options: must be a JSON object")
+    return options

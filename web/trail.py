@@ -1,0 +1,220 @@
+"""The audit trail and the notes, on the web: who did what to a record, and what auditors decided.
+
+- Views and exports are logged by one after_request hook for every successful GET that names a
+  record (`record_id` in the URL): an export when the answer is a download (an attachment or a
+  PDF), a view otherwise. Routes need not remember to log, and new ones (the PDF) are covered.
+- Uploads and re-audits are logged by the store in the same transaction as the data they
+  describe; notes by `records.trail.add_note`, also in one transaction.
+- The record page includes `templates/trail.html`, which calls `record_trail` and
+  `record_notes` (template globals), so the report's view function needs no change.
+- JSON: `GET /api/records/<id>/trail`, `GET` and `POST /api/records/<id>/notes`.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Flask, abort, g, jsonify, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from records import trail
+from records.storage import now
+from web.auth import READERS, account_name, current_account, requires
+from web.db import get_store
+from web.errors import ApiError
+
+bp = Blueprint("trail", __name__)
+
+DOWNLOAD_TYPES = ("application/pdf", "application/zip")
+"""Answers that count as an export even without Content-Disposition: attachment."""
+SHOWN_ON_PAGE = 200
+"""Newest trail rows shown on a record's page (the API can page further with `limit`)."""
+
+
+class NoteSchema(Schema):
+    """An auditor's note on a record; never edited, a correction is a new note."""
+
+    id = fields.Integer()
+    author = fields.String()
+    case_number = fields.String(allow_none=True)
+    decision = fields.String(validate=validate.OneOf(trail.DECISIONS))
+    text = fields.String()
+    created_at = fields.String()
+
+
+class NoteRequestSchema(Schema):
+    """The body of `POST /api/records/<id>/notes`."""
+
+    class Meta:
+        unknown = RAISE
+
+    case_number = fields.String(load_default=None, allow_none=True,
+                                validate=validate.Length(max=trail.NOTE_LIMITS["case_number"]))
+    decision = fields.String(load_default="open", validate=validate.OneOf(trail.DECISIONS))
+    text = fields.String(required=True, validate=validate.Length(min=1, max=trail.NOTE_LIMITS["text"]))
+
+
+class TrailEntrySchema(Schema):
+    """One row of the append-only trail."""
+
+    id = fields.Integer()
+    at = fields.String()
+    actor = fields.String()
+    action = fields.String(validate=validate.OneOf(trail.ACTIONS))
+    record_id = fields.Integer(allow_none=True)
+    detail = fields.Dict(allow_none=True)
+
+
+# ----- logging views and exports --------------------------------------------------------------
+
+
+def log_access(response: Any) -> Any:
+    """Log a successful GET that names a record as a view or an export, and any other download
+    (the overview PDF) as an export without a record, before the answer is sent."""
+    record_id = (request.view_args or {}).get("record_id")
+    if request.method != "GET" or response.status_code != 200 or current_account() is None:
+        return response
+    disposition = response.headers.get("Content-Disposition", "")
+    export = "attachment" in disposition or response.mimetype in DOWNLOAD_TYPES
+    if not isinstance(record_id, int) and not export:
+        return response
+    detail = {"endpoint": request.endpoint, "via": g.get("via")}
+    if export:
+        detail.update(format=response.mimetype, path=request.full_path.rstrip("?"))
+    store = get_store()
+    with store.write():
+        trail.append(store.db, at=now(), actor=account_name(), action="export" if export else "view",
+                     record_id=record_id if isinstance(record_id, int) else None, detail=detail)
+    return response
+
+
+def record_trail(record_id: int, limit: int = SHOWN_ON_PAGE) -> list[dict[str, Any]]:
+    """Template global: the newest trail rows of a record."""
+    return trail.entries(get_store().db, record_id=record_id, limit=limit)
+
+
+def record_trail_count(record_id: int) -> int:
+    """Template global: how many trail rows a record has."""
+    return trail.count(get_store().db, record_id=record_id)
+
+
+def record_notes(record_id: int) -> list[dict[str, Any]]:
+    """Template global: a record's notes, oldest first."""
+    return trail.notes(get_store().db, record_id)
+
+
+def _require_record(record_id: int) -> None:
+    """404 naming the record unless it exists (and, for an uploader, is of its platform)."""
+    from web.api import find_record
+
+    find_record(get_store(), record_id)
+
+
+def _add(record_id: int, values: dict[str, Any]) -> int:
+    """Store a note and its trail entry in one transaction."""
+    store = get_store()
+    with store.write():
+        return trail.add_note(store.db, record_id=record_id, author=account_name() or "unknown",
+                              case_number=values.get("case_number"), decision=values.get("decision"),
+                              text=values.get("text"), at=now())
+
+
+# ----- routes ---------------------------------------------------------------------------------
+
+
+@bp.post("/records/<int:record_id>/notes")
+@requires(*READERS)
+def add_note_form(record_id: int) -> ResponseReturnValue:
+    """The note form on the record page; back to the page's notes."""
+    _require_record(record_id)
+    form = request.form
+    try:
+        _add(record_id, {"case_number": form.get("case_number"), "decision": form.get("decision") or "open",
+                         "text": form.get("text")})
+    except trail.NoteError as exc:
+        abort(400, str(exc))
+    return redirect(url_for("pages.report", record_id=record_id, _anchor="notes"), code=303)
+
+
+@bp.get("/api/records/<int:record_id>/notes")
+@requires(*READERS)
+def list_notes(record_id: int) -> ResponseReturnValue:
+    """A record's notes, oldest first."""
+    _require_record(record_id)
+    return jsonify(NoteSchema(many=True).dump(record_notes(record_id)))
+
+
+def _json_body() -> Any:
+    """The request body as JSON, or a 400 that says why (deep nesting included)."""
+    try:
+        return json.loads(request.get_data(cache=True) or b"null")
+    except (ValueError, RecursionError) as exc:
+        raise ApiError(400, f"the request body is not valid JSON ({type(exc).__name__})") from exc
+
+
+@bp.post("/api/records/<int:record_id>/notes")
+@requires(*READERS)
+def post_note(record_id: int) -> ResponseReturnValue:
+    """Add a note: `{"case_number": "...", "decision": "confirmed", "text": "..."}`."""
+    _require_record(record_id)
+    body = _json_body()
+    if not isinstance(body, dict):
+        raise ApiError(400, "the request body must be a JSON object with `text` and optional "
+                            "`case_number` and `decision`")
+    try:
+        values = NoteRequestSchema().load(body)
+        note_id = _add(record_id, values)
+    except ValidationError as exc:
+        messages = exc.normalized_messages()
+        raise ApiError(400, "bad note: " + "; ".join(f"{k}: {v}" for k, v in messages.items()), messages) from exc
+    except trail.NoteError as exc:
+        raise ApiError(400, str(exc), {str(exc).split(":", 1)[0]: [str(exc)]}) from exc
+    note = next(row for row in record_notes(record_id) if row["id"] == note_id)
+    return jsonify(NoteSchema().dump(note)), 201
+
+
+@bp.get("/api/records/<int:record_id>/trail")
+@requires(*READERS)
+def get_trail(record_id: int) -> ResponseReturnValue:
+    """A record's trail, newest first (`limit`, 1–1000, default 200)."""
+    _require_record(record_id)
+    limit = request.args.get("limit", str(SHOWN_ON_PAGE))
+    if not limit.isdigit() or not 1 <= int(limit) <= 1000:
+        raise ApiError(400, "limit: a whole number from 1 to 1000", {"limit": ["a whole number from 1 to 1000"]})
+    return jsonify(TrailEntrySchema(many=True).dump(record_trail(record_id, int(limit))))
+
+
+def openapi_paths() -> dict[str, dict[str, Any]]:
+    """This module's operations for /api/openapi.json."""
+    record_id = {"in": "path", "name": "record_id", "required": True, "schema": {"type": "integer"}}
+    error = {"description": "see message", "content": {"application/json": {"schema": "Error"}}}
+    return {
+        "/api/records/{record_id}/notes": {
+            "get": {"summary": "An auditor's notes on a record", "parameters": [record_id],
+                    "responses": {"200": {"description": "oldest first", "content": {"application/json": {
+                        "schema": {"type": "array", "items": "Note"}}}}, "404": error}},
+            "post": {"summary": "Add a note (never edited; a correction is a new note)", "parameters": [record_id],
+                     "requestBody": {"required": True,
+                                     "content": {"application/json": {"schema": "NoteRequest"}}},
+                     "responses": {"201": {"description": "the note", "content": {"application/json": {
+                         "schema": "Note"}}}, "400": error, "404": error}}},
+        "/api/records/{record_id}/trail": {"get": {
+            "summary": "Who uploaded, viewed, re-audited, annotated or exported the record", "parameters": [
+                record_id, {"in": "query", "name": "limit", "required": False,
+                            "schema": {"type": "integer", "minimum": 1, "maximum": 1000}}],
+            "responses": {"200": {"description": "newest first", "content": {"application/json": {
+                "schema": {"type": "array", "items": "TrailEntry"}}}}, "400": error, "404": error}}},
+    }
+
+
+OPENAPI_SCHEMAS = {"Note": NoteSchema, "NoteRequest": NoteRequestSchema, "TrailEntry": TrailEntrySchema}
+"""Schemas this module adds to the OpenAPI document."""
+
+
+def init_app(app: Flask) -> None:
+    """Routes, the view/export logger and the template globals."""
+    app.register_blueprint(bp)
+    app.after_request(log_access)
+    app.jinja_env.globals.update(record_trail=record_trail, record_trail_count=record_trail_count,
+                                 record_notes=record_notes, note_decisions=trail.DECISIONS)

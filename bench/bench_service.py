@@ -123,7 +123,7 @@ def top_up(path: Path, refs: list[dict[str, Any]], rows: int) -> dict[str, Any]:
             yield Hand(Origin("bench"), doc, raw, "file"), audit
 
     started = time.perf_counter()
-    stored = store.load_audited(pairs(), uploader="bench")
+    stored = store.load_audited(pairs(), engine_version=engine.ENGINE_VERSION, uploader="bench")
     elapsed = time.perf_counter() - started
     total = store.db["records"].count
     store.db.execute("ANALYZE")

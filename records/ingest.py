@@ -144,6 +144,12 @@ class Unit:
     (`audit_document(..., schema_checked=True)`), which cost as much as the check here."""
 
     @property
+    def audit_count(self) -> int:
+        """How many audits the engine returns for this unit: one per hand of a match."""
+        hands = self.doc.get("hands") if self.is_match else None
+        return len(hands) if isinstance(hands, list) else 1
+
+    @property
     def table_id(self) -> str | None:
         """The match's table id, if it is a match that has one."""
         value = self.doc.get("table_id") if self.is_match else None

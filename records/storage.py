@@ -15,14 +15,14 @@ SQLite through sqlite-utils, no Flask. Design (see docs/service.md):
 - Bytes first: the hands of a batch of units (a unit is never split) are written in one
   transaction, then audited outside any transaction, then their audits are written in a second.
 
-The auditor is injected (`audit.api.audit_document` by default) so the store
-can be tested without the engine and never decides anything about the game.
+The store never runs the engine: `records.pipeline` takes an upload through
+validate -> store bytes -> audit -> store audit and hands the store finished audits,
+so the store decides nothing about the game and is tested without the engine.
 """
 from __future__ import annotations
 
 import atexit
 import hashlib
-import inspect
 import json
 import os
 import re
@@ -54,21 +54,10 @@ or the process stopped between storing the bytes and auditing them. `flask reaud
 APPEND_ONLY = ("documents", "audits", "uploads", "trail", "notes")
 """Tables no code path updates or deletes from; triggers make SQLite refuse it too."""
 
-Auditor = Callable[..., list[dict[str, Any]]]
-"""`audit_document(doc, *, profile=None, options=None[, schema_checked=False]) -> [audit, ...]`."""
-UNITS_PER_TRANSACTION = 100
-"""Units whose bytes share one write transaction, and whose audits share the next. A commit cost
-about 0.5 ms, as much as all of a record's rows, and there were two per record; 100 units hold
-the write lock for a few tens of milliseconds, far inside another writer's busy timeout."""
-_TAKES_KEYWORD = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 Outcome = list[dict[str, Any]] | str | None
 """What the engine made of a unit: its audits, why it failed, or None (not run: nothing to audit)."""
 
 migrations = Migrations("zhuoji-records")
-
-
-class AuditFailed(RuntimeError):
-    """The engine raised or answered something that is not the contract's audit."""
 
 
 class UnknownRecord(LookupError):
@@ -302,31 +291,11 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def takes_schema_checked(auditor: Auditor) -> bool:
-    """Whether an auditor's signature names a `schema_checked` keyword (False when it cannot be read)."""
-    try:
-        parameter = inspect.signature(auditor).parameters.get("schema_checked")
-    except (TypeError, ValueError):
-        return False
-    return parameter is not None and parameter.kind in _TAKES_KEYWORD
-
-
-def default_auditor() -> tuple[Auditor, str]:
-    """The real engine, imported late so the store loads without it."""
-    from audit import api
-
-    return api.audit_document, api.ENGINE_VERSION
-
-
 class Store:
     """Records, documents and audits in one SQLite database."""
 
-    def __init__(self, db: Database, *, auditor: Auditor | None = None, engine_version: str | None = None) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
-        self._auditor = auditor
-        self._engine_version = engine_version
-        self._schema_keyword: bool | None = None
-        """Whether the auditor takes `schema_checked`; decided once, on first use."""
 
     @classmethod
     def open(cls, path: str | Path, **kwargs: Any) -> Store:
@@ -348,23 +317,6 @@ class Store:
         finally:
             self.db.close()
 
-    @property
-    def engine(self) -> tuple[Auditor, str]:
-        """The auditor and its version, loading the real engine on first use."""
-        if self._auditor is None:
-            self._auditor, version = default_auditor()
-            self._engine_version = self._engine_version or version
-            self._schema_keyword = True  # audit.api.audit_document takes it (even when compiled)
-        return self._auditor, self._engine_version or "unknown"
-
-    def _takes_schema_checked(self, auditor: Auditor) -> bool:
-        """Whether to tell the auditor `schema_checked`: the real engine takes it; an injected
-        auditor only when its signature names it (one with just **kwargs may hand them on to
-        something that does not), so a plain test double is called exactly as before."""
-        if self._schema_keyword is None:
-            self._schema_keyword = takes_schema_checked(auditor)
-        return self._schema_keyword
-
     @contextmanager
     def write(self) -> Iterator[Database]:
         """One write transaction, taken with BEGIN IMMEDIATE so two writers queue
@@ -379,25 +331,14 @@ class Store:
 
     # ----- writing ---------------------------------------------------------------
 
-    def store_unit(self, unit: Unit, *, uploader: str | None = None, actor: str | None = None) -> list[Stored]:
-        """Store and audit one unit; see `store_units`."""
-        return self.store_units([unit], uploader=uploader, actor=actor)[0]
-
-    def store_units(self, units: Sequence[Unit], *, uploader: str | None = None,
-                    actor: str | None = None) -> list[list[Stored]]:
-        """Store every hand of every unit, then audit them; one list of results per unit, in order.
-        The bytes go first, the hands of up to UNITS_PER_TRANSACTION units in one transaction (a
-        unit is never split), so neither an engine failure nor a crash loses an upload or leaves
-        half a unit: a record is kept, flagged (`audit_error`) or pending, until a retry or
-        `flask reaudit` audits it. `actor` is the account named in the trail (default: the uploader)."""
-        results: list[list[Stored]] = []
-        for start in range(0, len(units), UNITS_PER_TRANSACTION):
-            chunk = units[start:start + UNITS_PER_TRANSACTION]
-            stamp = now()
-            with self.write():
-                stored = [self._insert_unit(unit, uploader, actor or uploader, stamp) for unit in chunk]
-            results += self._audit_stored(chunk, stored)
-        return results
+    def insert_units(self, units: Sequence[Unit], *, uploader: str | None = None,
+                     actor: str | None = None) -> list[list[Stored]]:
+        """Phase one of an upload: the bytes, records, seats and receipts of every hand of these
+        units, in one transaction (a unit is never split), none audited yet. `actor` is the
+        account named in the trail (default: the uploader)."""
+        stamp = now()
+        with self.write():
+            return [self._insert_unit(unit, uploader, actor or uploader, stamp) for unit in units]
 
     def _insert_unit(self, unit: Unit, uploader: str | None, actor: str | None, stamp: str) -> list[Stored]:
         """Phase one: the bytes, records, seats and receipts of a unit (inside a transaction)."""
@@ -413,41 +354,23 @@ class Store:
             results.append(self._insert_hand(hand, match_id, uploader, actor, stamp, latest))
         return results
 
-    def _audit_stored(self, units: Sequence[Unit], stored: list[list[Stored]]) -> list[list[Stored]]:
-        """Phase two: run the engine on every unit that has a record without an audit (outside any
-        transaction), then, in one transaction, give those records their first audit, or flag
-        them when the engine failed."""
-        outcomes = self._run_audits(units, stored)
+    def attach_first_audits(self, stored: Sequence[list[Stored]], outcomes: Sequence[Outcome],
+                            engine_version: str) -> list[list[Stored]]:
+        """Phase two of an upload, in one transaction: give each stored record without an audit
+        its first one from its unit's outcome, or flag it when the engine failed on the unit."""
         if all(outcome is None for outcome in outcomes):
-            return stored  # only duplicates of audited records: nothing to write
+            return list(stored)  # only duplicates of audited records: nothing to write
         stamp = now()
         with self.write():
-            return [[self._first_audit(item, outcome, stamp) for item in items]
+            return [[self._first_audit(item, outcome, engine_version, stamp) for item in items]
                     for items, outcome in zip(stored, outcomes)]
 
-    def _run_audits(self, units: Sequence[Unit], stored: list[list[Stored]]) -> list[Outcome]:
-        """Per unit: the engine's audits, the failure message, or None when no record of it waits
-        for an audit from it (all audited already, or by an earlier unit of this batch: the same
-        bytes sent twice in one upload are audited once)."""
-        outcomes: list[Outcome] = []
-        covered: set[int] = set()
-        for unit, items in zip(units, stored):
-            if {item.record_id for item in items if item.verdict is None} <= covered:
-                outcomes.append(None)
-                continue
-            try:
-                outcomes.append(self.run_audit(unit.doc, count=_hand_count(unit), schema_checked=unit.schema_checked))
-            except AuditFailed as exc:
-                outcomes.append(str(exc))
-            covered.update(item.record_id for item in items)
-        return outcomes
-
-    def _first_audit(self, item: Stored, outcome: Outcome, stamp: str) -> Stored:
+    def _first_audit(self, item: Stored, outcome: Outcome, engine_version: str, stamp: str) -> Stored:
         """A record's first audit from its unit's outcome (inside the second transaction)."""
         if item.verdict is not None:
             return item
         if isinstance(outcome, list):
-            return self._attach_audit(item, outcome[item.hand.index], stamp)
+            return self._attach_audit(item, outcome[item.hand.index], engine_version, stamp)
         if isinstance(outcome, str):  # kept, marked so that lists and `reaudit` find it
             self.db.execute("UPDATE records SET audit_error = ? WHERE id = ? AND latest_audit_id IS NULL",
                             [outcome, item.record_id])
@@ -455,15 +378,16 @@ class Store:
         row = self.db.execute("SELECT verdict, audit_error FROM records WHERE id = ?", [item.record_id]).fetchone()
         return replace(item, verdict=row[0], audit_error=row[1])  # set by an earlier unit of this batch
 
-    def _attach_audit(self, item: Stored, audit: dict[str, Any], stamp: str) -> Stored:
+    def _attach_audit(self, item: Stored, audit: dict[str, Any], engine_version: str, stamp: str) -> Stored:
         """The first audit of a record, unless a concurrent upload of the same bytes got there first."""
         row = self.db.execute("SELECT latest_audit_id, verdict FROM records WHERE id = ?", [item.record_id]).fetchone()
         if row[0] is None:
-            self._insert_audit(item.record_id, audit, None, stamp)
+            self._insert_audit(item.record_id, audit, None, engine_version, stamp)
             return replace(item, verdict=audit["verdict"], audit_error=None)
         return replace(item, verdict=row[1], audit_error=None)
 
-    def load_audited(self, pairs: Iterable[tuple[Hand, dict[str, Any]]], *, uploader: str | None = None) -> int:
+    def load_audited(self, pairs: Iterable[tuple[Hand, dict[str, Any]]], *, engine_version: str,
+                     uploader: str | None = None) -> int:
         """Bulk-load standalone hands whose audits are already known (imports, benchmarks),
         in one transaction; bytes already held are skipped. Returns how many were stored."""
         stamp, stored = now(), 0
@@ -472,43 +396,23 @@ class Store:
                 existing, latest = self._known(hand)
                 if existing is None:
                     record_id = self._insert_hand(hand, None, uploader, uploader, stamp, latest).record_id
-                    self._insert_audit(record_id, audit, None, stamp)
+                    self._insert_audit(record_id, audit, None, engine_version, stamp)
                     stored += 1
         return stored
 
-    def reaudit(self, record_id: int, *, profile: str | None = None,
-                options: dict[str, Any] | None = None, actor: str | None = None) -> dict[str, Any]:
-        """Audit a stored record again; the new audit becomes the latest, the old ones stay.
-        The trail names `actor` in the same transaction."""
-        record = self.record(record_id)
-        doc, index, count = self.audit_target(record)
-        audit = self.run_audit(doc, profile=profile, options=options, count=count)[index]
+    def add_audit(self, record_id: int, audit: dict[str, Any], *, options: dict[str, Any] | None,
+                  engine_version: str, actor: str | None = None) -> dict[str, Any]:
+        """A further audit of a stored record (a re-audit): it becomes the latest, the old ones
+        stay, and the trail names `actor` in the same transaction."""
+        previous = self.record(record_id)["latest_audit_id"]
         stamp = now()
         with self.write():
-            audit_id = self._insert_audit(record_id, audit, options, stamp)
+            audit_id = self._insert_audit(record_id, audit, options, engine_version, stamp)
             trail.append(self.db, at=stamp, actor=actor, action="reaudit", record_id=record_id,
                          detail={"audit_id": audit_id, "profile": audit.get("profile"), "options": options,
-                                 "verdict": audit["verdict"], "engine_version": self.engine[1],
-                                 "previous_audit_id": record["latest_audit_id"]})
+                                 "verdict": audit["verdict"], "engine_version": engine_version,
+                                 "previous_audit_id": previous})
         return self.audit_row(audit_id)
-
-    def run_audit(self, doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
-                  count: int = 1, schema_checked: bool = False) -> list[dict[str, Any]]:
-        """Call the engine and check that it answered one contract audit per hand. `schema_checked`
-        only for a document `audit.schema` passed with nothing to say (`Unit.schema_checked`):
-        the engine then skips its second schema pass, if it takes the keyword."""
-        auditor, _ = self.engine
-        extra = {"schema_checked": True} if schema_checked and self._takes_schema_checked(auditor) else {}
-        try:
-            audits = auditor(doc, profile=profile, options=options, **extra)
-        except Exception as exc:  # the engine promises not to raise; never store half a unit if it does
-            raise AuditFailed(f"the audit engine failed: {exc!r}") from exc
-        if not isinstance(audits, list) or len(audits) != count:
-            raise AuditFailed(f"the audit engine returned {type(audits).__name__}, not {count} audit(s)")
-        for audit in audits:
-            if not isinstance(audit, dict) or audit.get("verdict") not in VERDICTS:
-                raise AuditFailed("the audit engine returned an audit without a known verdict")
-        return audits
 
     def audit_target(self, record: dict[str, Any]) -> tuple[object, int, int]:
         """What to audit for a record: the whole match for a match hand (continuity matters)."""
@@ -549,7 +453,7 @@ class Store:
         """Keep a match document whole so its hands can be re-audited with continuity."""
         digest = sha256(unit.raw)
         document_id = self._insert_document(unit.raw, "file" if unit.origin.member is None else "member", digest)
-        row = {"table_id": unit.table_id, "hands": _hand_count(unit), "document_id": document_id,
+        row = {"table_id": unit.table_id, "hands": unit.audit_count, "document_id": document_id,
                "sha256": digest, "source": unit.origin.label(), "uploader": uploader,
                "uploaded_at": stamp}
         return self._insert("matches", row)
@@ -574,12 +478,12 @@ class Store:
         return Stored(hand, record_id, game_id, platform, revision, "created" if revision == 1 else "revision", None)
 
     def _insert_audit(self, record_id: int, audit: dict[str, Any], options: dict[str, Any] | None,
-                      stamp: str) -> int:
+                      engine_version: str, stamp: str) -> int:
         """Store an audit and make it the record's latest (verdict and rule codes for search)."""
         findings = audit.get("findings") or []
         row = {"record_id": record_id, "game_id": audit.get("game_id"), "profile": audit.get("profile"),
                "options_json": None if options is None else json.dumps(options, ensure_ascii=False),
-               "engine_version": self.engine[1], "verdict": audit["verdict"],
+               "engine_version": engine_version, "verdict": audit["verdict"],
                "findings_json": json.dumps(findings, ensure_ascii=False),
                "settlement_json": json.dumps(audit.get("settlement"), ensure_ascii=False), "created_at": stamp}
         audit_id = self._insert("audits", row)
@@ -714,12 +618,6 @@ class Store:
         return [row[0] for row in self.db.execute(
             f"SELECT DISTINCT {column} FROM records WHERE {column} IS NOT NULL AND {column} != '' "
             f"ORDER BY {column} LIMIT 200")]
-
-
-def _hand_count(unit: Unit) -> int:
-    """How many audits the engine returns for this unit."""
-    hands = unit.doc.get("hands") if unit.is_match else None
-    return len(hands) if isinstance(hands, list) else 1
 
 
 def _loads(data: bytes | str) -> Any:

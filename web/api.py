@@ -12,13 +12,14 @@ from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 
 from records.ingest import Batch, read_upload
-from records.storage import AuditFailed, RecordQuery, Store, UnknownRecord, identity
+from records.pipeline import AuditFailed
+from records.storage import RecordQuery, Store, UnknownRecord, identity
 from web import engine
 from web.auth import API_READERS, READERS, account_name, check_upload_platform, requires, scope_query
 from web.auth import upload_label, visible
 from web.api_schemas import (AuditRowSchema, ListQuerySchema, ReauditRequestSchema, RecordDetailSchema,
                                      RecordPageSchema, UploadResponseSchema)
-from web.db import get_store, ingest_limits, validators
+from web.db import get_pipeline, get_store, ingest_limits, validators
 from web.errors import ApiError
 from web.uploads import OK_STATUSES, store_batches, summarize
 
@@ -90,7 +91,7 @@ def read_files(files: list[tuple[str, bytes]]) -> list[Batch]:
 
 def run_upload(files: list[tuple[str, bytes]]) -> list[dict[str, Any]]:
     """Process every file of a request into result lines (shared with the upload form)."""
-    results = store_batches(get_store(), read_files(files), uploader=uploader(), actor=account_name())
+    results = store_batches(get_pipeline(), read_files(files), uploader=uploader(), actor=account_name())
     if not results:
         abort(400, "the upload holds no hand: every file was empty")
     return results
@@ -217,11 +218,10 @@ def reaudit_request() -> dict[str, Any]:
 
 
 def reaudit(record_id: int, profile: str | None, options: dict[str, Any] | None) -> dict[str, Any]:
-    """Re-audit through the store; an engine failure is a 502, nothing stored."""
-    store = get_store()
-    find_record(store, record_id)
+    """Re-audit through the pipeline; an engine failure is a 502, nothing stored."""
+    find_record(get_store(), record_id)
     try:
-        return store.reaudit(record_id, profile=profile, options=options, actor=account_name())
+        return get_pipeline().reaudit(record_id, profile=profile, options=options, actor=account_name())
     except AuditFailed as exc:
         current_app.logger.exception("re-audit of record %s failed", record_id)
         raise ApiError(502, str(exc)) from exc

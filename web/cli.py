@@ -8,7 +8,7 @@ from flask import Flask
 from flask.cli import with_appcontext
 
 from records.ingest import LINES_EXTENSIONS, RECORD_EXTENSIONS, ZIP_EXTENSIONS
-from web.db import get_store, ingest_limits, init_db, validators
+from web.db import get_pipeline, ingest_limits, init_db, validators
 from web.uploads import OK_STATUSES, process_upload, summarize
 
 SKIPPED_SUFFIXES = (".audit.json",)
@@ -39,11 +39,11 @@ def sample_files(directory: Path) -> list[Path]:
 @click.option("--uploader", default="load-samples", show_default=True, help="Name stored as the uploader.")
 def load_samples_command(directory: Path, uploader: str) -> None:
     """Upload every .json, .jsonl and .zip under DIRECTORY, printing one line per hand."""
-    store, limits, checks = get_store(), ingest_limits(), validators()
+    pipeline, limits, checks = get_pipeline(), ingest_limits(), validators()
     results = []
     for path in sample_files(directory):
         name = str(path.relative_to(directory))
-        results += process_upload(store, name, path.read_bytes(), uploader=uploader, limits=limits,
+        results += process_upload(pipeline, name, path.read_bytes(), uploader=uploader, limits=limits,
                                   validators=checks)
     for result in results:
         click.echo(_line(result))

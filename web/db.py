@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Flask, current_app, g
 
 from records.ingest import Limits, Validators
+from records.pipeline import Engine, Pipeline, default_engine
 from records.storage import Store, connect, migrate
 
 
@@ -16,14 +17,33 @@ def get_store() -> Store:
         if path not in migrated:
             migrate(db)
             migrated.add(path)
-        g.store = Store(db, auditor=current_app.config.get("AUDITOR"),
-                        engine_version=current_app.config.get("ENGINE_VERSION"))
+        g.store = Store(db)
     store: Store = g.store
     return store
 
 
+def configured_engine() -> Engine:
+    """The engine of the app's configuration: `AUDITOR` (tests inject failing ones) with
+    `ENGINE_VERSION`, or the real engine, whose version `ENGINE_VERSION` may override."""
+    config = current_app.config
+    auditor, version = config.get("AUDITOR"), config.get("ENGINE_VERSION")
+    if auditor is not None:
+        return Engine(auditor, str(version or "unknown"))
+    engine = default_engine()
+    return Engine(engine.auditor, str(version), engine.takes_schema_checked) if version else engine
+
+
+def get_pipeline() -> Pipeline:
+    """Uploads and re-audits of the request: its store and the configured engine."""
+    if "pipeline" not in g:
+        g.pipeline = Pipeline(get_store(), configured_engine())
+    pipeline: Pipeline = g.pipeline
+    return pipeline
+
+
 def close_store(_error: BaseException | None = None) -> None:
     """Close the request's connection, if one was opened."""
+    g.pop("pipeline", None)
     store = g.pop("store", None)
     if store is not None:
         store.close()

@@ -1,11 +1,13 @@
 """What the web layer may ask the engine besides audits: its profiles and version.
 
-Imported late so the service starts (and its tests of everything else run)
-even while the engine is being replaced.
+Both can be configured (`PROFILES`, `ENGINE_VERSION`) so tests can pin them.
 """
 from __future__ import annotations
 
 from flask import current_app
+
+from audit import api
+from web.db import configured_engine
 
 
 def profiles() -> list[str]:
@@ -13,16 +15,9 @@ def profiles() -> list[str]:
     configured = current_app.config.get("PROFILES")
     if configured is not None:
         return list(configured)
-    from audit import api
-
     return list(api.list_profiles())
 
 
 def version() -> str:
     """The engine version stamped on new audits."""
-    configured = current_app.config.get("ENGINE_VERSION")
-    if configured:
-        return str(configured)
-    from audit import api
-
-    return api.ENGINE_VERSION
+    return configured_engine().version

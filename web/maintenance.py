@@ -18,9 +18,10 @@ from flask import Flask
 from flask.cli import with_appcontext
 
 from records import trail
-from records.storage import UNAUDITED, VERDICTS, AuditFailed, Store
+from records.pipeline import AuditFailed
+from records.storage import UNAUDITED, VERDICTS, Store
 from web.admin import cli_actor
-from web.db import get_store, init_db
+from web.db import get_pipeline, get_store, init_db
 
 _VERSION_PART = re.compile(r"\d+")
 
@@ -74,7 +75,7 @@ def reaudit_command(everything: bool, verdict: str | None, profile: str | None, 
             click.echo(f"{label} (engine {row['engine_version'] or '-'})")
             continue
         try:
-            new = store.reaudit(row["id"], actor=cli_actor())
+            new = get_pipeline().reaudit(row["id"], actor=cli_actor())
         except AuditFailed as exc:
             failed += 1
             click.echo(f"{label} -> failed: {exc}")

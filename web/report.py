@@ -22,10 +22,10 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from audit import render, rulebook
-from records.storage import AuditFailed, Store
+from records.pipeline import AuditFailed
 from web import api, engine
 from web.auth import READERS, requires
-from web.db import get_store
+from web.db import get_pipeline, get_store
 from web.pages import form_options
 from web.errors import ApiError
 from web.i18n import gettext as _
@@ -434,13 +434,12 @@ def report_pdf(record_id: int) -> ResponseReturnValue:
 
 # ----------------------------------------------------------------- what-if
 
-def preview_audit(store: Store, record: dict[str, Any], profile: str | None,
+def preview_audit(record: dict[str, Any], profile: str | None,
                   options: dict[str, Any] | None) -> dict[str, Any]:
-    """Audit the stored record under other rules without storing anything. A match hand is
-    audited with its whole match, as the store does, so continuity findings stay."""
-    doc, index, count = store.audit_target(record)  # the store's own choice of what to audit
+    """Audit the stored record under other rules without storing anything (a match hand with
+    its whole match, so continuity findings stay)."""
     try:
-        return store.run_audit(doc, profile=profile, options=options, count=count)[index]
+        return get_pipeline().what_if(record["id"], profile=profile, options=options)
     except AuditFailed as exc:
         current_app.logger.exception("what-if audit of record %s failed", record["id"])
         raise ApiError(502, str(exc)) from exc
@@ -471,7 +470,7 @@ def what_if(record_id: int) -> ResponseReturnValue:
     claimed = _record_result(detail["document"])
     latest = detail["audits"][-1] if detail["audits"] else {"profile": None, "options": None}
     stored = _side(detail["audit"] or {}, latest["profile"], latest["options"], claimed)
-    other = _side(preview_audit(store, detail, profile, options), profile, options, claimed)
+    other = _side(preview_audit(detail, profile, options), profile, options, claimed)
     return render_template("report/whatif.html", record=detail, audit=detail["audit"], stored=stored,
                            other=other, profiles=profiles, chosen=profile, options_text=options_text,
                            claimed=claimed)

@@ -9,7 +9,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from records.ingest import Batch, Limits, Origin, Problem, Unit, Validators, read_upload
-from records.storage import AuditFailed, Store, Stored
+from records.pipeline import AuditFailed, Pipeline
+from records.storage import Stored
 
 OK_STATUSES = ("created", "revision", "duplicate")
 """Statuses of a hand that is stored (now or before)."""
@@ -17,26 +18,26 @@ STATUSES = OK_STATUSES + ("rejected", "skipped")
 """Every status a result line can have."""
 
 
-def process_upload(store: Store, filename: str, data: bytes, *, uploader: str | None,
+def process_upload(pipeline: Pipeline, filename: str, data: bytes, *, uploader: str | None,
                    limits: Limits | None = None, validators: Validators | None = None,
                    actor: str | None = None) -> list[dict[str, Any]]:
     """Read, audit and store one file; one result per hand or bad item, in file order."""
     batch = read_upload(filename, data, limits=limits, validators=validators)
-    return store_batch(store, batch, uploader=uploader, actor=actor)
+    return store_batch(pipeline, batch, uploader=uploader, actor=actor)
 
 
-def store_batch(store: Store, batch: Batch, *, uploader: str | None, actor: str | None = None) -> list[dict[str, Any]]:
+def store_batch(pipeline: Pipeline, batch: Batch, *, uploader: str | None, actor: str | None = None) -> list[dict[str, Any]]:
     """Store what was read; a batch over the record cap stores nothing and says why."""
-    return store_batches(store, [batch], uploader=uploader, actor=actor)
+    return store_batches(pipeline, [batch], uploader=uploader, actor=actor)
 
 
-def store_batches(store: Store, batches: list[Batch], *, uploader: str | None,
+def store_batches(pipeline: Pipeline, batches: list[Batch], *, uploader: str | None,
                   actor: str | None = None) -> list[dict[str, Any]]:
     """Store what was read from every file of a request; result lines in file order. The units of
-    all files are stored together (`Store.store_units`: a few transactions per request, not two
+    all files are stored together (`Pipeline.upload`: a few transactions per request, not two
     per record, which cost about 1 ms per record)."""
     units = [unit for batch in batches if batch.refused is None for unit in batch.units]
-    stored = iter(_store(store, units, uploader, actor))
+    stored = iter(_store(pipeline, units, uploader, actor))
     results: list[dict[str, Any]] = []
     for batch in batches:
         results += [_problem_result(batch.refused)] if batch.refused is not None else _lines(batch, stored)
@@ -64,7 +65,7 @@ def summarize(results: Iterable[dict[str, Any]]) -> dict[str, int]:
     return counts
 
 
-def _store(store: Store, units: list[Unit], uploader: str | None, actor: str | None) -> list[list[dict[str, Any]]]:
+def _store(pipeline: Pipeline, units: list[Unit], uploader: str | None, actor: str | None) -> list[list[dict[str, Any]]]:
     """Store the units, one list of result lines per unit. A failing engine does not raise (its hands
     are kept, flagged, with an `engine` error); should the store still raise AuditFailed, every hand
     gets that error."""
@@ -72,7 +73,7 @@ def _store(store: Store, units: list[Unit], uploader: str | None, actor: str | N
         return []
     try:
         return [[_stored_result(stored) for stored in items]
-                for items in store.store_units(units, uploader=uploader, actor=actor)]
+                for items in pipeline.upload(units, uploader=uploader, actor=actor)]
     except AuditFailed as exc:
         return [[_problem_result(Problem(hand.origin, "engine", str(exc))) for hand in unit.hands] for unit in units]
 

@@ -1,4 +1,5 @@
-"""records.storage: verbatim bytes, revisions, re-audits, filters and counts, on the real engine."""
+"""records.storage: verbatim bytes, revisions, re-audits, filters and counts (audits by the real engine
+through records.pipeline; the pipeline's own order and failures are tests/records/test_pipeline.py)."""
 from __future__ import annotations
 
 import json
@@ -7,12 +8,10 @@ from typing import Any
 
 import pytest
 
-from audit.api import audit_document
-from tests.conftest import (EXAMPLES, ROOT, dumps, example_path, failing_auditor, load_example, missettled,
-                            reference_paths, variant)
-from records import storage, trail
-from records.ingest import Unit, read_upload
-from records.storage import AuditFailed, RecordQuery, Store, Stored, UnknownRecord, connect, section_of
+from records.ingest import read_upload
+from records.pipeline import Pipeline
+from records.storage import RecordQuery, Store, Stored, UnknownRecord, connect, section_of
+from tests.conftest import dumps, example_path, load_example, missettled, reference_paths, variant
 
 
 def put(store: Store, doc: dict[str, Any] | bytes, name: str = "hand.json", uploader: str = "tester") -> list[Stored]:
@@ -20,7 +19,7 @@ def put(store: Store, doc: dict[str, Any] | bytes, name: str = "hand.json", uplo
     data = doc if isinstance(doc, bytes) else dumps(doc)
     batch = read_upload(name, data)
     assert batch.problems == []
-    return [stored for unit in batch.units for stored in store.store_unit(unit, uploader=uploader)]
+    return [stored for unit in batch.units for stored in Pipeline(store).upload_one(unit, uploader=uploader)]
 
 
 def one(store: Store, doc: dict[str, Any] | bytes, **kwargs: Any) -> Stored:
@@ -82,14 +81,14 @@ def test_same_game_id_on_another_platform_is_another_game(store: Store) -> None:
 
 def test_reaudit_keeps_every_audit(store: Store) -> None:
     stored = one(store, load_example("hot-shot-weile"))
-    row = store.reaudit(stored.record_id, profile="cuocuo", options=None)
+    row = Pipeline(store).reaudit(stored.record_id, profile="cuocuo", options=None)
     assert row["profile"] == "cuocuo" and row["verdict"] == "missettled" and row["options"] is None
     assert row["audit"]["verdict"] == "missettled" and row["engine_version"]
     audits = store.audits(stored.record_id)
     assert [audit["verdict"] for audit in audits] == ["clean", "missettled"]
     assert store.record(stored.record_id)["verdict"] == "missettled"
     assert store.latest_audit(stored.record_id) == row["audit"]
-    again = store.reaudit(stored.record_id, profile=None, options={"flip": "none"})
+    again = Pipeline(store).reaudit(stored.record_id, profile=None, options={"flip": "none"})
     assert again["options"] == {"flip": "none"} and len(store.audits(stored.record_id)) == 3
 
 
@@ -100,33 +99,9 @@ def test_match_hands_are_stored_and_reaudited_with_the_match(store: Store) -> No
     record = store.record(results[1].record_id)
     assert record["match_id"] is not None and record["match_index"] == 1
     assert json.loads(store.raw(results[1].record_id)) == hands[1]
-    row = store.reaudit(results[1].record_id)
+    row = Pipeline(store).reaudit(results[1].record_id)
     assert row["audit"]["game_id"] == "mh-1"
     assert table_count(store, "matches") == 1
-
-
-def test_engine_failure_keeps_the_bytes_and_flags_the_record(tmp_path: Path) -> None:
-    store = Store.open(tmp_path / "f.sqlite3", auditor=failing_auditor, engine_version="broken")
-    data = dumps(load_example("hot-shot-weile"))
-    (unit,) = read_upload("a.json", data).units
-    (stored,) = store.store_unit(unit, uploader="x")
-    assert stored.status == "created" and stored.verdict is None and "engine exploded" in (stored.audit_error or "")
-    assert store.raw(stored.record_id) == data and table_count(store, "audits") == 0
-    assert "engine exploded" in store.record(stored.record_id)["audit_error"]
-    assert store.search(RecordQuery(verdict="unaudited")).total == 1
-    with pytest.raises(AuditFailed):
-        store.reaudit(stored.record_id)
-    fixed = Store(store.db)  # the real engine: a re-audit clears the flag
-    assert fixed.reaudit(stored.record_id)["verdict"] == "clean"
-    assert fixed.record(stored.record_id)["audit_error"] is None
-
-
-def test_engine_answer_of_the_wrong_shape_is_refused(tmp_path: Path) -> None:
-    store = Store.open(tmp_path / "w.sqlite3", auditor=lambda doc, **kw: [{"verdict": "fine"}], engine_version="0")
-    (unit,) = read_upload("a.json", dumps(load_example("hot-shot-weile"))).units
-    (stored,) = store.store_unit(unit)
-    assert stored.verdict is None and "without a known verdict" in (stored.audit_error or "")
-    assert table_count(store, "audits") == 0
 
 
 def test_unknown_record(store: Store) -> None:
@@ -223,97 +198,6 @@ def test_distinct_values_for_the_filter_menus(filled: Store) -> None:
 
 
 # ----- the upload path: schema_checked, batches of units, the idle connection ----------------------
-
-SAMPLES = ROOT / "samples"
-
-
-def every_sample_unit() -> list[Unit]:
-    """The units of every reference game, example and sample, a match with one bad hand (so that
-    one match is not schema_checked) and a record only the engine finds invalid."""
-    paths = [*reference_paths(), *sorted(EXAMPLES.glob("*.json")), *sorted(SAMPLES.glob("*.json"))]
-    units = [unit for path in paths if not path.name.endswith(".audit.json") and path.name != "manifest.json"
-             for unit in read_upload(path.name, path.read_bytes()).units]
-    hands = [variant(load_example("hot-shot-weile"), game_id="bad-match-0"), {"game_id": "bad-match-1"}]
-    units += read_upload("m.json", dumps({"format": "zhuoji-match/1", "table_id": "t", "hands": hands})).units
-    unknown = variant(load_example("hot-shot-weile"), game_id="unknown-profile")
-    unknown["rules"]["profile"] = "nope"  # passes audit.schema; the engine finds it invalid
-    return units + read_upload("u.json", dumps(unknown)).units
-
-
-def audit_rows(store: Store) -> list[tuple[Any, ...]]:
-    """Every stored audit, as the service keeps it."""
-    return [tuple(row) for row in store.db.execute(
-        "SELECT r.platform, r.game_id, r.revision, a.profile, a.verdict, a.findings_json, a.settlement_json "
-        "FROM audits a JOIN records r ON r.id = a.record_id ORDER BY a.id")]
-
-
-def test_stored_audits_are_the_same_with_and_without_schema_checked(tmp_path: Path) -> None:
-    units = every_sample_unit()
-    assert any(unit.schema_checked and unit.is_match for unit in units)
-    assert any(not unit.schema_checked for unit in units)
-    told: list[bool] = []
-
-    def spy(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
-            schema_checked: bool = False) -> list[dict[str, Any]]:
-        told.append(schema_checked)
-        return audit_document(doc, profile=profile, options=options, schema_checked=schema_checked)
-
-    def plain(doc: object, *, profile: str | None = None,
-              options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-        return audit_document(doc, profile=profile, options=options)
-
-    stores = [Store.open(tmp_path / f"{name}.sqlite3", auditor=auditor, engine_version="t")
-              for name, auditor in (("told", spy), ("plain", plain))] + [Store.open(tmp_path / "real.sqlite3")]
-    for store in stores:
-        results = store.store_units(units, uploader="t")
-        assert all(item.verdict is not None for items in results for item in items)
-    assert told == [unit.schema_checked for unit in units]  # every unit is new: each audited once
-    rows = [audit_rows(store) for store in stores]
-    assert len(rows[0]) == sum(len(unit.hands) for unit in units) >= 60
-    assert rows[0] == rows[1] == rows[2]
-    assert {row[4] for row in rows[0]} == {"clean", "illegal", "missettled", "invalid"}
-    stores[0].reaudit(1)
-    assert told[-1] is False  # a stored document is re-read, not re-validated: the engine checks it
-
-
-def test_an_auditor_taking_only_kwargs_is_not_told_schema_checked(tmp_path: Path) -> None:
-    calls: list[dict[str, Any]] = []
-
-    def forwarding(doc: object, **kwargs: Any) -> list[dict[str, Any]]:
-        calls.append(kwargs)
-        return audit_document(doc, **kwargs)
-
-    store = Store.open(tmp_path / "k.sqlite3", auditor=forwarding, engine_version="t")
-    (unit,) = read_upload("a.json", dumps(load_example("hot-shot-weile"))).units
-    assert unit.schema_checked and store.store_unit(unit)[0].verdict == "clean"
-    assert calls == [{"profile": None, "options": None}]
-
-
-def test_units_of_one_upload_share_transactions_and_keep_their_order(tmp_path: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(storage, "UNITS_PER_TRANSACTION", 2)
-    audited: list[str] = []
-
-    def picky(doc: Any, **kwargs: Any) -> list[dict[str, Any]]:
-        audited.append(doc["game_id"])
-        if doc["game_id"] == "b-2":
-            raise RuntimeError("engine exploded")
-        return audit_document(doc, **kwargs)
-
-    store = Store.open(tmp_path / "b.sqlite3", auditor=picky, engine_version="t")
-    docs = [variant(load_example("hot-shot-weile"), game_id=f"b-{i}") for i in range(4)]
-    lines = [dumps(doc) for doc in (docs[0], docs[0], docs[1], docs[2], docs[3], docs[2])]
-    units = read_upload("b.jsonl", b"\n".join(lines)).units
-    results = [items[0] for items in store.store_units(units, uploader="t")]
-    assert [(r.game_id, r.status) for r in results] == [("b-0", "created"), ("b-0", "duplicate"), ("b-1", "created"),
-                                                        ("b-2", "created"), ("b-3", "created"), ("b-2", "duplicate")]
-    assert [r.verdict for r in results] == ["clean", "clean", "clean", None, "clean", None]
-    assert [bool(r.audit_error) for r in results] == [False, False, False, True, False, True]
-    # b-0 twice in one transaction: audited once; b-2 still unaudited when sent again: tried again
-    assert audited == ["b-0", "b-1", "b-2", "b-3", "b-2"]
-    assert table_count(store, "audits") == 3 and table_count(store, "uploads") == 6
-    assert "engine exploded" in store.record(results[3].record_id)["audit_error"]
-    assert trail.verify(store.db) == []
 
 
 def test_closing_a_connection_leaves_the_checkpoint_to_sqlite(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from records import stats
+from records.pipeline import Pipeline
 from records.storage import RecordQuery, Store
 from web.charts import Bar, Series, bar_chart_svg
 from tests.conftest import ROOT, dumps
@@ -64,7 +65,7 @@ def test_counts_per_column_section_and_period(store: Store) -> None:
         doc = sample(name)
         doc["platform"], doc["played_at"] = ("alpha" if index < 3 else "beta"), f"2026-0{index + 1}-15T20:00:00+08:00"
         for unit in read_upload(f"{name}.json", dumps(doc)).units:
-            store.store_unit(unit)
+            Pipeline(store).upload_one(unit)
     query = RecordQuery()
     total = stats.totals(store.db, query)
     assert total.total == 6 and total.counts == {"invalid": 0, "illegal": 2, "missettled": 2, "clean": 2}

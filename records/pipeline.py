@@ -1,0 +1,124 @@
+"""The way of an upload: validate -> store the bytes -> audit -> store the audit.
+
+Ingest (`records.ingest`) has already validated and split the upload into units;
+this module decides when the engine runs and hands the store finished audits,
+so storage stays storage and the engine stays a pure function of a document.
+The order is the durability promise of docs/trust.md: bytes are committed
+before the engine sees them, so neither an engine failure nor a crash loses an
+upload or leaves half a unit; a record without an audit stays flagged or
+pending until a retry or `flask reaudit` audits it.
+
+The engine is a value (`Engine`): the auditor function, its version, and
+whether it may be told `schema_checked`. The real one comes from `audit.api`;
+tests inject others. No Flask here: the web layer and the CLI both use this.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from audit import api
+from records.ingest import Unit
+from records.storage import VERDICTS, Outcome, Store, Stored
+
+Auditor = Callable[..., list[dict[str, Any]]]
+"""`audit_document(doc, *, profile=None, options=None[, schema_checked=False]) -> [audit, ...]`."""
+
+UNITS_PER_TRANSACTION = 100
+"""Units whose bytes share one write transaction, and whose audits share the next. A commit cost
+about 0.5 ms, as much as all of a record's rows, and there were two per record; 100 units hold
+the write lock for a few tens of milliseconds, far inside another writer's busy timeout."""
+
+
+class AuditFailed(RuntimeError):
+    """The engine raised or answered something that is not the contract's audit."""
+
+
+@dataclass(frozen=True)
+class Engine:
+    """An auditor and what the store records about it."""
+
+    auditor: Auditor
+    version: str
+    """Stamped on every audit it makes (`flask reaudit --engine-version-below`)."""
+    takes_schema_checked: bool = False
+    """Whether to pass `schema_checked=True` for documents `audit.schema` already passed. Said
+    by whoever builds the engine, never guessed from a signature: the real engine takes it,
+    a test double is called with exactly `profile` and `options`."""
+
+    def run(self, doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
+            count: int = 1, schema_checked: bool = False) -> list[dict[str, Any]]:
+        """The engine's audits of `doc`, checked to be `count` contract audits; AuditFailed if not.
+        `schema_checked` only for a document `audit.schema` passed with nothing to say."""
+        extra = {"schema_checked": True} if schema_checked and self.takes_schema_checked else {}
+        try:
+            audits = self.auditor(doc, profile=profile, options=options, **extra)
+        except Exception as exc:  # the engine promises not to raise; never store half a unit if it does
+            raise AuditFailed(f"the audit engine failed: {exc!r}") from exc
+        if not isinstance(audits, list) or len(audits) != count:
+            raise AuditFailed(f"the audit engine returned {type(audits).__name__}, not {count} audit(s)")
+        for audit in audits:
+            if not isinstance(audit, dict) or audit.get("verdict") not in VERDICTS:
+                raise AuditFailed("the audit engine returned an audit without a known verdict")
+        return audits
+
+
+def default_engine() -> Engine:
+    """The real engine of `audit.api`."""
+    return Engine(api.audit_document, api.ENGINE_VERSION, takes_schema_checked=True)
+
+
+class Pipeline:
+    """Uploads and re-audits: the store keeps, the engine judges, this decides the order."""
+
+    def __init__(self, store: Store, engine: Engine | None = None) -> None:
+        self.store = store
+        self.engine = engine or default_engine()
+
+    def upload(self, units: Sequence[Unit], *, uploader: str | None = None,
+               actor: str | None = None) -> list[list[Stored]]:
+        """Store every hand of every unit, then audit them; one list of results per unit, in order.
+        The bytes of up to UNITS_PER_TRANSACTION units share one transaction, their audits the next."""
+        results: list[list[Stored]] = []
+        for start in range(0, len(units), UNITS_PER_TRANSACTION):
+            chunk = units[start:start + UNITS_PER_TRANSACTION]
+            stored = self.store.insert_units(chunk, uploader=uploader, actor=actor)
+            outcomes = self._audit_units(chunk, stored)
+            results += self.store.attach_first_audits(stored, outcomes, self.engine.version)
+        return results
+
+    def upload_one(self, unit: Unit, *, uploader: str | None = None, actor: str | None = None) -> list[Stored]:
+        """Store and audit one unit; see `upload`."""
+        return self.upload([unit], uploader=uploader, actor=actor)[0]
+
+    def _audit_units(self, units: Sequence[Unit], stored: list[list[Stored]]) -> list[Outcome]:
+        """Per unit: the engine's audits, the failure message, or None when no record of it waits
+        for an audit from it (all audited already, or by an earlier unit of this batch: the same
+        bytes sent twice in one upload are audited once). Runs outside any transaction."""
+        outcomes: list[Outcome] = []
+        covered: set[int] = set()
+        for unit, items in zip(units, stored):
+            if {item.record_id for item in items if item.verdict is None} <= covered:
+                outcomes.append(None)
+                continue
+            try:
+                outcomes.append(self.engine.run(unit.doc, count=unit.audit_count, schema_checked=unit.schema_checked))
+            except AuditFailed as exc:
+                outcomes.append(str(exc))
+            covered.update(item.record_id for item in items)
+        return outcomes
+
+    def what_if(self, record_id: int, *, profile: str | None = None,
+                options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The audit a stored record would get (under another profile or options), not stored.
+        A match hand is audited with its whole match (continuity matters)."""
+        doc, index, count = self.store.audit_target(self.store.record(record_id))
+        return self.engine.run(doc, profile=profile, options=options, count=count)[index]
+
+    def reaudit(self, record_id: int, *, profile: str | None = None, options: dict[str, Any] | None = None,
+                actor: str | None = None) -> dict[str, Any]:
+        """Audit a stored record again and keep the audit as its latest; AuditFailed stores nothing."""
+        audit = self.what_if(record_id, profile=profile, options=options)
+        return self.store.add_audit(record_id, audit, options=options, engine_version=self.engine.version,
+                                    actor=actor)

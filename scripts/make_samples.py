@@ -127,7 +127,7 @@ def fault_flip(doc: Doc) -> tuple[Doc, None]:
     return doc, None
 
 
-def fault_schema(doc: Doc) -> tuple[Doc, None]:
+def fault_schema(doc: Doc) -> tuple[Doc, int | None]:
     """Schema: a bad tile code, an unknown field, a missing result."""
     doc["events"][2]["tile"] = "10m"
     doc["events"][1]["colour"] = "red"
@@ -135,7 +135,7 @@ def fault_schema(doc: Doc) -> tuple[Doc, None]:
     return doc, None
 
 
-def fault_tiles(doc: Doc) -> tuple[Doc, None]:
+def fault_tiles(doc: Doc) -> tuple[Doc, int | None]:
     """R1.2: a fifth 5m replaces a wall tile."""
     doc["wall"][-1] = "5m" if doc["wall"][-1] != "5m" else "6m"
     return doc, None
@@ -180,7 +180,7 @@ def samples() -> list[tuple[str, Doc, dict[str, Any]]]:
     for name, (rel, covers) in CLEAN.items():
         out.append((name, dress(load(rel), name), {"verdict": "clean", "rule": None, "step": None,
                                                    "covers": covers}))
-    faults: list[tuple[str, Callable[[], tuple[Doc, int | None]], str, str, str]] = [
+    faults: list[tuple[str, Callable[[], tuple[Doc, int | None]], str, str | None, str]] = [
         ("illegal-wall-tampered", lambda: fault_wall(load("reference/ref-weile-90210-0002.json")),
          "illegal", "R2.4", "a draw that is not the wall's tile"),
         ("illegal-discard-not-held", lambda: fault_discard_not_held(load("reference/ref-kuhu-90210-0001.json")),

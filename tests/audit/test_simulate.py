@@ -168,7 +168,8 @@ def walk(rec: dict[str, Any]) -> Walk:
     last_src: int | None = None
     prev = None
     for i, e in enumerate(rec["events"]):
-        s, t = e["seat"], parse(e["tile"]) if "tile" in e else None
+        s = e["seat"]
+        t: Any = parse(e["tile"]) if "tile" in e else None  # every event that uses it has a tile
         if e["type"] == "draw":
             if prev == "kong":
                 w.replacement_draws += 1

@@ -440,7 +440,7 @@ def test_every_route_and_command_is_documented(app: Flask) -> None:
         if rule.endpoint == "static":
             continue
         path = re.sub(r"<\w+:(\w+)>", r"<\1>", re.sub(r"<(?:\w+:)?record_id>", "<id>", rule.rule))
-        for method in rule.methods - {"HEAD", "OPTIONS"}:
+        for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}:
             assert f"{method} {path}`" in docs or f"`{method} {path}" in docs, f"{method} {path}"
     for command in ("init-db", "load-samples"):
         assert f"flask --app app {command}" in docs

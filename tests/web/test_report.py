@@ -50,9 +50,11 @@ def test_rule_text_comes_from_the_vendored_rulebook() -> None:
     rule = rulebook.lookup("R13.1")
     assert rule is not None and rule.code == "R13.1" and rule.section == "R13" and rule.name_zh == "过胡与过碰"
     assert "Winning while locked is illegal." in rule.text and "\n" not in rule.text
-    assert rulebook.lookup("R8.9").code == "R8"  # an unknown rule falls back to its section
+    fallback = rulebook.lookup("R8.9")
+    assert fallback is not None and fallback.code == "R8"  # an unknown rule falls back to its section
     assert rulebook.lookup("R99") is None and rulebook.lookup(None) is None
-    assert "qing_qi_dui" in rulebook.lookup("R3.2").text.splitlines()[2]
+    patterns = rulebook.lookup("R3.2")
+    assert patterns is not None and "qing_qi_dui" in patterns.text.splitlines()[2]
     assert (ROOT / "spec" / "rulebook.md").read_text(encoding="utf-8").count("\n## ") >= 17
 
 

@@ -9,7 +9,7 @@ from flask import Flask
 
 def register(app: Flask) -> None:
     """Attach the store, the translations, the error pages, the blueprints and the CLI."""
-    from web import admin, api, auth, cli, db, errors, i18n, maintenance, pages, trail
+    from web import admin, api, auth, cli, db, errors, i18n, labels, maintenance, pages, trail
     from web import overview, report
 
     db.init_app(app)
@@ -19,6 +19,7 @@ def register(app: Flask) -> None:
     admin.init_app(app)
     trail.init_app(app)
     maintenance.init_app(app)
+    labels.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(report.bp)

@@ -9,7 +9,6 @@ record format compares them, and never computes an amount.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -118,28 +117,6 @@ def seat_totals(computed: Sequence[int] | None, claimed: Sequence[Any] | None) -
 def _at(values: Sequence[Any] | None, index: int) -> Any:
     """values[index], or None past the end or when there are no values."""
     return values[index] if values is not None and index < len(values) else None
-
-
-@dataclass(frozen=True)
-class Marker:
-    """A step marker split for display: the Chinese term, its rule, and the seat or tile it names."""
-
-    term: str
-    rule: str | None
-    seat: int | None
-    tile: str | None
-
-
-_MARKER = re.compile(r"^(?P<term>\S+)(?: seat (?P<seat>\d+))?(?: (?P<tile>[1-9][mps]))?$")
-
-
-def marker(text: str) -> Marker:
-    """`过胡 seat 2` -> (过胡, R13.1, 2, None); `冲锋鸡 1s` -> (冲锋鸡, R11.3, None, 1s)."""
-    match = _MARKER.match(text)
-    if match is None:
-        return Marker(text, rulebook.marker_rule(text), None, None)
-    seat = match["seat"]
-    return Marker(match["term"], rulebook.marker_rule(text), int(seat) if seat else None, match["tile"])
 
 
 def _record_result(document: Any) -> dict[str, Any]:
@@ -277,12 +254,6 @@ def rule_label(code: str | None) -> str:
 def rule_text(code: str | None) -> rulebook.Rule | None:
     """The rulebook's text of a rule (or of its section)."""
     return rulebook.lookup(code)
-
-
-@bp.app_template_global()
-def step_markers(step: Any) -> list[Marker]:
-    """The markers of a step, split for display."""
-    return [marker(text) for text in step.markers]
 
 
 # ----------------------------------------------------------------- PDF

@@ -9,13 +9,14 @@ from flask import Flask
 
 def register(app: Flask) -> None:
     """Attach the store, the translations, the error pages, the blueprints and the CLI."""
-    from web import admin, api, auth, cli, db, errors, i18n, labels, maintenance, pages, trail
+    from web import admin, api, auth, cli, db, errors, i18n, labels, login, maintenance, pages, trail
     from web import overview, report
 
     db.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
     auth.init_app(app)  # after i18n: its error pages are translated; before the blueprints it guards
+    app.register_blueprint(login.bp)
     admin.init_app(app)
     trail.init_app(app)
     maintenance.init_app(app)

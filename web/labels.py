@@ -1,12 +1,15 @@
-"""How reports name step markers, as a template global.
+"""How reports name rules and step markers, as template globals.
 
-A step marker (`audit.views.Marker`) is labelled from its kind: the Chinese term on a Chinese page; on an English page the same
+Rules are named in Chinese with their code in both languages (the players'
+terms, `audit.rulebook`). A step marker (`audit.views.Marker`) is labelled from
+its kind: the Chinese term on a Chinese page; on an English page the same
 term with an English gloss, so a reviewer learns the word the players use.
 """
 from __future__ import annotations
 
 from flask import Flask, g
 
+from audit import rulebook
 from audit.views import Marker, MarkerKind
 from web.i18n import DEFAULT_LANGUAGE
 
@@ -23,6 +26,16 @@ MARKER_TERMS: dict[str, tuple[str, str]] = {
 every kind has both."""
 
 
+def rule_label(code: str | None) -> str:
+    """A rule as reports name it: Chinese section name and code (`热炮 R8.3`)."""
+    return rulebook.label(code)
+
+
+def rule_text(code: str | None) -> rulebook.Rule | None:
+    """The rulebook's text of a rule (or of its section)."""
+    return rulebook.lookup(code)
+
+
 def marker_label(marker: Marker, language: str | None = None) -> str:
     """A marker's name in a language (the page's by default): `过胡` in Chinese,
     `过胡 (passed a win)` in English. The seat, tile and rule it names are shown beside it."""
@@ -33,5 +46,5 @@ def marker_label(marker: Marker, language: str | None = None) -> str:
 
 
 def init_app(app: Flask) -> None:
-    """Make the label a template global."""
-    app.jinja_env.globals.update(marker_label=marker_label)
+    """Make the labels template globals."""
+    app.jinja_env.globals.update(rule_label=rule_label, rule_text=rule_text, marker_label=marker_label)

@@ -1,4 +1,5 @@
-"""web/labels.py: a step marker is labelled from its kind in the page's language."""
+"""web/labels.py: a step marker is labelled from its kind in the page's language, a rule by its
+Chinese section name and code in both."""
 from __future__ import annotations
 
 import pytest
@@ -6,7 +7,7 @@ from flask import Flask
 
 from audit import rulebook
 from audit.views import Marker, MarkerKind
-from web.labels import MARKER_TERMS, marker_label
+from web.labels import MARKER_TERMS, marker_label, rule_label, rule_text
 
 
 def test_every_marker_kind_has_a_term_and_a_gloss() -> None:
@@ -38,3 +39,8 @@ def test_the_label_follows_the_page_language(app: Flask) -> None:
     with app.test_request_context("/records/1"):
         app.preprocess_request()
         assert marker_label(marker) == marker_label(marker, "zh")
+
+
+def test_rules_are_named_and_quoted_from_the_rulebook() -> None:
+    assert rule_label("R13.1") == rulebook.label("R13.1") == "过胡与过碰 R13.1"
+    assert rule_text("R13.1") == rulebook.lookup("R13.1") and rule_text(None) is None

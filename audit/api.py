@@ -2,66 +2,20 @@
 
 Everything here takes a parsed JSON document (whatever the client sent, valid or
 not) and returns plain data in the shape fixed by record-format.md, so callers
-never need to know the replayer's internals.
+never need to know the replayer's internals. The step views of a trace are
+defined in `audit.views` and re-exported here.
+
+This module imports only downward; the engine itself is imported by each
+function on first use, so importing the public face (for the version or the
+profile names) does not load the replayer.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+from audit.views import ChickenView, Marker, MarkerKind, MeldView, SeatView, StepView, Trace
+
 ENGINE_VERSION = "1.0.0"
-
-
-@dataclass(frozen=True)
-class MeldView:
-    """A meld as shown in a report: kind is pong / concealed / added / exposed."""
-
-    kind: str
-    tiles: tuple[str, ...]
-    from_seat: int | None
-
-
-@dataclass(frozen=True)
-class SeatView:
-    """One seat after a step: what a reviewer needs to see to follow the play."""
-
-    concealed: tuple[str, ...]
-    melds: tuple[MeldView, ...]
-    discards: tuple[str, ...]
-    declared: bool
-    locked: bool
-
-
-@dataclass(frozen=True)
-class StepView:
-    """The table right after event `index` (index -1 is the deal)."""
-
-    index: int
-    event: dict[str, Any] | None
-    seats: tuple[SeatView, ...]
-    wall_left: int
-    markers: tuple[str, ...]
-    findings: tuple[dict[str, Any], ...]
-
-
-@dataclass(frozen=True)
-class ChickenView:
-    """A seat's chickens at the end of a won hand, with the value they earned."""
-
-    seat: int
-    tiles: tuple[str, ...]
-    value: int
-    qualifies: bool
-    note: str
-
-
-@dataclass
-class Trace:
-    """The audit plus the state after every step, for step-by-step reports."""
-
-    audit: dict[str, Any]
-    steps: list[StepView] = field(default_factory=list)
-    chickens: list[ChickenView] = field(default_factory=list)
 
 
 # ------------------------------------------------------------------ functions
@@ -106,3 +60,7 @@ def trace_record(doc: object, *, profile: str | None = None, options: dict[str, 
     from audit.trace import trace
 
     return trace(doc, profile=profile, options=options)
+
+
+__all__ = ["ENGINE_VERSION", "ChickenView", "Marker", "MarkerKind", "MeldView", "SeatView", "StepView", "Trace",
+           "audit_document", "audit_record", "is_match", "list_profiles", "trace_record"]

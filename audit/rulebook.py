@@ -37,17 +37,6 @@ SECTION_NAMES_ZH: dict[str, str] = {
 """Chinese name of every section. Reports name rules in Chinese (the players' terms, taken
 from the section headings where they have one); a test checks every parsed section has one."""
 
-MARKER_RULES: dict[str, str] = {
-    "报听": "R5.1",
-    "憨包豆": "R4.6",
-    "过胡": "R13.1",
-    "冲锋鸡": "R11.3",
-    "责任鸡": "R11.4",
-    "热炮": "R8.1",
-    "抢杠": "R9.1",
-}
-"""The rule behind each step marker of `audit.api.StepView.markers` (the marker's first word)."""
-
 _HEADING = re.compile(r"^## (?P<code>R\d+|P)\b\s*(?P<title>.*)$")
 _ITEM = re.compile(r"^- (?P<code>R\d+\.\d+)\s+(?P<text>.*)$")
 
@@ -156,10 +145,4 @@ def label(code: str | None) -> str:
     return f"{name} {code}" if name else code
 
 
-def marker_rule(marker: str) -> str | None:
-    """The rule a step marker stands for (`过胡 seat 2` -> `R13.1`), None for an unknown one."""
-    return MARKER_RULES.get(marker.split(" ", 1)[0])
-
-
-__all__ = ["MARKER_RULES", "RULEBOOK", "Rule", "SECTION_NAMES_ZH", "label", "lookup", "marker_rule", "parse",
-           "rules", "section_of"]
+__all__ = ["RULEBOOK", "Rule", "SECTION_NAMES_ZH", "label", "lookup", "parse", "rules", "section_of"]

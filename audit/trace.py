@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from audit.api import ChickenView, MeldView, SeatView, StepView, Trace
 from audit.engine import audit_hand
 from audit.findings import Finding
 from audit.state import Event, GameState, MeldKind
 from audit.tiles import code, format_counts
+from audit.views import ChickenView, Marker, MarkerKind, MeldView, SeatView, StepView, Trace
 
 _MELD_KIND = {MeldKind.PONG: "pong", MeldKind.CONCEALED: "concealed", MeldKind.ADDED: "added",
               MeldKind.EXPOSED: "exposed"}
@@ -45,7 +45,7 @@ def trace(doc: object, *, profile: str | None = None, options: dict[str, Any] | 
         locks = [s.lock for s in st.seats]
         newly = [i for i, lk in enumerate(locks) if lk is not None and (not prev_locks or lk is not prev_locks[i])]
         prev_locks[:] = locks
-        markers = _markers(st, ev) + tuple(f"过胡 seat {i}" for i in newly)
+        markers = _markers(st, ev) + tuple(Marker.of(MarkerKind.PASS_LOCK, seat=i) for i in newly)
         steps.append(StepView(index, event, seat_views(st), st.wall_left, markers, found))
 
     hand = audit_hand(doc, profile=profile, options=options, observer=observe)
@@ -60,34 +60,34 @@ def trace(doc: object, *, profile: str | None = None, options: dict[str, Any] | 
     return out
 
 
-def _markers(st: GameState, ev: Event | None) -> tuple[str, ...]:
+def _markers(st: GameState, ev: Event | None) -> tuple[Marker, ...]:
     """Markers visible as soon as the step happens."""
     if ev is None:
         return ()
     out = []
     if ev.type.value == "declare":
-        out.append("报听")
+        out.append(Marker.of(MarkerKind.DECLARE))
     if ev.type.value == "kong":
         meld = st.seats[ev.seat].kong_this_turn
         if meld is not None and not meld.scores:
-            out.append("憨包豆")
+            out.append(Marker.of(MarkerKind.LATE_KONG))
     return tuple(out)
 
 
 def _mark_endings(out: Trace, st: GameState) -> None:
     """Markers only the end of the hand decides: 冲锋鸡/责任鸡, 热炮, 抢杠."""
-    extra: dict[int, list[str]] = {}
+    extra: dict[int, list[Marker]] = {}
     for fc in st.first_chicken.values():
         if fc.claimed_by is not None:
-            extra.setdefault(fc.step, []).append(f"责任鸡 {code(fc.tile)}")
+            extra.setdefault(fc.step, []).append(Marker.of(MarkerKind.RESPONSIBILITY_CHICKEN, tile=code(fc.tile)))
         elif not fc.won_on and st.wins:
-            extra.setdefault(fc.step, []).append(f"冲锋鸡 {code(fc.tile)}")
+            extra.setdefault(fc.step, []).append(Marker.of(MarkerKind.CHARGE_CHICKEN, tile=code(fc.tile)))
     w = st.window
     if w is not None and st.wins:
         if w.rob:
-            extra.setdefault(w.step, []).append("抢杠")
+            extra.setdefault(w.step, []).append(Marker.of(MarkerKind.ROB))
         elif w.hot_kong is not None:
-            extra.setdefault(w.step, []).append("热炮")
+            extra.setdefault(w.step, []).append(Marker.of(MarkerKind.HOT_SHOT))
     for i, sv in enumerate(out.steps):
         if sv.index in extra:
             out.steps[i] = StepView(sv.index, sv.event, sv.seats, sv.wall_left,

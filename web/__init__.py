@@ -1,6 +1,9 @@
 """The web layer: blueprints for the HTML pages and the JSON API, nothing about the game.
 
-`register(app)` wires everything onto an app made by `app.create_app`.
+`register(app)` wires everything onto an app made by `app.create_app`. Blueprints
+(`pages`, `api`, `report`, `overview`, `trail`, `admin`, `login`) never import each
+other; what several need is in modules that are not blueprints (`views`,
+`upload_request`, `report_model`, `drawings`, `labels`, `pdf`, the guard `auth`).
 """
 from __future__ import annotations
 
@@ -8,17 +11,23 @@ from flask import Flask
 
 
 def register(app: Flask) -> None:
-    """Attach the store, the translations, the error pages, the blueprints and the CLI."""
-    from web import admin, api, auth, cli, db, errors, i18n, maintenance, pages, trail
+    """Attach the store, the translations, the error pages, the blueprints and the CLI.
+
+    The modules are imported here, not at the top, so that importing one of them (`web.charts`,
+    `web.i18n` in a test) does not load every blueprint."""
+    from web import admin, api, auth, cli, db, drawings, errors, i18n, labels, login, maintenance, pages, trail
     from web import overview, report
 
     db.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
     auth.init_app(app)  # after i18n: its error pages are translated; before the blueprints it guards
+    app.register_blueprint(login.bp)
     admin.init_app(app)
     trail.init_app(app)
     maintenance.init_app(app)
+    drawings.init_app(app)
+    labels.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(report.bp)

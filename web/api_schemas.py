@@ -10,6 +10,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, fields, validate
 
+from records import trail
 from records.storage import SORTS, UNAUDITED, VERDICTS
 from web.uploads import STATUSES
 
@@ -225,3 +226,40 @@ class ListQuerySchema(Schema):
                           metadata={"description": "capped so the offset stays a SQLite integer"})
     per_page = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
     lang = fields.String(validate=validate.OneOf(["zh", "en"]), metadata={"description": "UI language"})
+
+
+# ----- the trail and the notes (web.trail) ------------------------------------------------------
+
+
+class NoteSchema(Schema):
+    """An auditor's note on a record; never edited, a correction is a new note."""
+
+    id = fields.Integer()
+    author = fields.String()
+    case_number = fields.String(allow_none=True)
+    decision = fields.String(validate=validate.OneOf(trail.DECISIONS))
+    text = fields.String()
+    created_at = fields.String()
+
+
+class NoteRequestSchema(Schema):
+    """The body of `POST /api/records/<id>/notes`."""
+
+    class Meta:
+        unknown = RAISE
+
+    case_number = fields.String(load_default=None, allow_none=True,
+                                validate=validate.Length(max=trail.NOTE_LIMITS["case_number"]))
+    decision = fields.String(load_default="open", validate=validate.OneOf(trail.DECISIONS))
+    text = fields.String(required=True, validate=validate.Length(min=1, max=trail.NOTE_LIMITS["text"]))
+
+
+class TrailEntrySchema(Schema):
+    """One row of the append-only trail."""
+
+    id = fields.Integer()
+    at = fields.String()
+    actor = fields.String()
+    action = fields.String(validate=validate.OneOf(trail.ACTIONS))
+    record_id = fields.Integer(allow_none=True)
+    detail = fields.Dict(allow_none=True)

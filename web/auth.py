@@ -25,22 +25,18 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from flask import (Blueprint, Flask, abort, current_app, g, has_request_context, jsonify, make_response, redirect,
-                   render_template, request, session, url_for)
+from flask import Flask, abort, current_app, g, has_request_context, make_response, redirect, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
 from werkzeug.routing import IntegerConverter
 
-from records import trail
 from records.security import ADMIN, AUDITOR, UPLOADER, Account, Accounts
-from records.storage import RecordQuery, now
+from records.storage import RecordQuery
 from web.db import get_store
 from web.errors import ApiError, error_response
 
-bp = Blueprint("auth", __name__)
-
 PUBLIC = frozenset({"auth.login", "auth.health", "static"})
-"""Endpoints anyone may reach."""
+"""Endpoints anyone may reach (the login blueprint, `web.login`, is named `auth`)."""
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 CSRF_FIELD, CSRF_HEADER = "csrf_token", "X-CSRF-Token"
@@ -267,64 +263,6 @@ def check_upload_platform(platforms: list[tuple[str, str]]) -> None:
                             f"({account.platform!r}); nothing was stored", details)
 
 
-# ----- routes ---------------------------------------------------------------------------------
-
-
-def _safe_next(target: str | None) -> str:
-    """Only a path on this site (no scheme, no host, no //) may be a post-login destination."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        parts = urlsplit(target)
-        if not parts.scheme and not parts.netloc:
-            return target
-    return url_for("pages.records")
-
-
-@bp.route("/login", methods=["GET", "POST"])
-def login() -> ResponseReturnValue:
-    """The login form; a wrong name or password gets the same answer (and the same time)."""
-    target = _safe_next(request.values.get("next"))
-    if request.method == "GET":
-        return render_template("auth/login.html", next=target, error=None, name="")
-    name = request.form.get("name", "")[:64]
-    store = get_store()
-    account = Accounts(store.db).authenticate(name, request.form.get("password", ""))
-    error = None if account else "wrong"
-    if account is not None and account.role == UPLOADER:
-        account, error = None, "uploader"
-    with store.write():
-        trail.append(store.db, at=now(), actor=account.name if account else None,
-                     action="login" if account else "login-failed",
-                     detail={"name": name, "address": request.remote_addr, "reason": error})
-    if account is None:
-        return render_template("auth/login.html", next=target, error=error, name=name), 401
-    session.clear()
-    session.permanent = True
-    session.update(uid=account.id, key=account.session_key, csrf=secrets.token_urlsafe(32))
-    return redirect(target, code=303)
-
-
-@bp.post("/logout")
-@requires(ADMIN, AUDITOR)
-def logout() -> ResponseReturnValue:
-    """End the session (a POST with the CSRF token, so another site cannot log people out)."""
-    store = get_store()
-    with store.write():
-        trail.append(store.db, at=now(), actor=account_name(), action="logout")
-    session.clear()
-    return redirect(url_for("auth.login"), code=303)
-
-
-@bp.get("/health")
-def health() -> ResponseReturnValue:
-    """For load balancers and `make run` scripts: the database answers. Says nothing else."""
-    try:
-        get_store().db.execute("SELECT count(*) FROM _sqlite_migrations").fetchone()
-    except Exception:  # noqa: BLE001 - any failure means unhealthy; the log has the details
-        current_app.logger.exception("health check failed")
-        return jsonify({"status": "unavailable"}), 503
-    return jsonify({"status": "ok"})
-
-
 class RowId(IntegerConverter):
     """`<int:...>` in URLs, capped at SQLite's largest integer: a huge id is a 404, not an
     OverflowError (found by the schemathesis run in tests/test_fuzz_api.py)."""
@@ -335,8 +273,8 @@ class RowId(IntegerConverter):
 
 
 def init_app(app: Flask) -> None:
-    """Secret key, session cookie, the guard, headers, template helpers, autoescaping, routes.
-    Called before the other blueprints are registered, so their `<int:>` ids use RowId."""
+    """Secret key, session cookie, the guard, headers, template helpers, autoescaping.
+    Called before the blueprints are registered, so their `<int:>` ids use RowId."""
     app.url_map.converters["int"] = RowId
     ensure_secret_key(app)
     app.session_interface = SessionInterface()
@@ -344,4 +282,3 @@ def init_app(app: Flask) -> None:
     app.after_request(security_headers)
     app.jinja_env.autoescape = True  # every template, whatever its extension (the PDF uses them too)
     app.jinja_env.globals.update(csrf_token=csrf_token, current_account=current_account)
-    app.register_blueprint(bp)

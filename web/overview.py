@@ -16,12 +16,12 @@ from markupsafe import Markup
 from audit import rulebook
 from records import stats
 from records.storage import VERDICTS, RecordQuery
-from web import api
 from web.auth import READERS, requires, scope_query
 from web.charts import Bar, Series, bar_chart_svg
 from web.db import get_store
 from web.i18n import gettext as _
-from web.report import pdf_response
+from web.pdf.typeset import pdf_response
+from web.views import parse_list_query
 
 bp = Blueprint("overview", __name__)
 
@@ -74,7 +74,7 @@ def overview_query() -> tuple[RecordQuery, dict[str, str], str]:
     focus = request.args.get("focus") or DEFAULT_FOCUS
     if rulebook.section_of(focus) != focus or focus not in rulebook.SECTION_NAMES_ZH:
         abort(400, f"focus: not a rulebook section: {focus!r} (e.g. R8)")
-    return scope_query(api.parse_list_query(args)), args, focus
+    return scope_query(parse_list_query(args)), args, focus
 
 
 def _link(args: dict[str, str], **more: str) -> str:

@@ -1,21 +1,22 @@
 """The HTML pages: upload form, records list, report of one record.
 
-They reuse the API's request handling so the page and the JSON answer agree;
-templates get plain rows and the audit JSON, and only label what they show.
+They share the API's request handling (`web.views`, `web.upload_request`) so the
+page and the JSON answer agree; templates get plain rows and the audit JSON, and
+only label what they show.
 """
 from __future__ import annotations
-
-import json
-from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from records.storage import VERDICTS
-from web import api, engine
+from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
+from web.report_model import report_context
+from web.upload_request import run_upload, upload_status, uploaded_files
 from web.uploads import summarize
+from web.views import form_options, parse_list_query, reaudit_record, record_detail
 
 bp = Blueprint("pages", __name__)
 
@@ -38,8 +39,8 @@ def upload_form() -> ResponseReturnValue:
 @requires(*READERS)
 def upload_submit() -> ResponseReturnValue:
     """The same upload without JavaScript: results rendered on the page."""
-    results = api.run_upload(api.uploaded_files())
-    status = api.upload_status(results)
+    results = run_upload(uploaded_files())
+    status = upload_status(results)
     return render_template("upload.html", results=results, summary=summarize(results),
                            limit=_limit_text()), 200 if status in (200, 201) else status
 
@@ -54,7 +55,7 @@ def _limit_text() -> str:
 @requires(*READERS)
 def records() -> ResponseReturnValue:
     """Filtered list with verdict tabs and pagination."""
-    query = api.parse_list_query(request.args.to_dict())
+    query = parse_list_query(request.args.to_dict())
     store = get_store()
     page = store.search(query)
     choices = {column: store.distinct(column) for column in ("platform", "profile", "client")}
@@ -77,10 +78,8 @@ def _sort_labels() -> list[str]:
 @requires(*READERS)
 def report(record_id: int) -> ResponseReturnValue:
     """The report of one record: header, findings, the steps, settlement, revisions, audits."""
-    from web.report import report_context
-
     store = get_store()
-    detail = api.record_detail(store, record_id)
+    detail = record_detail(store, record_id)
     return render_template("report/steps_page.html", record=detail, audit=detail["audit"],
                            uploads=store.uploads(record_id), profiles=_profiles(), **report_context(detail))
 
@@ -100,18 +99,6 @@ def reaudit(record_id: int) -> ResponseReturnValue:
     profile = request.form.get("profile") or None
     if profile is not None and profile not in _profiles():
         abort(400, f"profile: unknown profile {profile!r}")
-    api.reaudit(record_id, profile, form_options(request.form.get("options", "")))
+    reaudit_record(record_id, profile, form_options(request.form.get("options", "")))
     return redirect(url_for("pages.report", record_id=record_id), code=303)
 
-
-def form_options(text: str) -> dict[str, Any] | None:
-    """The options textarea: empty, or a JSON object."""
-    if not text.strip():
-        return None
-    try:
-        options = json.loads(text)
-    except json.JSONDecodeError as exc:
-        abort(400, f"options: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})")
-    if not isinstance(options, dict):
-        abort(400, "options: must be a JSON object")
-    return options

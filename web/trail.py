@@ -7,7 +7,8 @@
   describe; notes by `records.trail.add_note`, also in one transaction.
 - The record page includes `templates/trail.html`, which calls `record_trail` and
   `record_notes` (template globals), so the report's view function needs no change.
-- JSON: `GET /api/records/<id>/trail`, `GET` and `POST /api/records/<id>/notes`.
+- JSON: `GET /api/records/<id>/trail`, `GET` and `POST /api/records/<id>/notes` (their schemas
+  are in `web.api_schemas`, their OpenAPI description in `web.openapi`).
 """
 from __future__ import annotations
 
@@ -16,13 +17,15 @@ from typing import Any
 
 from flask import Blueprint, Flask, abort, g, jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import ValidationError
 
 from records import trail
 from records.storage import now
+from web.api_schemas import NoteRequestSchema, NoteSchema, TrailEntrySchema
 from web.auth import READERS, account_name, current_account, requires
 from web.db import get_store
 from web.errors import ApiError
+from web.views import find_record
 
 bp = Blueprint("trail", __name__)
 
@@ -30,40 +33,6 @@ DOWNLOAD_TYPES = ("application/pdf", "application/zip")
 """Answers that count as an export even without Content-Disposition: attachment."""
 SHOWN_ON_PAGE = 200
 """Newest trail rows shown on a record's page (the API can page further with `limit`)."""
-
-
-class NoteSchema(Schema):
-    """An auditor's note on a record; never edited, a correction is a new note."""
-
-    id = fields.Integer()
-    author = fields.String()
-    case_number = fields.String(allow_none=True)
-    decision = fields.String(validate=validate.OneOf(trail.DECISIONS))
-    text = fields.String()
-    created_at = fields.String()
-
-
-class NoteRequestSchema(Schema):
-    """The body of `POST /api/records/<id>/notes`."""
-
-    class Meta:
-        unknown = RAISE
-
-    case_number = fields.String(load_default=None, allow_none=True,
-                                validate=validate.Length(max=trail.NOTE_LIMITS["case_number"]))
-    decision = fields.String(load_default="open", validate=validate.OneOf(trail.DECISIONS))
-    text = fields.String(required=True, validate=validate.Length(min=1, max=trail.NOTE_LIMITS["text"]))
-
-
-class TrailEntrySchema(Schema):
-    """One row of the append-only trail."""
-
-    id = fields.Integer()
-    at = fields.String()
-    actor = fields.String()
-    action = fields.String(validate=validate.OneOf(trail.ACTIONS))
-    record_id = fields.Integer(allow_none=True)
-    detail = fields.Dict(allow_none=True)
 
 
 # ----- logging views and exports --------------------------------------------------------------
@@ -106,8 +75,6 @@ def record_notes(record_id: int) -> list[dict[str, Any]]:
 
 def _require_record(record_id: int) -> None:
     """404 naming the record unless it exists (and, for an uploader, is of its platform)."""
-    from web.api import find_record
-
     find_record(get_store(), record_id)
 
 
@@ -183,33 +150,6 @@ def get_trail(record_id: int) -> ResponseReturnValue:
     if not limit.isdigit() or not 1 <= int(limit) <= 1000:
         raise ApiError(400, "limit: a whole number from 1 to 1000", {"limit": ["a whole number from 1 to 1000"]})
     return jsonify(TrailEntrySchema(many=True).dump(record_trail(record_id, int(limit))))
-
-
-def openapi_paths() -> dict[str, dict[str, Any]]:
-    """This module's operations for /api/openapi.json."""
-    record_id = {"in": "path", "name": "record_id", "required": True, "schema": {"type": "integer"}}
-    error = {"description": "see message", "content": {"application/json": {"schema": "Error"}}}
-    return {
-        "/api/records/{record_id}/notes": {
-            "get": {"summary": "An auditor's notes on a record", "parameters": [record_id],
-                    "responses": {"200": {"description": "oldest first", "content": {"application/json": {
-                        "schema": {"type": "array", "items": "Note"}}}}, "404": error}},
-            "post": {"summary": "Add a note (never edited; a correction is a new note)", "parameters": [record_id],
-                     "requestBody": {"required": True,
-                                     "content": {"application/json": {"schema": "NoteRequest"}}},
-                     "responses": {"201": {"description": "the note", "content": {"application/json": {
-                         "schema": "Note"}}}, "400": error, "404": error}}},
-        "/api/records/{record_id}/trail": {"get": {
-            "summary": "Who uploaded, viewed, re-audited, annotated or exported the record", "parameters": [
-                record_id, {"in": "query", "name": "limit", "required": False,
-                            "schema": {"type": "integer", "minimum": 1, "maximum": 1000}}],
-            "responses": {"200": {"description": "newest first", "content": {"application/json": {
-                "schema": {"type": "array", "items": "TrailEntry"}}}}, "400": error, "404": error}}},
-    }
-
-
-OPENAPI_SCHEMAS = {"Note": NoteSchema, "NoteRequest": NoteRequestSchema, "TrailEntry": TrailEntrySchema}
-"""Schemas this module adds to the OpenAPI document."""
 
 
 def init_app(app: Flask) -> None:

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from audit import render
-from audit.api import MeldView, SeatView, StepView, trace_record
+from audit.api import trace_record
+from audit.views import Marker, MarkerKind, MeldView, SeatView, StepView
 from tests.conftest import ROOT
 
 NS = {"svg": render.SVG_NS}
@@ -160,7 +161,7 @@ def _seat(concealed: tuple[str, ...] = (), melds: tuple[MeldView, ...] = (), dec
 
 def test_badges_for_declared_and_locked_seats_and_escaped_labels() -> None:
     seats = (_seat(("1m",), declared=True), _seat(("2m",), locked=True), _seat(("3m",)), _seat(("4m",)))
-    step = StepView(0, {"type": "declare", "seat": 0}, seats, 50, ("报听",), ())
+    step = StepView(0, {"type": "declare", "seat": 0}, seats, 50, (Marker.of(MarkerKind.DECLARE),), ())
     svg = render.table_svg(step, labels=["<a&b>", "1", "2", "3"], declared_text="听", locked_text="过")
     root = parse(svg)
     assert "&lt;a&amp;b&gt;" in svg

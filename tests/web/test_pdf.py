@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-from flask import Flask, g
+from flask import g
 from flask.testing import FlaskClient
 
 from audit import render
@@ -75,7 +75,7 @@ def streams_of(pdf: bytes) -> list[tuple[bytes, bytes]]:
 
 def placements(pdf: bytes) -> tuple[int, int]:
     """How many times the pages place a form XObject (`/x12 Do`), and how many forms there are:
-    a tile is drawn once into a form and placed by reference (report._DrawnOnce)."""
+    a tile is drawn once into a form and placed by reference (web.pdf.forms)."""
     streams = streams_of(pdf)
     forms = [content for head, content in streams if b"/Subtype /Form" in head]
     pages = [content for head, content in streams if b"/Subtype" not in head and b"/Length1" not in head]
@@ -166,17 +166,3 @@ def test_overview_pdf(client: FlaskClient, upload: Upload, tmp_path: Path) -> No
 def test_pdf_of_an_unknown_record_is_404(client: FlaskClient) -> None:
     response = client.get("/records/4242.pdf")
     assert response.status_code == 404 and "record 4242 does not exist" in response.get_data(as_text=True)
-
-
-def test_the_pdf_reads_only_static_files(app: Flask) -> None:
-    from web.report import _static_fetcher
-
-    with app.test_request_context("/records/1.pdf"):
-        fetcher = _static_fetcher()
-        css = fetcher.fetch("http://localhost/static/report.css")
-        assert b"@page" in css.read()
-        for url in ("http://example.com/evil.css", "http://localhost/static/../app.py", "file:///etc/passwd",
-                    "http://localhost/static/nothing.css"):
-            with pytest.raises(ValueError):
-                fetcher.fetch(url)
-        assert fetcher.fetch("data:text/plain;base64,aGk=").read() == b"hi"

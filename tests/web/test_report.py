@@ -1,5 +1,6 @@
-"""The step-by-step report (`GET /records/<id>`), the what-if comparison, the rulebook lookups
-and the ledger grouping, with the real engine on a temporary database."""
+"""The step-by-step report (`GET /records/<id>`), its step markers, the what-if comparison and the
+rulebook lookups, with the real engine on a temporary database (the ledger grouping itself:
+test_report_model.py)."""
 from __future__ import annotations
 
 import re
@@ -9,7 +10,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from audit import rulebook
-from web.report import Compared, LedgerRow, ledger, marker, seat_totals
+from audit.views import Marker, MarkerKind
+from web.labels import marker_label
 from tests.conftest import ROOT
 
 Upload = Callable[..., Any]
@@ -35,6 +37,14 @@ def row(html: str, anchor: str) -> str:
     match = re.search(rf'<tr id="{anchor}"[^>]*>', html)
     assert match, anchor
     return match.group(0)
+
+
+def markers(html: str, anchor: str) -> list[tuple[str, str]]:
+    """(kind, text without tags) of each marker chip in the step row with this id."""
+    start = html.index(f'<tr id="{anchor}"')
+    cells = html[start:html.index("</tr>", start)]
+    chips = re.findall(r'<span class="marker marker-([a-z_]+)">(.*?)</small></span>', cells, re.S)
+    return [(kind, re.sub(r"<svg.*?</svg>|<[^>]+>", "", text, flags=re.S)) for kind, text in chips]
 
 
 # ----- the rulebook --------------------------------------------------------------------------------
@@ -64,45 +74,6 @@ def test_rules_are_labelled_in_chinese_with_their_section() -> None:
     assert rulebook.label("X1") == "X1" and rulebook.label(None) == ""
 
 
-def test_markers_name_their_rule() -> None:
-    assert marker("过胡 seat 2") == type(marker("x"))("过胡", "R13.1", 2, None)
-    assert marker("冲锋鸡 1s").tile == "1s" and marker("冲锋鸡 1s").rule == "R11.3"
-    assert marker("热炮").rule == "R8.1" and marker("抢杠").rule == "R9.1" and marker("报听").rule == "R5.1"
-    assert marker("something new").rule is None
-
-
-# ----- ledger and totals ----------------------------------------------------------------------------
-
-
-def test_ledger_sums_per_kind_payer_and_payee_and_shows_differences() -> None:
-    computed = [{"kind": "hand", "from": 0, "to": 1, "amount": 2, "rule": "R6.3", "note": "平胡 1 +热炮 1"},
-                {"kind": "chicken", "from": 2, "to": 1, "amount": 1, "rule": "R11.6", "note": "鸡"},
-                {"kind": "chicken", "from": 2, "to": 1, "amount": 2, "rule": "R11.6", "note": "翻牌鸡"}]
-    claimed = [{"kind": "hand", "from": 0, "to": 1, "amount": 2},
-               {"kind": "chicken", "from": 2, "to": 1, "amount": 3},
-               {"kind": "chicken", "from": 2, "to": 0, "amount": 1}]
-    rows = ledger(computed, claimed)
-    assert rows == [LedgerRow("hand", 0, 1, ("R6.3",), ("平胡 1 +热炮 1",), 2, 2),
-                    LedgerRow("chicken", 2, 1, ("R11.6",), ("鸡", "翻牌鸡"), 3, 3),
-                    LedgerRow("chicken", 2, 0, (), (), None, 1)]
-    assert [r.difference for r in rows] == [0, 0, 1]
-
-
-def test_ledger_without_claimed_items_has_no_differences() -> None:
-    rows = ledger([{"kind": "dou", "from": 1, "to": 0, "amount": 3, "rule": "R4.7"}], None)
-    assert rows[0].claimed is None and rows[0].difference is None
-    computed_missing = ledger([], [{"kind": "dou", "from": 1, "to": 0, "amount": 3}])
-    assert computed_missing[0].computed is None and computed_missing[0].difference == 3
-
-
-def test_seat_totals_compare_computed_and_claimed() -> None:
-    totals = seat_totals([-5, 3, 5, -3], [-4, 3, 4, -3])
-    assert [t.differs for t in totals] == [True, False, True, False]
-    assert [t.difference for t in totals] == [1, 0, -1, 0]
-    assert [t.claimed for t in seat_totals(None, [1, -1])] == [1, -1]
-    assert not Compared("flip", "5s", None).differs and Compared("flip", "5s", "6s").differs
-
-
 # ----- the report page ------------------------------------------------------------------------------
 
 
@@ -112,7 +83,8 @@ def test_illegal_step_is_highlighted_with_the_rule_text(client: FlaskClient, upl
     assert "flagged-illegal" in row(html, "step-3") and "flagged" not in row(html, "step-2")
     assert 'href="#step-3"' in html  # the findings summary links to the step
     assert "过胡与过碰 R13.1" in html and "Winning while locked is illegal." in html
-    assert "过胡 2 号位 Bo" in html  # the pass-lock marker on the step that closed the window
+    locked = Marker.of(MarkerKind.PASS_LOCK, seat=2)  # on the step that closed the window, naming the seat
+    assert markers(html, "step-1") == [("pass_lock", f"{marker_label(locked, 'zh')} 2 号位 Bo R13.1")]
     assert 'class="tile-sprite"' in html and html.count('<use href="#zj-') > 150
     assert row(html, "step-deal") and "发牌" in html and "逐步回放" in html
     assert " style=" not in html and "onclick" not in html
@@ -125,6 +97,8 @@ def test_report_in_english_keeps_rule_names_in_chinese(client: FlaskClient, uplo
     for fragment in ("Step by step", "Table after the step", "discards", "过胡与过碰 R13.1", "Flip and chickens",
                      "Totals per seat", 'lang="en"'):
         assert fragment in html, fragment
+    locked = Marker.of(MarkerKind.PASS_LOCK, seat=2)
+    assert markers(html, "step-1") == [("pass_lock", f"{marker_label(locked, 'en')} seat 2 Bo R13.1")]
 
 
 def test_missettled_ledger_marks_the_differences(client: FlaskClient, upload: Upload) -> None:
@@ -136,7 +110,7 @@ def test_missettled_ledger_marks_the_differences(client: FlaskClient, upload: Up
     assert ledger_html.count('class="differs"') == 1 and "+1" in ledger_html
     totals_html = html[html.index('class="totals"'):html.index('class="ledger"')]
     assert totals_html.count('class="differs"') == 2
-    assert "热炮" in html[html.index('id="step-2"'):html.index('id="step-3"')]  # the marker on the shot
+    assert [kind for kind, _ in markers(html, "step-2")] == ["hot_shot"]  # the marker on the shot
     assert "平胡 1 +热炮 1" in html
 
 
@@ -146,7 +120,8 @@ def test_chickens_and_the_flip_tile(client: FlaskClient, upload: Upload) -> None
     chickens = html[html.index('id="chickens"'):html.index('id="whatif"')]
     assert "翻开的牌（审计）" in chickens and "8p 八筒" in chickens  # the turned tile, drawn
     assert chickens.count("<tr>") == 4 + 1 and "冲锋鸡 1s 3" in chickens
-    assert "冲锋鸡" in html and "抢杠" in html
+    assert [kind for kind, _ in markers(html, "step-58")] == ["charge_chicken"]
+    assert [kind for kind, _ in markers(html, "step-111")] == ["rob"]
     assert len(re.findall(r'<tr id="step-', html)) == 115
 
 

@@ -1,0 +1,121 @@
+"""Frozen views of a replay for step-by-step reports: seats, melds, steps, markers, chickens.
+
+`audit.trace` builds them from the replayer's live state; reports (the web
+pages, the PDF, `audit.render`'s drawings) only read them. They hold tile
+codes and plain values, never engine objects, so this module imports nothing
+of the engine and a report or a test can build a view by hand.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+@dataclass(frozen=True)
+class MeldView:
+    """A meld as shown in a report: kind is pong / concealed / added / exposed."""
+
+    kind: str
+    tiles: tuple[str, ...]
+    from_seat: int | None
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One seat after a step: what a reviewer needs to see to follow the play."""
+
+    concealed: tuple[str, ...]
+    melds: tuple[MeldView, ...]
+    discards: tuple[str, ...]
+    declared: bool
+    locked: bool
+
+
+class MarkerKind(str, Enum):
+    """What a step marker points out: a moment the rules give a name to, which a reviewer would
+    otherwise have to work out from the table. Each kind stands for one rule (`rule`)."""
+
+    DECLARE = "declare"
+    """报听: the seat declares ready (R5.1)."""
+    LATE_KONG = "late_kong"
+    """憨包豆: a kong not made at the first chance; it scores nothing (R4.6)."""
+    PASS_LOCK = "pass_lock"
+    """过胡: a seat passed a win it could take and is locked (R13.1); the marker names the seat."""
+    CHARGE_CHICKEN = "charge_chicken"
+    """冲锋鸡: the first chicken discarded, claimed by nobody (R11.3); the marker names the tile."""
+    RESPONSIBILITY_CHICKEN = "responsibility_chicken"
+    """责任鸡: that first chicken was ponged or konged (R11.4); the marker names the tile."""
+    HOT_SHOT = "hot_shot"
+    """热炮: the discard after a kong's replacement draw is won on (R8.1)."""
+    ROB = "rob"
+    """抢杠: the tile of an added kong is won on (R9.1)."""
+
+    @property
+    def rule(self) -> str:
+        """The rule this kind of marker stands for."""
+        return _RULES[self.value]
+
+
+_RULES: dict[str, str] = {
+    MarkerKind.DECLARE.value: "R5.1",
+    MarkerKind.LATE_KONG.value: "R4.6",
+    MarkerKind.PASS_LOCK.value: "R13.1",
+    MarkerKind.CHARGE_CHICKEN.value: "R11.3",
+    MarkerKind.RESPONSIBILITY_CHICKEN.value: "R11.4",
+    MarkerKind.HOT_SHOT.value: "R8.1",
+    MarkerKind.ROB.value: "R9.1",
+}
+"""The rule of each marker kind, keyed by the kind's value (a test checks every kind has one;
+keyed by str, not by member: an Enum's hash is Python-level)."""
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A step marker: its kind, the seat or tile it names (if any) and the rule it cites. The
+    words are left to the report, which labels the kind in the page's language."""
+
+    kind: MarkerKind
+    seat: int | None
+    tile: str | None
+    rule: str
+
+    @classmethod
+    def of(cls, kind: MarkerKind, *, seat: int | None = None, tile: str | None = None) -> Marker:
+        """A marker citing its kind's rule."""
+        return cls(kind, seat, tile, kind.rule)
+
+
+@dataclass(frozen=True)
+class StepView:
+    """The table right after event `index` (index -1 is the deal)."""
+
+    index: int
+    event: dict[str, Any] | None
+    seats: tuple[SeatView, ...]
+    wall_left: int
+    markers: tuple[Marker, ...]
+    findings: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class ChickenView:
+    """A seat's chickens at the end of a won hand, with the value they earned."""
+
+    seat: int
+    tiles: tuple[str, ...]
+    value: int
+    qualifies: bool
+    note: str
+
+
+@dataclass
+class Trace:
+    """The audit plus the state after every step, for step-by-step reports."""
+
+    audit: dict[str, Any]
+    steps: list[StepView] = field(default_factory=list)
+    chickens: list[ChickenView] = field(default_factory=list)
+
+
+__all__ = ["ChickenView", "Marker", "MarkerKind", "MeldView", "SeatView", "StepView", "Trace"]

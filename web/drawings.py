@@ -1,0 +1,72 @@
+"""Tile and table drawings as template globals, for the HTML pages and the PDF alike.
+
+The drawings themselves are `audit.render`'s pure SVG; this module only picks
+the form a page needs: inline with the page's tile sprite, or registered for
+the PDF (`web.pdf.images`) and embedded as an <img>.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from flask import Flask
+from markupsafe import Markup
+
+from audit import render
+from web.i18n import gettext as _
+from web.pdf.images import embedded, picture_url
+
+TILE_PX = 20
+"""Width of a tile in the step table, in CSS pixels."""
+PDF_TILE_PX = 14
+"""Width of a tile in the PDF's step table: a step then takes 23 mm, eight steps to a page."""
+
+
+def seat_labels(count: int, dealer: Any) -> list[str]:
+    """Short seat labels for the drawings: the number, and the dealer's mark."""
+    return [f"{seat} {_('D')}" if seat == dealer else str(seat) for seat in range(count)]
+
+
+def tile(code: str, width: float = 16, highlight: bool = False) -> Markup:
+    """One tile, standalone (fine for a few; many go through `hand` or `table`)."""
+    return Markup(render.tile_svg(code, width=width, highlight=highlight))
+
+
+def hand(codes: Sequence[str], width: float = 16, sprite: bool = True, embed: bool = False) -> Markup:
+    """A row of tiles: with `sprite` for a page that has `tile_sprite()`, `embed` for a PDF."""
+    if embed:
+        return embedded(render.hand_svg(list(codes), width=width), "hand-image")
+    return Markup(render.hand_svg(list(codes), width=width, sprite=sprite))
+
+
+def tile_sprite() -> Markup:
+    """The hidden sheet of every tile, once per HTML page."""
+    return Markup(render.tile_sprite_svg())
+
+
+def step_table(step: Any, dealer: Any, slots: int, width: float = TILE_PX, embed: bool = False) -> Markup:
+    """The table after a step: for a page with the sprite, or embedded as an image for WeasyPrint."""
+    labels = seat_labels(len(step.seats), dealer)
+    if not embed:
+        return Markup(render.table_svg(step, width=width, labels=labels, discard_slots=slots, sprite=True))
+    return embedded(render.table_svg(step, width=width, labels=labels, discard_slots=slots), "table-image")
+
+
+def step_picture(step: Any, dealer: Any, slots: int, width: float = PDF_TILE_PX) -> Markup:
+    """The table after a step for the PDF: the same places and tile drawings as `step_table`,
+    as one <img> of an SVG that places every piece (tile, seat label) by <image>. The PDF's
+    image cache (`web.pdf.forms`) draws each distinct piece once and places it by reference."""
+    labels = seat_labels(len(step.seats), dealer)
+    picture = render.table_picture(step, width=width, labels=labels, discard_slots=slots)
+    return Markup('<img class="table-image" alt="{}" src="{}">').format(picture.label, picture_url(picture))
+
+
+def compact_tiles(codes: Iterable[str]) -> list[tuple[str, str]]:
+    """Tile notation groups: [("m", "123"), ("p", "55")]."""
+    return render.compact(codes)
+
+
+def init_app(app: Flask) -> None:
+    """Make the drawings template globals."""
+    app.jinja_env.globals.update(tile=tile, hand=hand, tile_sprite=tile_sprite, step_table=step_table,
+                                 step_picture=step_picture, compact_tiles=compact_tiles)

@@ -1,0 +1,96 @@
+"""Request helpers the blueprints share (not a blueprint): find a record, read a list query,
+read the options of a re-audit and run it.
+
+The JSON API and the HTML pages answer the same questions through these, so a
+page and its JSON agree; blueprints import this module and never each other.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import abort, current_app
+from marshmallow import ValidationError
+
+from records.pipeline import AuditFailed
+from records.storage import RecordQuery, Store, UnknownRecord
+from web.api_schemas import ListQuerySchema
+from web.auth import account_name, visible
+from web.db import get_pipeline, get_store
+from web.errors import ApiError
+
+
+def find_record(store: Store, record_id: int) -> dict[str, Any]:
+    """The record's row or a 404 naming the id (also for a record an uploader may not see)."""
+    try:
+        record = store.record(record_id)
+    except UnknownRecord:
+        abort(404, f"record {record_id} does not exist")
+    if not visible(record):
+        abort(404, f"record {record_id} does not exist")
+    return record
+
+
+def record_detail(store: Store, record_id: int) -> dict[str, Any]:
+    """Everything known about a record, as the detail schema wants it."""
+    record = find_record(store, record_id)
+    audits = store.audits(record_id)
+    return {**record, "seats": store.players(record_id), "revisions": store.revisions(record_id),
+            "audits": audits, "audit": audits[-1]["audit"] if audits else None,
+            "document": store.document(record_id)}
+
+
+def parse_list_query(args: dict[str, str]) -> RecordQuery:
+    """Query string -> RecordQuery; a bad value is a 400 naming the parameter."""
+    try:
+        values = ListQuerySchema().load({key: value for key, value in args.items() if value != ""})
+    except ValidationError as exc:
+        raise ApiError(400, "bad query parameter: " + first_messages(exc.messages), exc.messages) from exc
+    values.pop("lang", None)
+    for key in ("date_from", "date_to"):
+        if key in values:
+            values[key] = values[key].isoformat()
+    return RecordQuery(all_revisions=values.pop("revisions") == "all",
+                       descending=values.pop("order") == "desc", **values)
+
+
+def first_messages(messages: Any) -> str:
+    """A one-line summary of marshmallow's error dict."""
+    if isinstance(messages, dict):
+        return "; ".join(f"{key}: {first_messages(value)}" for key, value in messages.items())
+    if isinstance(messages, list):
+        return " ".join(str(message) for message in messages)
+    return str(messages)
+
+
+def form_options(text: str) -> dict[str, Any] | None:
+    """The options textarea: empty, or a JSON object."""
+    if not text.strip():
+        return None
+    try:
+        options = json.loads(text)
+    except json.JSONDecodeError as exc:
+        abort(400, f"options: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})")
+    if not isinstance(options, dict):
+        abort(400, "options: must be a JSON object")
+    return options
+
+
+def reaudit_record(record_id: int, profile: str | None, options: dict[str, Any] | None) -> dict[str, Any]:
+    """Re-audit through the pipeline; an engine failure is a 502, nothing stored."""
+    find_record(get_store(), record_id)
+    try:
+        return get_pipeline().reaudit(record_id, profile=profile, options=options, actor=account_name())
+    except AuditFailed as exc:
+        current_app.logger.exception("re-audit of record %s failed", record_id)
+        raise ApiError(502, str(exc)) from exc
+
+
+def what_if_audit(record_id: int, profile: str | None, options: dict[str, Any] | None) -> dict[str, Any]:
+    """The audit of a stored record under other rules, nothing stored (a match hand with its
+    whole match, so continuity findings stay); an engine failure is a 502."""
+    try:
+        return get_pipeline().what_if(record_id, profile=profile, options=options)
+    except AuditFailed as exc:
+        current_app.logger.exception("what-if audit of record %s failed", record_id)
+        raise ApiError(502, str(exc)) from exc

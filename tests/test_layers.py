@@ -7,129 +7,16 @@ own third-party tools); no package imports a higher one, and no two modules
 import each other, directly or round a loop, wherever the import stands
 (a late import inside a function counts: it only hides a cycle). The engine
 and the storage layer keep away from the libraries of the layers above them.
-
-The check reads imports with `ast`, so it needs nothing installed and sees
-every import, even ones a test run never executes.
+The graph and the checks are tests/imports.py.
 """
 from __future__ import annotations
 
-import ast
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT
-
-LAYERS = ("audit", "records", "web", "app")
-"""Bottom first: a module may import its own layer and those before it."""
-FORBIDDEN = {
-    "audit": {"flask", "werkzeug", "jinja2", "weasyprint", "sqlite3", "sqlite_utils", "marshmallow_sqlalchemy"},
-    "records": {"flask", "jinja2", "weasyprint"},
-}
-"""Third-party or stdlib packages a layer must not use: no Flask, no SQLite in the engine, no Flask in storage."""
-
-
-def module_files(root: Path) -> dict[str, Path]:
-    """Dotted module name -> file, for every module of the layers under `root`."""
-    out: dict[str, Path] = {}
-    for layer in LAYERS:
-        single = root / f"{layer}.py"
-        if single.is_file():
-            out[layer] = single
-        for path in sorted((root / layer).rglob("*.py")) if (root / layer).is_dir() else ():
-            parts = path.relative_to(root).with_suffix("").parts
-            out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
-    return out
-
-
-def imported_names(path: Path, module: str, modules: set[str] | dict[str, Path]) -> Iterator[str]:
-    """Every dotted name `path` imports, anywhere in the file (relative imports resolved).
-    `from pkg import name` names `pkg.name` when that is a module of `modules`, else `pkg`."""
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*anchor, base] if base else anchor)
-            for alias in node.names:
-                yield f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
-
-
-def import_graph(root: Path) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
-    """(edges between the project's modules, outside top-level packages each module imports)."""
-    files = module_files(root)
-    edges: dict[str, set[str]] = {name: set() for name in files}
-    outside: dict[str, set[str]] = {name: set() for name in files}
-    for name, path in files.items():
-        for target in imported_names(path, name, files):
-            if target in files:
-                if target != name:
-                    edges[name].add(target)
-            elif target.split(".")[0] not in LAYERS:
-                outside[name].add(target.split(".")[0])
-    return edges, outside
-
-
-def layer_of(module: str) -> int:
-    return LAYERS.index(module.split(".")[0])
-
-
-def upward_imports(edges: dict[str, set[str]]) -> list[str]:
-    """`a -> b` for every import of a higher layer."""
-    return sorted(f"{a} -> {b}" for a, targets in edges.items() for b in targets if layer_of(b) > layer_of(a))
-
-
-def forbidden_imports(outside: dict[str, set[str]]) -> list[str]:
-    """`module -> library` for every library its layer must not use."""
-    return sorted(f"{name} -> {lib}" for name, libs in outside.items()
-                  for lib in libs & FORBIDDEN.get(name.split(".")[0], set()))
-
-
-def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected groups of more than one module (Tarjan), each sorted."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for nxt in sorted(edges[node]):
-            if nxt not in index:
-                visit(nxt)
-                low[node] = min(low[node], low[nxt])
-            elif nxt in on_stack:
-                low[node] = min(low[node], index[nxt])
-        if low[node] == index[node]:
-            group = []
-            while True:
-                member = stack.pop()
-                on_stack.discard(member)
-                group.append(member)
-                if member == node:
-                    break
-            if len(group) > 1:
-                found.append(sorted(group))
-
-    for node in sorted(edges):
-        if node not in index:
-            visit(node)
-    return sorted(found)
-
-
-def problems(root: Path) -> list[str]:
-    """Every breach of the contract under `root`, one line each."""
-    edges, outside = import_graph(root)
-    return ([f"upward import: {line}" for line in upward_imports(edges)]
-            + [f"forbidden library: {line}" for line in forbidden_imports(outside)]
-            + [f"import cycle: {' <-> '.join(group)}" for group in cycles(edges)])
+from tests.imports import LAYERS, module_files, problems
 
 
 def test_the_project_keeps_its_layers() -> None:

@@ -1,7 +1,6 @@
 """audit/views.py: a step marker is a value (kind, seat, tile, rule) and each kind cites its rule."""
 from __future__ import annotations
 
-import ast
 import dataclasses
 
 import pytest
@@ -9,6 +8,7 @@ import pytest
 from audit import rulebook
 from audit.views import Marker, MarkerKind
 from tests.conftest import ROOT
+from tests.imports import import_graph
 
 
 def test_every_marker_kind_cites_a_rule_of_the_rulebook() -> None:
@@ -28,10 +28,8 @@ def test_a_marker_is_a_frozen_value_citing_its_kinds_rule() -> None:
 
 def audit_imports(name: str) -> set[str]:
     """The audit modules a module of the engine imports, at the top or inside functions."""
-    tree = ast.parse((ROOT / "audit" / f"{name}.py").read_text(encoding="utf-8"))
-    found = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-    found |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
-    return {module for module in found if module.startswith("audit")}
+    graph, _ = import_graph(ROOT)
+    return {module for module in graph[f"audit.{name}"] if module.startswith("audit")}
 
 
 def test_the_views_import_nothing_of_the_engine_and_the_trace_not_the_public_face() -> None:

@@ -94,7 +94,7 @@ def test_wugu_ji_option() -> None:
 
 
 def test_no_chickens_without_a_win() -> None:
-    from tests.test_draws import exhaust
+    from tests.audit.test_draws import exhaust
     s = exhaust([DEALER, S1, S2, INERT[2]], "0 discard 9s", first=1, profile="kuhu")
     assert kinds(s["items"], "chicken") == {}
 

@@ -57,7 +57,9 @@ class Item:
 
     def to_json(self, base: int) -> dict[str, Any]:
         """The contract's item object, in points."""
-        return {"kind": self.kind.value, "from": self.payer, "to": self.payee, "amount": self.amount * base,
+        # `_value_`, not `value` (a Python-level descriptor): read for every item of every audit.
+        kind: str = self.kind._value_
+        return {"kind": kind, "from": self.payer, "to": self.payee, "amount": self.amount * base,
                 "rule": self.rule, "note": self.note}
 
 

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from audit import tiles
 from audit.kinds import EventType, MeldKind
-from audit.tiles import NUMERALS_ZH
+from audit.tiles import NUMERALS_ZH, SUIT_NAMES_ZH, Suit
 
 SVG_NS = "http://www.w3.org/2000/svg"
 TILE_W, TILE_H = 30, 40
@@ -107,7 +107,7 @@ def _characters(g: ET.Element, rank: int) -> None:
     """万: the numeral in ink over a red 万."""
     group = _el("g", g, class_="glyph glyph-m", font_family=FONT, font_size=13, text_anchor="middle")
     _el("text", group, NUMERALS_ZH[rank - 1], x=15, y=18, fill=INK, font_weight="bold")
-    _el("text", group, "万", x=15, y=34, fill=RED)
+    _el("text", group, SUIT_NAMES_ZH[Suit.M], x=15, y=34, fill=RED)
 
 
 DOT_LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {

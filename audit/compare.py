@@ -11,7 +11,7 @@ from typing import Any, Final
 
 from audit.findings import Finding, Kind
 from audit.kinds import ItemKind
-from audit.settle import KIND_RULE, Settlement, net_scores
+from audit.settle import KIND_RULE, Item, Settlement, net_scores
 from audit.tiles import code
 
 _KIND_ZH: Final = {"hand": "hand payment (胡)", "dealer": "dealer bonus (庄)", "dou": "dou (豆)",
@@ -36,7 +36,7 @@ def compare(result: dict[str, Any], sett: Settlement, base: int) -> list[Finding
     if total != 0:
         out.append(_missettled("R15.1", f"the record's scores sum to {total}, not 0", None, 0, total))
     explained = bool(item_findings) and net_scores(
-        [(it["from"], it["to"], it["amount"]) for it in result["items"]], len(claimed)) == claimed
+        [Item.from_json(it) for it in result["items"]], len(claimed)) == claimed
     if not explained:
         out += [_missettled("R15.1", f"seat {s} nets {claimed[s]} in the record but {computed[s]} by the rules",
                             s, computed[s], claimed[s])

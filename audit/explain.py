@@ -54,7 +54,7 @@ def _rob_by_all(st: GameState, sett: Settlement) -> list[int] | None:
     for it in robs:
         share = it.amount // (st.n - 1)
         items += [Item(ItemKind.HAND, o, it.payee, share, "R9.3", "") for o in range(st.n) if o != it.payee]
-    return net_scores([(i.payer, i.payee, i.amount) for i in items], st.n)
+    return net_scores(items, st.n)
 
 
 def _without(kind: ItemKind | None = None, rule: str | None = None) -> Model:
@@ -62,7 +62,7 @@ def _without(kind: ItemKind | None = None, rule: str | None = None) -> Model:
         kept = [i for i in sett.items if not ((kind is None or i.kind is kind) and (rule is None or i.rule == rule))]
         if len(kept) == len(sett.items):
             return None
-        return net_scores([(i.payer, i.payee, i.amount) for i in kept], st.n)
+        return net_scores(kept, st.n)
     return model
 
 

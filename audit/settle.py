@@ -6,13 +6,12 @@ a platform got wrong.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from audit import chickens, hands
 from audit.chickens import SeatChickens
-from audit.kinds import ItemKind, MeldKind, WinKind
+from audit.kinds import ITEM_KINDS, ItemKind, MeldKind, WinKind
 from audit.state import GameState, Meld, Win
 from audit.values import Valued, dealer_bonus, ready_value
 from audit.tiles import code
@@ -25,14 +24,6 @@ KIND_RULE: Final[dict[str, str]] = {
 the JSON name, because the comparison reads the record's items (and in ItemKind's order, its sort)."""
 
 
-def net_scores(transfers: Iterable[tuple[int, int, int]], n: int) -> list[int]:
-    """Each seat's net from (payer, payee, amount) transfers: the one sum behind the computed
-    settlement, the record's own items (R15) and the mistake models (R16.16)."""
-    out = [0] * n
-    for payer, payee, amount in transfers:
-        out[payer] -= amount
-        out[payee] += amount
-    return out
 
 
 @dataclass
@@ -55,12 +46,27 @@ class Item:
         self.rule = rule
         self.note = note
 
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> "Item":
+        """A record's (schema-valid) `result.items` entry, in its points; it names no rule."""
+        return cls(ITEM_KINDS[raw["kind"]], raw["from"], raw["to"], raw["amount"], "", raw.get("note", ""))
+
     def to_json(self, base: int) -> dict[str, Any]:
         """The contract's item object, in points."""
         # `_value_`, not `value` (a Python-level descriptor): read for every item of every audit.
         kind: str = self.kind._value_
         return {"kind": kind, "from": self.payer, "to": self.payee, "amount": self.amount * base,
                 "rule": self.rule, "note": self.note}
+
+
+def net_scores(items: list[Item], n: int) -> list[int]:
+    """Each seat's net from a list of payments: the one sum behind the computed settlement, the
+    record's own items in the comparison (R15) and the mistake models (R16.16)."""
+    out = [0] * n
+    for it in items:
+        out[it.payer] -= it.amount
+        out[it.payee] += it.amount
+    return out
 
 
 @dataclass
@@ -99,7 +105,7 @@ class Settlement:
 
     def scores(self) -> list[int]:
         """Net units per seat."""
-        return net_scores([(it.payer, it.payee, it.amount) for it in self.items], self.n)
+        return net_scores(self.items, self.n)
 
     def to_json(self, base: int) -> dict[str, Any]:
         """The contract's settlement object, in points."""

@@ -11,21 +11,31 @@ from audit.compare import compare
 from audit.engine import audit_hand
 from audit.explain import explain
 from audit.kinds import ItemKind
-from audit.settle import net_scores
+from audit.settle import Item, net_scores
 from tests.conftest import REFERENCE, load_example
 
 TRANSFERS = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 50)), max_size=30)
 
 
+def _items(transfers: list[tuple[int, int, int]]) -> list[Item]:
+    return [Item(ItemKind.HAND, payer, payee, amount, "R6.3", "") for payer, payee, amount in transfers]
+
+
 def test_net_scores_of_a_small_ledger() -> None:
-    assert net_scores([(0, 1, 5), (2, 1, 3), (1, 3, 2)], 4) == [-5, 6, -3, 2]
+    assert net_scores(_items([(0, 1, 5), (2, 1, 3), (1, 3, 2)]), 4) == [-5, 6, -3, 2]
     assert net_scores([], 3) == [0, 0, 0]
-    assert net_scores([(1, 1, 7)], 2) == [0, 0]  # paying oneself nets nothing
+    assert net_scores(_items([(1, 1, 7)]), 2) == [0, 0]  # paying oneself nets nothing
+
+
+def test_a_record_item_reads_as_an_item() -> None:
+    item = Item.from_json({"kind": "hot_shot", "from": 2, "to": 0, "amount": 10})
+    assert (item.kind, item.payer, item.payee, item.amount) == (ItemKind.HOT_SHOT, 2, 0, 10)
+    assert item.kind is ItemKind.HOT_SHOT
 
 
 @given(TRANSFERS)
 def test_net_scores_are_what_each_seat_received_less_what_it_paid(transfers: list[tuple[int, int, int]]) -> None:
-    net = net_scores(transfers, 4)
+    net = net_scores(_items(transfers), 4)
     assert sum(net) == 0
     for seat in range(4):
         assert net[seat] == sum(a for _, to, a in transfers if to == seat) - sum(a for fr, _, a in transfers if fr == seat)
@@ -41,7 +51,7 @@ def test_the_settlement_scores_are_the_net_of_its_items() -> None:
         hand = audit_hand(doc)
         assert hand.settlement is not None
         items = hand.settlement.items
-        assert hand.settlement.scores() == net_scores([(i.payer, i.payee, i.amount) for i in items], len(doc["seats"]))
+        assert hand.settlement.scores() == net_scores(items, len(doc["seats"]))
 
 
 def test_scores_that_follow_wrong_items_are_named_by_the_items_alone() -> None:
@@ -53,7 +63,7 @@ def test_scores_that_follow_wrong_items_are_named_by_the_items_alone() -> None:
     result = json.loads(json.dumps(doc["result"]))
     item = result["items"][0]
     item["amount"] += hand.base
-    result["scores"] = net_scores([(i["from"], i["to"], i["amount"]) for i in result["items"]], len(doc["seats"]))
+    result["scores"] = net_scores([Item.from_json(i) for i in result["items"]], len(doc["seats"]))
     found = compare(result, hand.settlement, hand.base)
     assert found and not any(f.rule == "R15.1" and f.seat is not None for f in found)
     result["scores"][item["from"]] -= 1  # now neither the items' net nor the rules'
@@ -73,6 +83,6 @@ def test_a_result_without_the_dou_is_explained_by_the_dou() -> None:
         if len(kept) == len(sett.items):
             continue
         tried += 1
-        why = explain(st_, sett, net_scores([(i.payer, i.payee, i.amount) for i in kept], st_.n))
+        why = explain(st_, sett, net_scores(kept, st_.n))
         assert why is not None and why.rule == "R4.7"
     assert tried

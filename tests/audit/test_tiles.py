@@ -31,11 +31,11 @@ def test_names_read_as_players_say_them() -> None:
     assert tiles.format_counts(tiles.counts([26, 0, 0, 13])) == ["1m", "1m", "5p", "9s"]
 
 
-@pytest.mark.parametrize("bad", ["0m", "10p", "5z", "", "m5", "1S", "5", None])
-def test_a_bad_code_is_refused_naming_it(bad: object) -> None:
+@pytest.mark.parametrize("bad", ["0m", "10p", "5z", "", "m5", "1S", "5", "5m "])
+def test_a_bad_code_is_refused_naming_it(bad: str) -> None:
     for read in (tiles.parse, tiles.split, tiles.zh_name):
         with pytest.raises(ValueError) as excinfo:
-            read(bad)  # type: ignore[arg-type]
+            read(bad)
         assert str(excinfo.value) == f"not a tile: {bad!r}"
 
 

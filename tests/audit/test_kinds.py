@@ -6,7 +6,6 @@ from __future__ import annotations
 import ast
 from collections import Counter
 from enum import Enum
-from pathlib import Path
 from typing import Any
 
 import pytest

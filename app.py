@@ -58,7 +58,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
 
+    from audit.kinds import EventType, ItemKind, MeldKind, WinKind
     from web import register
 
     register(app)
+    app.jinja_env.globals.update(EventType=EventType, MeldKind=MeldKind, WinKind=WinKind, ItemKind=ItemKind)
     return app

@@ -16,7 +16,8 @@ from typing import Any
 from audit import hands
 from audit.claims import current_win_kind, assess
 from audit.rules import check
-from audit.state import Event, EventType, GameState, MeldKind, SeatState
+from audit.kinds import EventType, MeldKind, WinKind
+from audit.state import Event, GameState, SeatState
 from audit.tiles import BIRD, COPIES, NUM_KINDS
 
 
@@ -104,17 +105,17 @@ def turn_move(st: GameState, rng: random.Random, knobs: Knobs, sloppy: bool) -> 
 
 def self_draw_win(st: GameState, a: int) -> Event | None:
     """The legal self-draw win, if any; on the dealer's dealt 14 the best-valued tile (R16.15)."""
-    if current_win_kind(st, a) != "self_draw":
+    if current_win_kind(st, a) is not WinKind.SELF_DRAW:
         return None
     if st.last_draw is not None:
-        ev = Event(0, EventType.WIN, a, st.last_draw, "self_draw")
+        ev = Event(0, EventType.WIN, a, st.last_draw, WinKind.SELF_DRAW)
         return ev if legal(st, ev) else None
     best: tuple[int, Event] | None = None
     for t in range(NUM_KINDS):
         if st.seats[a].hand[t]:
-            ev = Event(0, EventType.WIN, a, t, "self_draw")
+            ev = Event(0, EventType.WIN, a, t, WinKind.SELF_DRAW)
             if legal(st, ev):
-                units = assess(st, a, t, "self_draw").payer_total
+                units = assess(st, a, t, WinKind.SELF_DRAW).payer_total
                 if best is None or units > best[0]:
                     best = (units, ev)
     return best[1] if best else None
@@ -132,7 +133,7 @@ def kong_move(st: GameState, rng: random.Random, knobs: Knobs) -> Event | None:
             kind = MeldKind.ADDED
         else:
             continue
-        ev = Event(0, EventType.KONG, a, t, kind.value)
+        ev = Event(0, EventType.KONG, a, t, kind)
         if legal(st, ev) and rng.random() < _kong_chance(st, a, t, kind, knobs):
             return ev
     return None
@@ -235,7 +236,7 @@ def _feed_tile(st: GameState, a: int, held: list[int], rng: random.Random, knobs
 
 def _could_win(st: GameState, o: int, t: int) -> bool:
     """Whether seat `o` could take `t` by discard with 通行证 and no lock (before any window opens)."""
-    return assess(st, o, t, "discard").legal
+    return assess(st, o, t, WinKind.DISCARD).legal
 
 
 def _live_counts(st: GameState, a: int) -> list[int]:
@@ -273,7 +274,7 @@ def window_moves(st: GameState, rng: random.Random, knobs: Knobs) -> list[Event]
     w = st.window
     assert w is not None
     order = [(w.source + i) % st.n for i in range(1, st.n)]
-    kind = "rob" if w.rob else "discard"
+    kind = WinKind.ROB if w.rob else WinKind.DISCARD
     can_win = [s for s in order if legal(st, Event(0, EventType.WIN, s, w.tile, kind))]
     p = knobs.rob if w.rob else knobs.win_discard
     winners = [s for s in can_win if s in w.must_win or rng.random() < p]
@@ -299,7 +300,7 @@ def _claim(st: GameState, rng: random.Random, knobs: Knobs, order: list[int], ou
         held = st.seats[s].hand[w.tile]
         if held < 2:
             continue
-        kong = Event(0, EventType.KONG, s, w.tile, MeldKind.EXPOSED.value, w.source)
+        kong = Event(0, EventType.KONG, s, w.tile, MeldKind.EXPOSED, w.source)
         pong = Event(0, EventType.PONG, s, w.tile, None, w.source)
         if held >= 3 and legal(st, kong) and rng.random() < knobs.exposed_kong:
             return kong

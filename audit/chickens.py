@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from audit.profiles import Profile
-from audit.state import FirstChicken, GameState, MeldKind
+from audit.kinds import MeldKind
+from audit.state import FirstChicken, GameState
 from audit.tiles import BIRD, WUGU, code, next_rank
 
 

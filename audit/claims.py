@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from audit import hands
 from audit.hands import Pattern, Scored
+from audit.kinds import WinKind
 from audit.state import Event, GameState, Phase, Win
 from audit.values import Valued, win_value
 
@@ -19,7 +20,7 @@ from audit.values import Valued, win_value
 class Assessment:
     """A seat's possible win on a tile: its pattern, value, and what stands in its way."""
 
-    kind: str
+    kind: WinKind
     scored: Scored | None
     valued: Valued | None
     payer_total: int
@@ -30,7 +31,7 @@ class Assessment:
     hot: bool
     source: int | None
 
-    def __init__(self, kind: str, scored: Scored | None, valued: Valued | None, payer_total: int, needs_pass: bool,
+    def __init__(self, kind: WinKind, scored: Scored | None, valued: Valued | None, payer_total: int, needs_pass: bool,
                  locked: bool, situational: tuple[Pattern, ...], kong_flower: bool, hot: bool, source: int | None) -> None:
         # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.kind = kind
@@ -50,15 +51,15 @@ class Assessment:
         return self.scored is not None and not self.needs_pass and not self.locked
 
 
-def current_win_kind(st: GameState, seat: int) -> str | None:
-    """The kind of win the phase allows this seat: self_draw, discard, rob, or None."""
+def current_win_kind(st: GameState, seat: int) -> WinKind | None:
+    """The kind of win the phase allows this seat: self-draw, discard, rob, or None."""
     w = st.window
     if st.phase is Phase.TURN and st.actor == seat and (st.last_draw is not None or _dealer_first(st, seat)):
-        return "self_draw"
+        return WinKind.SELF_DRAW
     if st.phase in (Phase.CLAIM, Phase.ROB, Phase.WON) and w is not None and seat != w.source:
         if st.phase is Phase.WON and any(x.seat == seat for x in st.wins):
             return None
-        return "rob" if w.rob else "discard"
+        return WinKind.ROB if w.rob else WinKind.DISCARD
     return None
 
 
@@ -67,40 +68,41 @@ def _dealer_first(st: GameState, seat: int) -> bool:
     return seat == st.dealer and s.draws == 0 and s.discards_made == 0 and not s.melds
 
 
-def _situational(st: GameState, seat: int, kind: str) -> tuple[Pattern, ...]:
+def _situational(st: GameState, seat: int, kind: WinKind) -> tuple[Pattern, ...]:
     """天胡/地胡 (R3.2): at once, before anybody pongs or kongs."""
     s = st.seats[seat]
-    if st.any_claim or s.discards_made or kind == "rob":
+    if st.any_claim or s.discards_made or kind is WinKind.ROB:
         return ()
     if seat == st.dealer:
-        return (Pattern.TIAN_HU,) if kind == "self_draw" and s.draws == 0 else ()
-    if (kind == "self_draw" and s.draws == 1) or (kind == "discard" and s.draws == 0):
+        return (Pattern.TIAN_HU,) if kind is WinKind.SELF_DRAW and s.draws == 0 else ()
+    if (kind is WinKind.SELF_DRAW and s.draws == 1) or (kind is WinKind.DISCARD and s.draws == 0):
         return (Pattern.DI_HU,)
     return ()
 
 
-def assess(st: GameState, seat: int, tile: int, kind: str) -> Assessment:
+def assess(st: GameState, seat: int, tile: int, kind: WinKind) -> Assessment:
     """Everything the rules need to know about `seat` winning `tile` now."""
     prof = st.profile
     s = st.seats[seat]
-    cnt = s.hand if kind == "self_draw" else _plus(s.hand, tile)
+    self_draw = kind is WinKind.SELF_DRAW
+    cnt = s.hand if self_draw else _plus(s.hand, tile)
     meld_tiles = s.meld_tiles()
     situ = _situational(st, seat, kind)
     scored = hands.score(cnt, len(s.melds), meld_tiles, tile, prof.hand_values,
                          needs_winning_tile=prof.long_qi_dui_needs_winning_tile, situational=situ)
     w = st.window
-    source = None if kind == "self_draw" or w is None else w.source
-    hot = kind == "discard" and w is not None and w.hot
-    flower = kind == "self_draw" and st.replacement
+    source = None if self_draw or w is None else w.source
+    hot = kind is WinKind.DISCARD and w is not None and w.hot
+    flower = self_draw and st.replacement
     if scored is None:
         return Assessment(kind, None, None, 0, False, False, situ, flower, hot, source)
-    kill = kind == "discard" and source is not None and st.seats[source].declared is not None
-    valued = win_value(prof, scored, declared=s.declared, kill=kill, self_draw=kind != "discard",
+    kill = kind is WinKind.DISCARD and source is not None and st.seats[source].declared is not None
+    valued = win_value(prof, scored, declared=s.declared, kill=kill, self_draw=kind is not WinKind.DISCARD,
                        kong_flower=flower, hot=hot)
-    total = valued.units * (st.n - 1) if kind == "rob" else valued.units
-    needs_pass = (kind == "discard" and scored.pattern is Pattern.PING_HU and not s.made_kong
+    total = valued.units * (st.n - 1) if kind is WinKind.ROB else valued.units
+    needs_pass = (kind is WinKind.DISCARD and scored.pattern is Pattern.PING_HU and not s.made_kong
                   and s.declared is None and not kill and not hot)
-    locked = kind != "self_draw" and s.lock is not None and not (
+    locked = not self_draw and s.lock is not None and not (
         prof.pass_lock_allows_higher and total > s.lock.value)
     return Assessment(kind, scored, valued, total, needs_pass, locked, situ, flower, hot, source)
 
@@ -115,7 +117,7 @@ def open_window(st: GameState) -> None:
     """Work out, once, who could legally win, must win, or could pong the window's tile."""
     w = st.window
     assert w is not None
-    kind = "rob" if w.rob else "discard"
+    kind = WinKind.ROB if w.rob else WinKind.DISCARD
     must = ("rob_kong" if w.rob else "hot_shot") in st.profile.must_win and (w.rob or w.hot)
     tile = w.tile
     suit, add = tile // 9, hands.POW5[tile % 9]
@@ -144,6 +146,6 @@ def open_window(st: GameState) -> None:
 def make_win(st: GameState, ev: Event) -> Win:
     """The Win record of an accepted win event."""
     assert ev.tile is not None
-    kind = current_win_kind(st, ev.seat) or "self_draw"
+    kind = current_win_kind(st, ev.seat) or WinKind.SELF_DRAW
     a = assess(st, ev.seat, ev.tile, kind)
     return Win(ev.seat, ev.tile, kind, ev.step, a.source, a.kong_flower, a.hot, a.situational, a.valued)

@@ -10,7 +10,8 @@ from collections import defaultdict
 from typing import Any, Final
 
 from audit.findings import Finding, Kind
-from audit.settle import KIND_RULE, Settlement
+from audit.kinds import ItemKind
+from audit.settle import KIND_RULE, Item, Settlement, net_scores
 from audit.tiles import code
 
 _KIND_ZH: Final = {"hand": "hand payment (胡)", "dealer": "dealer bonus (庄)", "dou": "dou (豆)",
@@ -34,7 +35,8 @@ def compare(result: dict[str, Any], sett: Settlement, base: int) -> list[Finding
     total = sum(claimed)
     if total != 0:
         out.append(_missettled("R15.1", f"the record's scores sum to {total}, not 0", None, 0, total))
-    explained = bool(item_findings) and _items_net(result["items"], len(claimed)) == claimed
+    explained = bool(item_findings) and net_scores(
+        [Item.from_json(it) for it in result["items"]], len(claimed)) == claimed
     if not explained:
         out += [_missettled("R15.1", f"seat {s} nets {claimed[s]} in the record but {computed[s]} by the rules",
                             s, computed[s], claimed[s])
@@ -42,14 +44,6 @@ def compare(result: dict[str, Any], sett: Settlement, base: int) -> list[Finding
     out += _compare_dealer(result, sett)
     out += _compare_flip(result, sett)
     return out
-
-
-def _items_net(items: list[dict[str, Any]], n: int) -> list[int]:
-    net = [0] * n
-    for it in items:
-        net[it["from"]] -= it["amount"]
-        net[it["to"]] += it["amount"]
-    return net
 
 
 def _compare_dealer(result: dict[str, Any], sett: Settlement) -> list[Finding]:
@@ -92,7 +86,7 @@ def _sums(rows: list[tuple[str, int, int, int]]) -> dict[tuple[str, int, int], i
 
 def _compare_items(claimed_items: list[dict[str, Any]], sett: Settlement, base: int) -> list[Finding]:
     """R16.16: one finding per (kind, from, to) whose sums differ."""
-    mine = _sums([(i.kind, i.payer, i.payee, i.amount * base) for i in sett.items])
+    mine = _sums([(i.kind._value_, i.payer, i.payee, i.amount * base) for i in sett.items])  # not the slow .value
     theirs = _sums([(i["kind"], i["from"], i["to"], i["amount"]) for i in claimed_items])
     out = []
     for key in sorted(set(mine) | set(theirs), key=lambda k: (list(KIND_RULE).index(k[0]), k[1], k[2])):
@@ -113,21 +107,21 @@ def _item_finding(key: tuple[str, int, int], want: int, got: int, sett: Settleme
 def _explain(key: tuple[str, int, int], want: int, got: int, sett: Settlement, base: int) -> tuple[str, str]:
     """The rule to cite and the reason in words, from the computed items and the burns."""
     kind, payer, payee = key
-    if kind in ("chicken", "dou") and payee in sett.burned and want == 0:
+    if kind in (ItemKind.CHICKEN, ItemKind.DOU) and payee in sett.burned and want == 0:
         burn = sett.burned[payee]
         rule = "R9.3" if burn.startswith("抢杠") else "R8.3"
         return rule, f"seat {payee}'s {'chicken credits' if kind == 'chicken' else 'dou'} are burned ({burn})"
-    if kind == "dou" and payee in sett.void_kongs and got > want:
+    if kind == ItemKind.DOU and payee in sett.void_kongs and got > want:
         why = sett.void_kongs[payee]
         return ("R9.3" if why.startswith("抢杠") else "R8.3"), why
-    same = [i for i in sett.items if (i.kind, i.payer, i.payee) == key]
+    same = [i for i in sett.items if (i.kind.value, i.payer, i.payee) == key]
     if same:
         # Cite the payment the difference is made of (a missing 责任鸡 extra is R11.4, not R11.6).
         # When amounts tie, the more specific rule (R11.4 over the generic R11.6) names it better.
         exact = sorted((i for i in same if i.amount * base == abs(want - got)),
                        key=lambda i: i.rule == KIND_RULE[kind])
         return (exact or same)[0].rule, "; ".join(dict.fromkeys(i.note for i in same))
-    related = [i for i in sett.items if i.kind == kind and i.payee == payee]
+    related = [i for i in sett.items if i.kind.value == kind and i.payee == payee]
     if related:
         rule = related[0].rule
         if rule == "R9.3":

@@ -7,10 +7,11 @@ from typing import Any
 from audit.compare import compare
 from audit.explain import explain
 from audit.findings import Finding, Kind, verdict_of
+from audit.match import continuity
 from audit.profiles import DEFAULT_PROFILE, Profile, ProfileError, apply_options, load_profile
 from audit.replay import Observer, Replay, replay
 from audit.settle import Settlement, settle
-from audit.schema import validate_record
+from audit.schema import validate_match, validate_record
 
 
 @dataclass
@@ -129,9 +130,6 @@ def audit_match_hands(doc: dict[str, Any], *, profile: str | None = None,
     """Audit every hand of a `zhuoji-match/1` document, then their continuity.
 
     `schema_checked`: `audit.schema.validate_match` already found nothing wrong."""
-    from audit.match import continuity
-    from audit.schema import validate_match
-
     hands = doc.get("hands")
     envelope = [] if schema_checked else [e for e in validate_match(doc) if not e.path.startswith("hands[")]
     if envelope or not isinstance(hands, list):
@@ -145,5 +143,5 @@ def audit_match_hands(doc: dict[str, Any], *, profile: str | None = None,
         prev, cur = audits[i - 1], audits[i]
         if prev.profile is None or cur.profile is None:
             continue
-        cur.findings = cur.findings + continuity(hands[i - 1], prev, hands[i], i)
+        cur.findings = cur.findings + continuity(hands[i - 1], prev.settlement, hands[i], i)
     return audits

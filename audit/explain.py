@@ -12,7 +12,8 @@ from typing import Final
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from audit.settle import Item, Settlement, settle
+from audit.kinds import ItemKind
+from audit.settle import Item, Settlement, net_scores, settle
 from audit.state import GameState
 
 
@@ -25,14 +26,6 @@ class Explanation:
 
 
 Model = Callable[[GameState, Settlement], list[int] | None]
-
-
-def _net(items: list[Item], n: int) -> list[int]:
-    out = [0] * n
-    for it in items:
-        out[it.payer] -= it.amount
-        out[it.payee] += it.amount
-    return out
 
 
 def _with_profile(st: GameState, **changes: object) -> list[int]:
@@ -54,20 +47,22 @@ def _no_burn(rob: bool) -> Model:
 
 
 def _rob_by_all(st: GameState, sett: Settlement) -> list[int] | None:
-    robs = [i for i in sett.items if i.kind == "hand" and i.rule == "R9.3"]
+    robs = [i for i in sett.items if i.kind is ItemKind.HAND and i.rule == "R9.3"]
     if not robs:
         return None
     items = [i for i in sett.items if i not in robs]
     for it in robs:
         share = it.amount // (st.n - 1)
-        items += [Item("hand", o, it.payee, share, "R9.3", "") for o in range(st.n) if o != it.payee]
-    return _net(items, st.n)
+        items += [Item(ItemKind.HAND, o, it.payee, share, "R9.3", "") for o in range(st.n) if o != it.payee]
+    return net_scores(items, st.n)
 
 
-def _without(kind: str | None = None, rule: str | None = None) -> Model:
+def _without(kind: ItemKind | None = None, rule: str | None = None) -> Model:
     def model(st: GameState, sett: Settlement) -> list[int] | None:
-        kept = [i for i in sett.items if not ((kind is None or i.kind == kind) and (rule is None or i.rule == rule))]
-        return _net(kept, st.n) if len(kept) != len(sett.items) else None
+        kept = [i for i in sett.items if not ((kind is None or i.kind is kind) and (rule is None or i.rule == rule))]
+        if len(kept) == len(sett.items):
+            return None
+        return net_scores(kept, st.n)
     return model
 
 
@@ -83,13 +78,13 @@ MODELS: Final[list[tuple[str, str, Model]]] = [
     ("R8.3", "the 热炮 burn was not applied: the shooter was paid dou or chicken credits that 热炮 burns", _no_burn(False)),
     ("R9.3", "the 抢杠 burn was not applied: the robbed seat was paid dou or chicken credits", _no_burn(True)),
     ("R9.3", "the 抢杠 was billed to every other seat; the robbed seat alone pays all shares (包三家)", _rob_by_all),
-    ("R6.4", "the dealer bonus (庄) was left out", _without(kind="dealer")),
-    ("R8.3", "the 热炮 kong transfer was left out", _without(kind="hot_shot")),
+    ("R6.4", "the dealer bonus (庄) was left out", _without(kind=ItemKind.DEALER)),
+    ("R8.3", "the 热炮 kong transfer was left out", _without(kind=ItemKind.HOT_SHOT)),
     ("R11.4", "the 责任鸡 extra was left out", _without(rule="R11.4")),
     ("R4.7", "dou were paid to a seat that neither won nor is ready", _dou_ignores_ready),
     ("R11.6", "chickens were paid to seats that neither won nor are ready", _chickens_ignore_ready),
-    ("R4.7", "the dou were left out", _without(kind="dou")),
-    ("R11.6", "the chickens were left out", _without(kind="chicken")),
+    ("R4.7", "the dou were left out", _without(kind=ItemKind.DOU)),
+    ("R11.6", "the chickens were left out", _without(kind=ItemKind.CHICKEN)),
 ]
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from audit.engine import HandAudit
 from audit.findings import Finding, illegal
+from audit.settle import Settlement
 
 
 def players(doc: dict[str, Any]) -> list[tuple[str, str]]:
@@ -17,13 +17,13 @@ def players(doc: dict[str, Any]) -> list[tuple[str, str]]:
     return [("id", s["player_id"]) if "player_id" in s else ("name", s["name"]) for s in doc["seats"]]
 
 
-def continuity(prev_doc: dict[str, Any], prev: HandAudit, doc: dict[str, Any], index: int) -> list[Finding]:
-    """Findings for hand `index` given the hand before it (both schema-valid)."""
+def continuity(prev_doc: dict[str, Any], sett: Settlement | None, doc: dict[str, Any], index: int) -> list[Finding]:
+    """Findings for hand `index` given the hand before it (both schema-valid) and that hand's
+    computed settlement (None when it had none: an illegal hand names no next dealer)."""
     out: list[Finding] = []
     if players(prev_doc) != players(doc):
         out.append(illegal("R1.1", f"hand {index} seats other players than hand {index - 1} "
                            "(the seats must stay the same in a match)", None))
-    sett = prev.settlement
     if sett is None:
         return out
     if doc["dealer"] != sett.next_dealer:

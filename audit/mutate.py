@@ -30,10 +30,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from audit import hands
+from audit.kinds import EventType, ItemKind, MeldKind, WinKind
 from audit.profiles import Profile, resolve
-from audit.replay import start_state
+from audit.replay import advance, start_state
 from audit.settle import Settlement, settle
-from audit.state import Event, EventType, GameState, MeldKind, Phase
+from audit.state import Event, GameState, Phase
 from audit.tiles import BIRD, NUM_KINDS, code
 
 CLASSES = (
@@ -102,7 +103,7 @@ def scan(record: dict[str, Any]) -> Scan:
     for i, raw in enumerate(events):
         ev = Event.from_json(i, raw)
         _collect(out, st, i, ev, events[i - 1]["type"] if i else None)
-        st.apply(ev)
+        advance(st, ev)
     _collect(out, st, len(events), None, events[-1]["type"] if events else None)
     out.state, out.settlement = st, settle(st)
     return out
@@ -120,7 +121,7 @@ def _collect(out: Scan, st: GameState, i: int, ev: Event | None, prev: str | Non
         _declare_site(out, st, i, ev)
     if st.phase is Phase.TURN and st.pending_declare is None and ev is not None:
         _turn_sites(out, st, i)
-    if st.phase is Phase.CLAIM and prev == "discard" and st.window is not None:
+    if st.phase is Phase.CLAIM and prev == EventType.DISCARD and st.window is not None:
         _window_sites(out, st, i, ev)
 
 
@@ -165,8 +166,8 @@ def _turn_sites(out: Scan, st: GameState, i: int) -> None:
     out.sites["kong_concealed_without_four"].append((i, a, short))
     out.sites["kong_added_without_pong"].append((i, a, no_pong))
     if st.wall_left <= 0:
-        fours = [(t, "concealed") for t in range(NUM_KINDS) if seat.hand[t] == 4]
-        fours += [(t, "added") for t in sorted(pongs) if seat.hand[t]]
+        fours = [(t, MeldKind.CONCEALED) for t in range(NUM_KINDS) if seat.hand[t] == 4]
+        fours += [(t, MeldKind.ADDED) for t in sorted(pongs) if seat.hand[t]]
         out.sites["kong_empty_wall"] += [(i, a, t, kind, None) for t, kind in fours]
 
 
@@ -182,7 +183,7 @@ def _window_sites(out: Scan, st: GameState, i: int, ev: Event | None) -> None:
         if closes_by_draw and held < 2:
             out.sites["pong_without_pair"].append((i, x, w.tile, w.source))
         if st.wall_left <= 0 and held >= 3 and not w.hot:
-            out.sites["kong_empty_wall"].append((i, x, w.tile, "exposed", w.source))
+            out.sites["kong_empty_wall"].append((i, x, w.tile, MeldKind.EXPOSED, w.source))
         _win_sites(out, st, i, x)
 
 
@@ -260,43 +261,43 @@ def m_discard_not_held(sc: Scan, rng: random.Random) -> Mutant | None:
 def m_pong_without_pair(sc: Scan, rng: random.Random) -> Mutant | None:
     """R4.1: a pong, inserted where the window closed by a plain draw, by a seat with fewer than two."""
     i, x, t, src = rng.choice(sc.sites["pong_without_pair"])
-    pong = {"type": "pong", "seat": x, "tile": code(t), "from": src}
+    pong = {"type": EventType.PONG.value, "seat": x, "tile": code(t), "from": src}
     return _illegal(sc, "pong_without_pair", "R4.1", i, _insert(sc, i, [pong]), f"seat {x} pongs {code(t)}")
 
 
-def _kong_in_turn(sc: Scan, rng: random.Random, cls: str, kind: str, rule: str) -> Mutant | None:
+def _kong_in_turn(sc: Scan, rng: random.Random, cls: str, kind: MeldKind, rule: str) -> Mutant | None:
     sites = [s for s in sc.sites[cls] if s[2]]
     if not sites:
         return None
     i, a, tiles = rng.choice(sites)
     t = rng.choice(tiles)
-    kong = {"type": "kong", "seat": a, "tile": code(t), "kind": kind}
-    return _illegal(sc, cls, rule, i, _insert(sc, i, [kong]), f"seat {a} {kind} kong of {code(t)}")
+    kong = {"type": EventType.KONG.value, "seat": a, "tile": code(t), "kind": kind.value}
+    return _illegal(sc, cls, rule, i, _insert(sc, i, [kong]), f"seat {a} {kind.value} kong of {code(t)}")
 
 
 def m_kong_concealed_without_four(sc: Scan, rng: random.Random) -> Mutant | None:
     """R4.3: a concealed kong of a tile the actor holds one to three of."""
-    return _kong_in_turn(sc, rng, "kong_concealed_without_four", "concealed", "R4.3")
+    return _kong_in_turn(sc, rng, "kong_concealed_without_four", MeldKind.CONCEALED, "R4.3")
 
 
 def m_kong_added_without_pong(sc: Scan, rng: random.Random) -> Mutant | None:
     """R4.4: an added kong of a held tile the actor has no pong of."""
-    return _kong_in_turn(sc, rng, "kong_added_without_pong", "added", "R4.4")
+    return _kong_in_turn(sc, rng, "kong_added_without_pong", MeldKind.ADDED, "R4.4")
 
 
 def m_kong_empty_wall(sc: Scan, rng: random.Random) -> Mutant | None:
     """R4.5: a kong the tiles allow, made when the wall is empty (no replacement)."""
     i, x, t, kind, src = rng.choice(sc.sites["kong_empty_wall"])
-    kong: dict[str, Any] = {"type": "kong", "seat": x, "tile": code(t), "kind": kind}
+    kong: dict[str, Any] = {"type": EventType.KONG.value, "seat": x, "tile": code(t), "kind": kind.value}
     if src is not None:
         kong["from"] = src
-    return _illegal(sc, "kong_empty_wall", "R4.5", i, _insert(sc, i, [kong]), f"{kind} kong of {code(t)}, wall empty")
+    return _illegal(sc, "kong_empty_wall", "R4.5", i, _insert(sc, i, [kong]), f"{kind.value} kong of {code(t)}, wall empty")
 
 
 def m_ping_hu_without_pass(sc: Scan, rng: random.Random) -> Mutant | None:
     """R7.3: a 平胡 taken on a plain discard by a seat with no kong, no 报听, not a 热炮."""
     i, x, t = rng.choice(sc.sites["ping_hu_without_pass"])
-    win = {"type": "win", "seat": x, "tile": code(t), "kind": "discard"}
+    win = {"type": EventType.WIN.value, "seat": x, "tile": code(t), "kind": WinKind.DISCARD.value}
     return _illegal(sc, "ping_hu_without_pass", "R7.3", i, _insert(sc, i, [win], truncate=True),
                     f"seat {x} wins {code(t)} with 平胡 and no 通行证")
 
@@ -306,11 +307,11 @@ def m_win_while_locked(sc: Scan, rng: random.Random) -> Mutant | None:
     sites = sc.sites["win_while_locked"]
     locked = [s for s in sites if s[3] == "lock"]
     i, x, t, how = rng.choice(locked or sites)
-    win = {"type": "win", "seat": x, "tile": code(t), "kind": "discard"}
+    win = {"type": EventType.WIN.value, "seat": x, "tile": code(t), "kind": WinKind.DISCARD.value}
     if how == "lock":
         return _illegal(sc, "win_while_locked", "R13.1", i, _insert(sc, i, [win], truncate=True),
                         f"seat {x} passed a win earlier and is locked")
-    events = _insert(sc, i, [{"type": "pass", "seat": x}, win], truncate=True)
+    events = _insert(sc, i, [{"type": EventType.PASS.value, "seat": x}, win], truncate=True)
     return _illegal(sc, "win_while_locked", "R13.1", i + 1, events, f"seat {x} passes {code(t)}, then wins it")
 
 
@@ -327,7 +328,7 @@ def m_declared_keeps_draw(sc: Scan, rng: random.Random) -> Mutant | None:
 def m_declare_not_ready(sc: Scan, rng: random.Random) -> Mutant | None:
     """R5.1 (named at the discard, R2.7): a declaration before a first discard that leaves the hand not ready."""
     i, seat = rng.choice(sc.sites["declare_not_ready"])
-    events = _insert(sc, i, [{"type": "declare", "seat": seat}])
+    events = _insert(sc, i, [{"type": EventType.DECLARE.value, "seat": seat}])
     return _illegal(sc, "declare_not_ready", "R5.1", i + 1, events, f"seat {seat} declares, not ready after")
 
 
@@ -356,13 +357,13 @@ def m_event_after_end(sc: Scan, rng: random.Random) -> Mutant | None:
     seat = st.next_seat(st.actor)
     tile = st.next_wall_tile(False)
     events = copy.deepcopy(sc.record["events"])
-    events.append({"type": "draw", "seat": seat, "tile": code(tile if tile is not None else rng.randrange(NUM_KINDS))})
+    events.append({"type": EventType.DRAW.value, "seat": seat, "tile": code(tile if tile is not None else rng.randrange(NUM_KINDS))})
     return _illegal(sc, "event_after_end", "R2.6", len(events) - 1, events, "a draw after the end")
 
 
 def m_truncated(sc: Scan, rng: random.Random) -> Mutant | None:
     """R10 (step null): the record stops right after a draw, in the middle of the drawer's turn."""
-    draws = [i for i, e in enumerate(sc.record["events"]) if e["type"] == "draw"]
+    draws = [i for i, e in enumerate(sc.record["events"]) if e["type"] == EventType.DRAW]
     if not draws:
         return None
     i = rng.choice(draws)
@@ -399,7 +400,7 @@ def m_must_win_skipped(sc: Scan, rng: random.Random) -> Mutant | None:
         del events[step]
         return _illegal(sc, "must_win_skipped", rule, w.step, events, f"the win at step {step} left out")
     drawer = w.source if w.rob else st.next_seat(w.source)
-    draw = {"type": "draw", "seat": drawer, "tile": code(st.next_wall_tile(w.rob) or 0)}
+    draw = {"type": EventType.DRAW.value, "seat": drawer, "tile": code(st.next_wall_tile(w.rob) or 0)}
     return _illegal(sc, "must_win_skipped", rule, step, events[:step] + [draw], "the must-win seat lets it go")
 
 
@@ -410,7 +411,7 @@ def m_must_win_passed(sc: Scan, rng: random.Random) -> Mutant | None:
         return None
     w, _ = found
     seat = rng.choice(sorted(w.must_win))
-    events = _insert(sc, w.step + 1, [{"type": "pass", "seat": seat}], truncate=True)
+    events = _insert(sc, w.step + 1, [{"type": EventType.PASS.value, "seat": seat}], truncate=True)
     return _illegal(sc, "must_win_passed", "R9.2" if w.rob else "R8.2", w.step + 1, events, f"seat {seat} passes")
 
 
@@ -428,10 +429,10 @@ ILLEGAL: dict[str, Callable[[Scan, random.Random], Mutant | None]] = {
 
 # ------------------------------------------------------------------ settlement mutants
 
-def _pay(rec: dict[str, Any], kind: str, payer: int, payee: int, amount: int, note: str) -> None:
+def _pay(rec: dict[str, Any], kind: ItemKind, payer: int, payee: int, amount: int, note: str) -> None:
     """Add one item to the claimed ledger and move the points in `scores` with it."""
     res = rec["result"]
-    res["items"].append({"kind": kind, "from": payer, "to": payee, "amount": amount, "note": note})
+    res["items"].append({"kind": kind.value, "from": payer, "to": payee, "amount": amount, "note": note})
     res["scores"][payer] -= amount
     res["scores"][payee] += amount
 
@@ -455,12 +456,12 @@ def m_wrong_pattern_value(sc: Scan, rng: random.Random) -> Mutant | None:
         return None
     win = rng.choice(st.wins)
     extra = rng.choice((1, 4, 9)) * _base(sc)
-    rule = {"self_draw": "R6.1", "discard": "R6.3", "rob": "R9.3"}[win.kind]
+    rule = {WinKind.SELF_DRAW: "R6.1", WinKind.DISCARD: "R6.3", WinKind.ROB: "R9.3"}[win.kind]
 
     def change(rec: dict[str, Any]) -> str:
         res = rec["result"]
         for it in res["items"]:
-            if it["kind"] == "hand" and it["to"] == win.seat:
+            if it["kind"] == ItemKind.HAND and it["to"] == win.seat:
                 it["amount"] += extra
                 res["scores"][it["from"]] -= extra
                 res["scores"][win.seat] += extra
@@ -484,10 +485,10 @@ def m_hot_shot_burn_ignored(sc: Scan, rng: random.Random) -> Mutant | None:
         payers = [kong.from_seat] if kong.kind is MeldKind.EXPOSED else [o for o in range(st.n) if o != shooter]
         for p in payers:
             if p is not None:
-                _pay(rec, "dou", p, shooter, value, f"豆 {code(kong.tile)} (burn ignored)")
+                _pay(rec, ItemKind.DOU, p, shooter, value, f"豆 {code(kong.tile)} (burn ignored)")
         for o in range(st.n):
             if birds and o != shooter:
-                _pay(rec, "chicken", o, shooter, birds * prof.chicken.normal * base, "鸡 (burn ignored)")
+                _pay(rec, ItemKind.CHICKEN, o, shooter, birds * prof.chicken.normal * base, "鸡 (burn ignored)")
         return f"shooter seat {shooter} keeps the dou of its {kong.kind.value} kong {code(kong.tile)}"
     return _missettled(sc, "hot_shot_burn_ignored", "R8.3", change)
 
@@ -502,7 +503,7 @@ def m_rob_paid_by_three(sc: Scan, rng: random.Random) -> Mutant | None:
     """R9.3: a robbed kong's win paid as a self-draw by every other seat, not all by the robbed seat."""
     st = sc.state
     assert st is not None
-    robs = [w for w in st.wins if w.kind == "rob"]
+    robs = [w for w in st.wins if w.kind is WinKind.ROB]
     if not robs:
         return None
     win = robs[0]
@@ -511,7 +512,7 @@ def m_rob_paid_by_three(sc: Scan, rng: random.Random) -> Mutant | None:
 
     def change(rec: dict[str, Any]) -> str:
         res = rec["result"]
-        mine = [it for it in res["items"] if it["kind"] == "hand" and it["to"] == win.seat]
+        mine = [it for it in res["items"] if it["kind"] == ItemKind.HAND and it["to"] == win.seat]
         total = sum(it["amount"] for it in mine)
         share = total // (st.n - 1)
         for it in mine:
@@ -520,7 +521,7 @@ def m_rob_paid_by_three(sc: Scan, rng: random.Random) -> Mutant | None:
         res["scores"][win.seat] -= total
         for o in range(st.n):
             if o != win.seat:
-                _pay(rec, "hand", o, win.seat, share, "抢杠 paid as 自摸")
+                _pay(rec, ItemKind.HAND, o, win.seat, share, "抢杠 paid as 自摸")
         return f"seat {win.seat}'s rob of seat {robbed} paid {share} by each other seat"
     return _missettled(sc, "rob_paid_by_three", "R9.3", change)
 
@@ -535,10 +536,10 @@ def m_robbed_kong_paid(sc: Scan, rng: random.Random) -> Mutant | None:
     robbed = w.source
 
     def change(rec: dict[str, Any]) -> str:
-        value = sc.profile.dou_value("added") * _base(sc)
+        value = sc.profile.dou_value(MeldKind.ADDED.value) * _base(sc)
         for o in range(st.n):
             if o != robbed:
-                _pay(rec, "dou", o, robbed, value, f"转弯豆 {code(w.tile)} (robbed)")
+                _pay(rec, ItemKind.DOU, o, robbed, value, f"转弯豆 {code(w.tile)} (robbed)")
         return f"seat {robbed}'s robbed kong {code(w.tile)} paid as a dou"
     return _missettled(sc, "robbed_kong_paid", "R9.3", change)
 
@@ -547,7 +548,7 @@ def m_responsibility_missing(sc: Scan, rng: random.Random) -> Mutant | None:
     """R11.4: the 责任鸡 extra of a claimed first 1s (or 8p) left out of the ledger."""
     sett = sc.settlement
     assert sett is not None
-    extras = [i for i in sett.items if i.kind == "chicken" and i.rule == "R11.4"]
+    extras = [i for i in sett.items if i.kind is ItemKind.CHICKEN and i.rule == "R11.4"]
     if not extras:
         return None
     item = rng.choice(extras)
@@ -555,7 +556,7 @@ def m_responsibility_missing(sc: Scan, rng: random.Random) -> Mutant | None:
 
     def change(rec: dict[str, Any]) -> str:
         res = rec["result"]
-        mine = next(i for i in res["items"] if i["kind"] == "chicken" and i["from"] == item.payer
+        mine = next(i for i in res["items"] if i["kind"] == ItemKind.CHICKEN and i["from"] == item.payer
                     and i["to"] == item.payee and i["amount"] == amount and i["note"] == item.note)
         res["items"].remove(mine)
         res["scores"][item.payer] += amount
@@ -569,8 +570,8 @@ def m_chicken_miscount(sc: Scan, rng: random.Random) -> Mutant | None:
     sett = sc.settlement
     st = sc.state
     assert sett is not None and st is not None
-    credits = {i.payee for i in sett.items if i.kind == "chicken"}
-    plain = sorted(s for s in credits if all(i.rule == "R11.6" for i in sett.items if i.kind == "chicken"
+    credits = {i.payee for i in sett.items if i.kind is ItemKind.CHICKEN}
+    plain = sorted(s for s in credits if all(i.rule == "R11.6" for i in sett.items if i.kind is ItemKind.CHICKEN
                                              and i.payee == s) and s not in sett.burned)
     if not plain:
         return None
@@ -580,7 +581,7 @@ def m_chicken_miscount(sc: Scan, rng: random.Random) -> Mutant | None:
     def change(rec: dict[str, Any]) -> str:
         for o in range(st.n):
             if o != seat:
-                _pay(rec, "chicken", o, seat, extra, "鸡 (one too many)")
+                _pay(rec, ItemKind.CHICKEN, o, seat, extra, "鸡 (one too many)")
         return f"seat {seat} credited one chicken too many"
     return _missettled(sc, "chicken_miscount", "R11.6", change)
 
@@ -629,7 +630,7 @@ def m_dou_not_ready(sc: Scan, rng: random.Random) -> Mutant | None:
         payers = [meld.from_seat] if meld.kind is MeldKind.EXPOSED else [o for o in range(st.n) if o != seat]
         for p in payers:
             if p is not None:
-                _pay(rec, "dou", p, seat, value, f"豆 {code(meld.tile)} (seat not ready)")
+                _pay(rec, ItemKind.DOU, p, seat, value, f"豆 {code(meld.tile)} (seat not ready)")
         return f"seat {seat} (not ready) paid its {meld.kind.value} kong {code(meld.tile)}"
     return _missettled(sc, "dou_not_ready", "R4.7", change)
 

@@ -20,11 +20,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
 
+from audit import tiles
+from audit.kinds import EventType, MeldKind
+from audit.tiles import NUMERALS_ZH, SUIT_NAMES_ZH, Suit
+
 SVG_NS = "http://www.w3.org/2000/svg"
 TILE_W, TILE_H = 30, 40
 """The tile's own drawing box; callers choose the displayed width."""
-NUMERALS_ZH = "一二三四五六七八九"
-SUITS_ZH = {"m": "万", "p": "筒", "s": "条"}
 FONT = "WenQuanYi Micro Hei, Noto Sans CJK SC, PingFang SC, Microsoft YaHei, sans-serif"
 
 INK = "#1d2228"
@@ -101,24 +103,11 @@ def _text(svg: ET.Element) -> str:
 
 # ----------------------------------------------------------------- tile faces
 
-def parse_code(code: str) -> tuple[int, str]:
-    """(rank, suit letter) of a tile code; ValueError names the bad input, like audit.tiles."""
-    if not (isinstance(code, str) and len(code) == 2 and code[0] in "123456789" and code[1] in SUITS_ZH):
-        raise ValueError(f"not a tile: {code!r}")
-    return int(code[0]), code[1]
-
-
-def tile_name_zh(code: str) -> str:
-    """How players say a tile: 五万, 三筒, 七条, and 幺鸡 for 1s."""
-    rank, suit = parse_code(code)
-    return "幺鸡" if code == "1s" else NUMERALS_ZH[rank - 1] + SUITS_ZH[suit]
-
-
 def _characters(g: ET.Element, rank: int) -> None:
     """万: the numeral in ink over a red 万."""
     group = _el("g", g, class_="glyph glyph-m", font_family=FONT, font_size=13, text_anchor="middle")
     _el("text", group, NUMERALS_ZH[rank - 1], x=15, y=18, fill=INK, font_weight="bold")
-    _el("text", group, "万", x=15, y=34, fill=RED)
+    _el("text", group, SUIT_NAMES_ZH[Suit.M], x=15, y=34, fill=RED)
 
 
 DOT_LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
@@ -207,7 +196,7 @@ def _tile_group(code: str) -> ET.Element:
         _el("rect", g, x=5, y=5, width=20, height=30, rx=2, fill="none", stroke=FACE, stroke_width=0.8,
             stroke_opacity=0.6)
         return g
-    rank, suit = parse_code(code)
+    rank, suit = tiles.split(code)
     _el("rect", g, x=1, y=1, width=28, height=38, rx=4, fill=FACE, stroke=EDGE, stroke_width=1)
     if suit == "m":
         _characters(g, rank)
@@ -240,7 +229,7 @@ def tile_svg(code: str, *, width: float = 30, rotated: bool = False, highlight: 
     height = width * TILE_H / TILE_W
     box = (TILE_H, TILE_W) if rotated else (TILE_W, TILE_H)
     size = (height, width) if rotated else (width, height)
-    name = "背面" if code == BACK_CODE else tile_name_zh(code)
+    name = "背面" if code == BACK_CODE else tiles.zh_name(code)
     svg = _svg(size[0], size[1], box, class_="tile", role="img", aria_label=f"{code} {name}")
     _el("title", svg, f"{code} {name}")
     svg.append(_oriented(code, rotated))
@@ -265,16 +254,13 @@ def _symbol(code: str, rotated: bool) -> ET.Element:
     return group
 
 
-ALL_CODES: tuple[str, ...] = tuple(f"{rank}{suit}" for suit in "mps" for rank in range(1, 10))
-
-
 @lru_cache(maxsize=1)
 def tile_sprite_svg() -> str:
     """Every tile, upright and sideways, in a hidden SVG: include it once in an HTML page and
     draw with `sprite=True` (browsers resolve <use> across the page; WeasyPrint does not)."""
     svg = _svg(0, 0, (0, 0), class_="tile-sprite", aria_hidden="true", focusable="false")
     defs = _el("defs", svg)
-    for code in ALL_CODES + (BACK_CODE,):
+    for code in tiles.CODES + (BACK_CODE,):
         for rotated in (False, True):
             defs.append(_symbol(code, rotated))
     return _text(svg)
@@ -297,7 +283,7 @@ def _wrap(element: ET.Element, children: Iterable[str]) -> str:
 def _use(code: str, rotated: bool, x: float, y: float) -> str:
     """One placed tile, serialised (and its code checked) once per position."""
     if code != BACK_CODE:
-        parse_code(code)
+        tiles.parse(code)
     return _text(_el("use", href=f"#{_symbol_id(code, rotated)}", x=x, y=y))
 
 
@@ -389,7 +375,7 @@ def meld_layout(meld: MeldLike, seat: int, seats: int) -> list[tuple[str, bool]]
     toward the seat it came from (left, across, right); a concealed kong shows its two outer
     tiles face down."""
     tiles = list(meld.tiles)
-    if meld.kind == "concealed":
+    if meld.kind == MeldKind.CONCEALED:
         return [((BACK_CODE if i in (0, len(tiles) - 1) else code), False) for i, code in enumerate(tiles)]
     if meld.from_seat is None:
         return [(code, False) for code in tiles]
@@ -399,19 +385,19 @@ def meld_layout(meld: MeldLike, seat: int, seats: int) -> list[tuple[str, bool]]
 
 
 def _event_marks(step: StepLike, seat: int) -> tuple[str, int] | None:
-    """Which tile of a seat the step is about: ("discard" | "concealed" | "meld", index)."""
+    """Which tile of a seat the step is about: ("discard" | "hand" | "meld", index)."""
     event = step.event or {}
     if event.get("seat") != seat or "tile" not in event:
         return None
     view = step.seats[seat]
     tile, kind = event["tile"], event.get("type")
-    if kind == "discard" and view.discards:
+    if kind == EventType.DISCARD and view.discards:
         return ("discard", len(view.discards) - 1)
-    if kind in ("pong", "kong"):
+    if kind in (EventType.PONG, EventType.KONG):
         melds = [i for i, meld in enumerate(view.melds) if tile in meld.tiles]
         return ("meld", melds[-1]) if melds else None
     if tile in view.concealed:
-        return ("concealed", view.concealed.index(tile))
+        return ("hand", view.concealed.index(tile))
     return None
 
 
@@ -478,7 +464,7 @@ def _mark_box(view: SeatLike, mark: tuple[str, int], spans: Sequence[tuple[float
               ) -> tuple[float, float, float, float] | None:
     """Where the tile (or meld) a step is about lies within its seat's line."""
     where, index = mark
-    if where == "concealed":
+    if where == "hand":
         return (LABEL_W + index * PITCH, 3, TILE_W, TILE_H)
     if where == "discard":
         return (round(LABEL_W + HAND_W + index * PITCH * DISCARD_SCALE, 1), DISCARD_TOP,
@@ -603,7 +589,7 @@ def _seat_pieces(view: SeatLike, seat: int, seats: int, label: str, flags: tuple
         bounds.append(bounds[-1] + len(meld.tiles))
     pieces = [Piece(_piece_svg((LABEL_W, ROW_H), _badges(label, flags)), 0, top, LABEL_W, ROW_H)]
     for i, (code, rotated, x, y) in enumerate(canvas.placed):
-        marked = (where == "concealed" and i == index) or (
+        marked = (where == "hand" and i == index) or (
             where == "meld" and 0 <= index < len(view.melds) and bounds[index] <= i < bounds[index + 1])
         size = (TILE_H, TILE_W) if rotated else (TILE_W, TILE_H)
         pieces.append(Piece(tile_svg(code, rotated=rotated, highlight=marked), x, round(top + y, 1), *size))
@@ -641,7 +627,11 @@ def compact(codes: Iterable[str]) -> list[tuple[str, str]]:
     beside drawings."""
     groups: list[tuple[str, str]] = []
     for code in codes:
-        rank, suit = (code[0], code[1]) if code != BACK_CODE else ("?", "x")
+        if code == BACK_CODE:
+            rank, suit = "?", "x"
+        else:
+            number, suit = tiles.split(code)
+            rank = str(number)
         if groups and groups[-1][0] == suit:
             groups[-1] = (suit, groups[-1][1] + rank)
         else:
@@ -649,5 +639,5 @@ def compact(codes: Iterable[str]) -> list[tuple[str, str]]:
     return groups
 
 
-__all__ = ["ALL_CODES", "BACK_CODE", "Piece", "Picture", "compact", "discard_slots", "hand_svg", "meld_layout",
-           "parse_code", "table_picture", "table_svg", "tile_name_zh", "tile_sprite_svg", "tile_svg"]
+__all__ = ["BACK_CODE", "Piece", "Picture", "compact", "discard_slots", "hand_svg", "meld_layout",
+           "table_picture", "table_svg", "tile_sprite_svg", "tile_svg"]

@@ -1,7 +1,12 @@
-"""Drive a record's events through judge and state: one replayer, two policies.
+"""Drive a record's events through judge and state: one replay step, two policies.
 
-The collecting policy (the audit) stops at the first illegal move and returns
-its finding; the strict policy (the simulator) raises `IllegalMoveError`
+`step` is the only place where an event meets the rules: judge it
+(`rules.check`), value a win (`claims.make_win`), change the table
+(`GameState.apply`), and work out who could win the claim window it opens
+(`claims.open_window`). `replay` (the audit) and the simulator's bots both go
+through it, so there is one copy of every rule. The collecting policy (the
+audit) stops at the first illegal move and returns its finding; the strict
+policy (the simulator, `replay(strict=True)`) raises `IllegalMoveError`
 instead. An optional observer sees the state after every step, which is how
 step-by-step reports get their snapshots without a second replayer.
 """
@@ -12,7 +17,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from audit.claims import make_win, open_window
 from audit.findings import Finding, IllegalMoveError, illegal
+from audit.kinds import EventType
 from audit.profiles import Profile
 from audit.rules import check, must_win_at_end
 from audit.state import Event, GameState, Phase
@@ -56,6 +63,27 @@ def start_state(record: dict[str, Any], profile: Profile) -> GameState:
                            parse_all(record["wall"]))
 
 
+def advance(st: GameState, ev: Event) -> None:
+    """Apply an event the judge accepted (or a clean record's, trusted): a win is valued on the
+    table it was made on, then the state changes, then a discard or an added kong opens its
+    claim window with every seat's possible win worked out once (R7, R8.2, R9.2, R13.1)."""
+    t = ev.type
+    if t is EventType.WIN:
+        st.apply(ev, make_win(st, ev))
+        return
+    st.apply(ev)
+    if t is EventType.DISCARD or (t is EventType.KONG and st.phase is Phase.ROB):
+        open_window(st)
+
+
+def step(st: GameState, ev: Event) -> Finding | None:
+    """One event: the first rule it breaks (the state is then unchanged), or None once applied."""
+    finding = check(st, ev)
+    if finding is None:
+        advance(st, ev)
+    return finding
+
+
 def replay(record: dict[str, Any], profile: Profile, *, strict: bool = False,
            observer: Observer | None = None) -> Replay:
     """Replay every event; stop at the first illegal one (strict: raise it)."""
@@ -66,10 +94,9 @@ def replay(record: dict[str, Any], profile: Profile, *, strict: bool = False,
     for i, raw in enumerate(record["events"]):
         ev = Event.from_json(i, raw)
         out.events.append(ev)
-        finding = check(st, ev)
+        finding = step(st, ev)
         if finding is not None:
             return _stop(out, finding, strict, observer, ev)
-        st.apply(ev)
         if observer:
             observer(st, ev, None)
     finding, out.ending = _ending(st)

@@ -11,10 +11,11 @@ from typing import Final
 from audit import hands
 from audit.claims import assess, current_win_kind
 from audit.findings import Finding, illegal
-from audit.state import MELD_KINDS, Event, EventType, GameState, MeldKind, Phase
+from audit.kinds import EventType, MeldKind, WinKind
+from audit.state import Event, GameState, Phase
 from audit.tiles import code
 
-_KIND_RULE: Final = {"self_draw": "R6.1", "discard": "R6.3", "rob": "R9.1"}
+_KIND_RULE: Final = {WinKind.SELF_DRAW: "R6.1", WinKind.DISCARD: "R6.3", WinKind.ROB: "R9.1"}
 _KIND_ZH: Final = {"self_draw": "自摸", "discard": "点炮", "rob": "抢杠"}
 
 
@@ -171,7 +172,7 @@ def _check_pong(st: GameState, ev: Event) -> Finding | None:
 
 
 def _check_kong(st: GameState, ev: Event) -> Finding | None:
-    kind = MELD_KINDS[ev.kind or ""]
+    kind = ev.kind
     if kind is MeldKind.EXPOSED:
         return _check_exposed(st, ev)
     if st.phase is Phase.AFTER_PONG and ev.seat == st.actor:
@@ -220,25 +221,26 @@ def _check_win(st: GameState, ev: Event) -> Finding | None:
             return illegal("R10.1", f"seat {ev.seat} wins twice", ev.step, ev.seat)
         if st.phase is Phase.WON:
             return illegal("R2.6", f"seat {ev.seat} cannot win after the hand ended", ev.step, ev.seat)
-        if ev.kind == "rob" and st.phase is Phase.REPLACEMENT:
+        if ev.kind is WinKind.ROB and st.phase is Phase.REPLACEMENT:
             return illegal("R9.1", f"seat {ev.seat} cannot rob a concealed or exposed kong (only an added kong)",
                            ev.step, ev.seat)
         return out_of_turn(st, ev)
     assert ev.tile is not None
-    if ev.kind is not None and ev.kind != kind:
-        return illegal(_KIND_RULE[ev.kind], f"the win is marked {ev.kind} ({_KIND_ZH[ev.kind]}) but the play makes "
-                       f"it {kind} ({_KIND_ZH[kind]})", ev.step, ev.seat, expected=kind, actual=ev.kind)
+    if ev.kind is not None and ev.kind is not kind:
+        assert isinstance(ev.kind, WinKind)
+        return illegal(_KIND_RULE[ev.kind], f"the win is marked {ev.kind.value} ({_KIND_ZH[ev.kind]}) but the play makes "
+                       f"it {kind.value} ({_KIND_ZH[kind]})", ev.step, ev.seat, expected=kind.value, actual=ev.kind.value)
     bad_tile = _win_tile(st, ev, kind)
     if bad_tile is not None:
         return bad_tile
-    if ev.seat in (st.window.passed if st.window is not None and kind != "self_draw" else set()):
+    if ev.seat in (st.window.passed if st.window is not None and kind is not WinKind.SELF_DRAW else set()):
         return illegal("R13.1", f"seat {ev.seat} passed this tile and cannot win it", ev.step, ev.seat)
     return _win_legality(st, ev, kind)
 
 
-def _win_tile(st: GameState, ev: Event, kind: str) -> Finding | None:
+def _win_tile(st: GameState, ev: Event, kind: WinKind) -> Finding | None:
     assert ev.tile is not None
-    if kind == "self_draw":
+    if kind is WinKind.SELF_DRAW:
         want = st.last_draw
         if want is None:
             if st.seats[ev.seat].hand[ev.tile] > 0:
@@ -253,7 +255,7 @@ def _win_tile(st: GameState, ev: Event, kind: str) -> Finding | None:
     return None
 
 
-def _win_legality(st: GameState, ev: Event, kind: str) -> Finding | None:
+def _win_legality(st: GameState, ev: Event, kind: WinKind) -> Finding | None:
     assert ev.tile is not None
     a = assess(st, ev.seat, ev.tile, kind)
     if a.scored is None:

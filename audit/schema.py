@@ -29,6 +29,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from marshmallow.exceptions import SCHEMA
 from marshmallow.utils import missing
 
+from audit.kinds import EventType, MeldKind
 from audit.structure import (
     EVENT_TYPES,
     GAME_ID,
@@ -339,7 +340,7 @@ class KongSchema(TileEventSchema):
     def _from_only_when_exposed(self, data: Any, original: Any, **kwargs: Any) -> None:
         """Only an exposed kong takes a tile from another seat (record-format.md)."""
         if isinstance(original, dict) and "from" in original:
-            if original.get("kind") in ("concealed", "added"):
+            if original.get("kind") in (MeldKind.CONCEALED, MeldKind.ADDED):
                 raise ValidationError(
                     f"{UNKNOWN_FIELD}: 'from' is only allowed on an exposed kong", "from"
                 )
@@ -358,13 +359,13 @@ class UntypedEventSchema(_EventSchema):
 
 
 _EVENT_SCHEMAS: dict[str, Schema] = {
-    "draw": TileEventSchema(),
-    "discard": TileEventSchema(),
-    "declare": _EventSchema(),
-    "pass": _EventSchema(),
-    "pong": PongSchema(),
-    "kong": KongSchema(),
-    "win": WinSchema(),
+    EventType.DRAW.value: TileEventSchema(),
+    EventType.DISCARD.value: TileEventSchema(),
+    EventType.DECLARE.value: _EventSchema(),
+    EventType.PASS.value: _EventSchema(),
+    EventType.PONG.value: PongSchema(),
+    EventType.KONG.value: KongSchema(),
+    EventType.WIN.value: WinSchema(),
 }
 _UNTYPED_EVENT = UntypedEventSchema()
 

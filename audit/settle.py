@@ -11,27 +11,33 @@ from typing import Any, Final
 
 from audit import chickens, hands
 from audit.chickens import SeatChickens
-from audit.state import GameState, Meld, MeldKind, Win
+from audit.kinds import ITEM_KINDS, ItemKind, MeldKind, WinKind
+from audit.state import GameState, Meld, Win
 from audit.values import Valued, dealer_bonus, ready_value
 from audit.tiles import code
 
-KIND_RULE: Final = {"hand": "R6.3", "dealer": "R6.4", "dou": "R4.7", "chicken": "R11.6", "hot_shot": "R8.3",
-                    "draw_settle": "R12.1"}
-"""The rule a payment kind cites when the audit has no item of that kind to borrow it from."""
+KIND_RULE: Final[dict[str, str]] = {
+    ItemKind.HAND.value: "R6.3", ItemKind.DEALER.value: "R6.4", ItemKind.DOU.value: "R4.7",
+    ItemKind.CHICKEN.value: "R11.6", ItemKind.HOT_SHOT.value: "R8.3", ItemKind.DRAW_SETTLE.value: "R12.1",
+}
+"""The rule a payment kind cites when the audit has no item of that kind to borrow it from; keyed by
+the JSON name, because the comparison reads the record's items (and in ItemKind's order, its sort)."""
+
+
 
 
 @dataclass
 class Item:
     """One transfer, in units; the contract's item is this times `base`."""
 
-    kind: str
+    kind: ItemKind
     payer: int
     payee: int
     amount: int
     rule: str
     note: str
 
-    def __init__(self, kind: str, payer: int, payee: int, amount: int, rule: str, note: str) -> None:
+    def __init__(self, kind: ItemKind, payer: int, payee: int, amount: int, rule: str, note: str) -> None:
         # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.kind = kind
         self.payer = payer
@@ -40,10 +46,27 @@ class Item:
         self.rule = rule
         self.note = note
 
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> "Item":
+        """A record's (schema-valid) `result.items` entry, in its points; it names no rule."""
+        return cls(ITEM_KINDS[raw["kind"]], raw["from"], raw["to"], raw["amount"], "", raw.get("note", ""))
+
     def to_json(self, base: int) -> dict[str, Any]:
         """The contract's item object, in points."""
-        return {"kind": self.kind, "from": self.payer, "to": self.payee, "amount": self.amount * base,
+        # `_value_`, not `value` (a Python-level descriptor): read for every item of every audit.
+        kind: str = self.kind._value_
+        return {"kind": kind, "from": self.payer, "to": self.payee, "amount": self.amount * base,
                 "rule": self.rule, "note": self.note}
+
+
+def net_scores(items: list[Item], n: int) -> list[int]:
+    """Each seat's net from a list of payments: the one sum behind the computed settlement, the
+    record's own items in the comparison (R15) and the mistake models (R16.16)."""
+    out = [0] * n
+    for it in items:
+        out[it.payer] -= it.amount
+        out[it.payee] += it.amount
+    return out
 
 
 @dataclass
@@ -82,11 +105,7 @@ class Settlement:
 
     def scores(self) -> list[int]:
         """Net units per seat."""
-        out = [0] * self.n
-        for it in self.items:
-            out[it.payer] -= it.amount
-            out[it.payee] += it.amount
-        return out
+        return net_scores(self.items, self.n)
 
     def to_json(self, base: int) -> dict[str, Any]:
         """The contract's settlement object, in points."""
@@ -102,7 +121,7 @@ def final_hand(st: GameState, seat: int) -> list[int]:
     """A seat's concealed tiles at the end; a winner's include the tile it won on."""
     hand = list(st.seats[seat].hand)
     for w in st.wins:
-        if w.seat == seat and w.kind != "self_draw":
+        if w.seat == seat and w.kind is not WinKind.SELF_DRAW:
             hand[w.tile] += 1
     return hand
 
@@ -179,25 +198,25 @@ def _hand_items(st: GameState, w: Win) -> list[Item]:
     assert a is not None, "a judged win carries its value"
     bonus = dealer_bonus(st.profile, st.streak)
     out: list[Item] = []
-    if w.kind == "self_draw":
+    if w.kind is WinKind.SELF_DRAW:
         for o in range(st.n):
             if o != w.seat:
-                out.append(Item("hand", o, w.seat, a.units, "R6.1", a.note))
+                out.append(Item(ItemKind.HAND, o, w.seat, a.units, "R6.1", a.note))
                 if bonus and st.dealer in (o, w.seat):
-                    out.append(Item("dealer", o, w.seat, bonus, "R6.4", f"庄 {bonus}"))
+                    out.append(Item(ItemKind.DEALER, o, w.seat, bonus, "R6.4", f"庄 {bonus}"))
         return out
     assert w.source is not None
-    if w.kind == "discard":
-        out.append(Item("hand", w.source, w.seat, a.units, "R6.3", a.note))
+    if w.kind is WinKind.DISCARD:
+        out.append(Item(ItemKind.HAND, w.source, w.seat, a.units, "R6.3", a.note))
         if bonus and st.dealer in (w.source, w.seat):
-            out.append(Item("dealer", w.source, w.seat, bonus, "R6.4", f"庄 {bonus}"))
+            out.append(Item(ItemKind.DEALER, w.source, w.seat, bonus, "R6.4", f"庄 {bonus}"))
         return out
     shares = [o for o in range(st.n) if o != w.seat]
-    out.append(Item("hand", w.source, w.seat, a.units * len(shares), "R9.3",
+    out.append(Item(ItemKind.HAND, w.source, w.seat, a.units * len(shares), "R9.3",
                     f"{a.note}, 抢杠 包{len(shares)}家"))
     extra = sum(bonus for o in shares if st.dealer in (o, w.seat))
     if extra:
-        out.append(Item("dealer", w.source, w.seat, extra, "R6.4", f"庄 {bonus} per share (抢杠)"))
+        out.append(Item(ItemKind.DEALER, w.source, w.seat, extra, "R6.4", f"庄 {bonus} per share (抢杠)"))
     return out
 
 
@@ -210,11 +229,11 @@ def _transfer_items(st: GameState, w: Win) -> list[Item]:
     kind = kong.kind.value
     times = 1 if kong.kind is MeldKind.EXPOSED else st.n - 1
     amount = times * st.profile.dou_value(kind)
-    return [Item("hot_shot", window.source, w.seat, amount, "R8.3",
-                 f"热炮 transfer of {_KONG_ZH[kind]} {code(kong.tile)}: {times}x{st.profile.dou_value(kind)}")]
+    return [Item(ItemKind.HOT_SHOT, window.source, w.seat, amount, "R8.3",
+                 f"热炮 transfer of {_KONG_ZH[kong.kind]} {code(kong.tile)}: {times}x{st.profile.dou_value(kind)}")]
 
 
-_KONG_ZH: Final = {"concealed": "闷豆", "added": "转弯豆", "exposed": "点豆"}
+_KONG_ZH: Final = {MeldKind.CONCEALED: "闷豆", MeldKind.ADDED: "转弯豆", MeldKind.EXPOSED: "点豆"}
 
 
 def _dou_items(st: GameState, won_or_ready: set[int], burned: set[int], void: Meld | None) -> list[Item]:
@@ -228,9 +247,9 @@ def _dou_items(st: GameState, won_or_ready: set[int], burned: set[int], void: Me
             if not m.is_kong or not m.scores or m is void:
                 continue
             value = prof.dou_value(m.kind.value)
-            note = f"{_KONG_ZH[m.kind.value]} {code(m.tile)}"
+            note = f"{_KONG_ZH[m.kind]} {code(m.tile)}"
             payers = [m.from_seat] if m.kind is MeldKind.EXPOSED else [o for o in range(st.n) if o != seat]
-            out += [Item("dou", p, seat, value, "R4.7", note) for p in payers if p is not None]
+            out += [Item(ItemKind.DOU, p, seat, value, "R4.7", note) for p in payers if p is not None]
     return out
 
 
@@ -244,7 +263,7 @@ def _chicken_items(st: GameState, won_or_ready: set[int], burned: set[int],
         exposed_liable = prof.chicken_requires_ready and seat not in won_or_ready
         tallies.append(chickens.tally(st, seat, final_hand(st, seat), qualifies, exposed_liable, flip))
     pays = chickens.payments(st, tallies, burned)
-    return tallies, [Item("chicken", p.payer, p.payee, p.amount, p.rule, p.note) for p in pays]
+    return tallies, [Item(ItemKind.CHICKEN, p.payer, p.payee, p.amount, p.rule, p.note) for p in pays]
 
 
 def _next_dealer_after_wins(st: GameState) -> tuple[int, str]:
@@ -273,9 +292,9 @@ def _settle_draw(st: GameState, ready: dict[int, Valued | None]) -> Settlement:
             for payee in ready_seats:
                 v = ready[payee]
                 assert v is not None
-                items.append(Item("draw_settle", payer, payee, v.units, "R12.1", f"查叫: {v.note}"))
+                items.append(Item(ItemKind.DRAW_SETTLE, payer, payee, v.units, "R12.1", f"查叫: {v.note}"))
                 if bonus and st.dealer in (payer, payee):
-                    items.append(Item("dealer", payer, payee, bonus, "R6.4", f"庄 {bonus} (查叫)"))
+                    items.append(Item(ItemKind.DEALER, payer, payee, bonus, "R6.4", f"庄 {bonus} (查叫)"))
     nxt = _next_dealer_after_draw(st, ready_seats)
     return Settlement(items, nxt, st.streak + 1 if nxt == st.dealer else 0, "R14.3", None, "draw",
                       ready, {}, [], st.n)

@@ -1,8 +1,9 @@
 """`python -m audit.simulate`: complete legal hands played by seeded bots, written as `zhuoji/1` records.
 
 The simulator is the engine's strict policy: every move a bot proposes goes
-through `rules.check` before `GameState.apply`, and an illegal proposal raises
-`IllegalMoveError` (a bot or engine bug, never a record). The result of each
+through the replayer's one step (`audit.replay.step`: judge, apply, open the
+claim window), and an illegal proposal raises `IllegalMoveError` (a bot or
+engine bug, never a record). The result of each
 record is the engine's own settlement, so a generated corpus audits clean by
 construction; what it tests is that replaying the written JSON reaches the
 same end as the live game, and it feeds `audit.mutate`, whose one-fault
@@ -26,10 +27,11 @@ from audit import chickens, hands
 from audit.bots import Knobs, choose_discard, turn_move, window_moves
 from audit.cli import UsageError, parse_option
 from audit.findings import IllegalMoveError
+from audit.kinds import EventType, ItemKind, MeldKind, WinKind
 from audit.profiles import Profile, ProfileError, resolve
-from audit.rules import check
+from audit.replay import step
 from audit.settle import Settlement, final_hand, settle
-from audit.state import Event, EventType, GameState, MeldKind, Phase, Window
+from audit.state import Event, GameState, Phase, Window, first_chance
 from audit.tiles import COPIES, NUM_KINDS, code
 
 VERSION = "1.0"
@@ -139,7 +141,7 @@ def _group(rng: random.Random, pool: list[int], pair: bool) -> list[int]:
 
 
 def play_hand(prof: Profile, rng: random.Random, knobs: Knobs, dealer: int, streak: int, n: int) -> Hand:
-    """Play until the hand ends (R10): every move judged by `rules.check`, then applied."""
+    """Play until the hand ends (R10): every move goes through the replay step (judged, then applied)."""
     deal, wall = deal_tiles(rng, n, dealer, rng.random() < knobs.ready_deal)
     hand = Hand(deal, wall, GameState.start(prof, dealer, streak, deal, wall), [])
     sloppy = [rng.random() < knobs.sloppy for _ in range(n)]
@@ -168,44 +170,23 @@ def next_moves(hand: Hand, rng: random.Random, knobs: Knobs, sloppy: list[bool])
 
 
 def play(hand: Hand, ev: Event) -> None:
-    """The strict policy: judge, raise if illegal, apply, write the event down."""
+    """The strict policy: the replay step, raising if illegal; then write the event down."""
     st = hand.state
     ev.step = st.steps
-    finding = check(st, ev)
-    if finding is not None:
-        raise IllegalMoveError(finding)
     locks = [s.lock for s in st.seats]
     pong_locks = sum(len(s.pong_locks) for s in st.seats)
-    if ev.type is EventType.KONG and ev.kind != MeldKind.EXPOSED.value and not first_chance(st, ev):
-        hand.tags.add("憨包豆")
-    st.apply(ev)
+    late = (ev.type is EventType.KONG and isinstance(ev.kind, MeldKind) and ev.kind is not MeldKind.EXPOSED
+            and ev.tile is not None and not first_chance(st, ev.seat, ev.tile, ev.kind))
+    finding = step(st, ev)
+    if finding is not None:
+        raise IllegalMoveError(finding)
+    if late:
+        hand.tags.add("憨包豆")  # past its first chance (R4.6), whether or not the profile lets it score
     if any(s.lock is not None and s.lock is not old for s, old in zip(st.seats, locks)):
         hand.tags.add("过胡")
     if sum(len(s.pong_locks) for s in st.seats) > pong_locks:
         hand.tags.add("过碰")
-    hand.events.append(event_json(ev))
-
-
-def first_chance(st: GameState, ev: Event) -> bool:
-    """R4.6 as the simulator reads it: the fourth tile came in this turn, or was dealt and this is the first turn."""
-    seat = st.seats[ev.seat]
-    assert ev.tile is not None
-    if ev.kind == MeldKind.CONCEALED.value:
-        return ev.tile in seat.turn_draws or seat.first_turn
-    pong = next(m for m in seat.melds if m.kind is MeldKind.PONG and m.tile == ev.tile)
-    return ev.tile in seat.turn_draws and not pong.pong_held_three
-
-
-def event_json(ev: Event) -> dict[str, Any]:
-    """The record's event object (record-format.md, Events)."""
-    out: dict[str, Any] = {"type": ev.type.value, "seat": ev.seat}
-    if ev.tile is not None:
-        out["tile"] = code(ev.tile)
-    if ev.kind is not None:
-        out["kind"] = ev.kind
-    if ev.from_seat is not None:
-        out["from"] = ev.from_seat
-    return out
+    hand.events.append(ev.to_json())
 
 
 # ------------------------------------------------------------------ records
@@ -274,11 +255,11 @@ def end_tags(st: GameState, sett: Settlement, events: list[dict[str, Any]]) -> s
 
 
 def _kind_tags(st: GameState, events: list[dict[str, Any]]) -> dict[str, bool]:
-    kongs = {e.get("kind") for e in events if e["type"] == "kong"}
+    kongs = {e.get("kind") for e in events if e["type"] == EventType.KONG}
     types = {e["type"] for e in events}
     return {
-        "pass": "pass" in types, "碰": "pong" in types, "闷豆": "concealed" in kongs, "转弯豆": "added" in kongs,
-        "点豆": "exposed" in kongs, "报听(硬)": any(s.declared == "hard" for s in st.seats),
+        "pass": EventType.PASS in types, "碰": EventType.PONG in types, "闷豆": MeldKind.CONCEALED in kongs,
+        "转弯豆": MeldKind.ADDED in kongs, "点豆": MeldKind.EXPOSED in kongs, "报听(硬)": any(s.declared == "hard" for s in st.seats),
         "报听(软)": any(s.declared == "soft" for s in st.seats),
     }
 
@@ -291,14 +272,14 @@ def _win_tags(st: GameState, sett: Settlement) -> set[str]:
     flip = chickens.flip_of(st.profile, sett.flip)
     fcs = list(st.first_chicken.values())
     checks = {
-        "自摸": "self_draw" in kinds, "点炮": "discard" in kinds, "抢杠": "rob" in kinds,
+        "自摸": WinKind.SELF_DRAW in kinds, "点炮": WinKind.DISCARD in kinds, "抢杠": WinKind.ROB in kinds,
         "一炮多响": len(st.wins) > 1, "热炮": w is not None and not w.rob and w.hot_kong is not None,
-        "杀报": any(x.kind == "discard" and x.source is not None and st.seats[x.source].declared for x in st.wins),
+        "杀报": any(x.kind is WinKind.DISCARD and x.source is not None and st.seats[x.source].declared for x in st.wins),
         "must-win": w is not None and bool(w.must_win), "杠开": any(x.kong_flower for x in st.wins),
         "金鸡": flip is not None and flip.gold, "翻牌": flip is not None,
         "责任鸡": any(fc.claimed_by is not None for fc in fcs),
         "冲锋鸡": any(fc.claimed_by is None and not fc.won_on for fc in fcs),
-        "乌骨鸡": st.profile.wugu_on and any(it.kind == "chicken" and "乌骨鸡" in it.note for it in sett.items),
+        "乌骨鸡": st.profile.wugu_on and any(it.kind is ItemKind.CHICKEN and "乌骨鸡" in it.note for it in sett.items),
         "天胡": any(x.situational and x.situational[0].key == "tian_hu" for x in st.wins),
         "地胡": any(x.situational and x.situational[0].key == "di_hu" for x in st.wins),
     }

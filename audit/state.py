@@ -1,9 +1,11 @@
 """The table during a hand, and how an event changes it.
 
 `GameState.apply` trusts its input, like a chess board's push: judging an
-event is `rules.check`'s job, and the replayer calls it first. Keeping the two
-apart lets the simulator reuse this state with a strict policy and lets a
-report show the table before and after any step (`snapshot`).
+event is `rules.check`'s job, and valuing possible and actual wins is
+`audit.claims`'; the one replay step (`audit.replay.step`) calls all three in
+turn, for the audit and the simulator alike. Keeping them apart lets a report
+show the table before and after any step (`copy`), and keeps this module free
+of hand valuation (it imports nothing that imports it).
 """
 from __future__ import annotations
 
@@ -12,22 +14,10 @@ from enum import Enum
 from typing import Any, Final
 
 from audit import hands
+from audit.kinds import EVENT_TYPES, MELD_KINDS, WIN_KINDS, EventType, MeldKind, WinKind
 from audit.profiles import Profile
 from audit.values import Valued
 from audit.tiles import BIRD, CODES, WUGU, NUM_KINDS
-
-
-class MeldKind(str, Enum):
-    """Exposed or concealed sets; the three kongs differ in who pays (R4.7)."""
-
-    PONG = "pong"
-    """碰: three, one of them claimed from a discard."""
-    CONCEALED = "concealed"
-    """闷豆: four from the own hand."""
-    ADDED = "added"
-    """转弯豆/爬坡豆: the fourth tile added to the seat's own pong."""
-    EXPOSED = "exposed"
-    """点豆: three in hand plus a discard."""
 
 
 class Phase(str, Enum):
@@ -47,52 +37,46 @@ class Phase(str, Enum):
     """Somebody won: only more wins on the same tile may follow (R10.1)."""
 
 
-class EventType(str, Enum):
-    """Event types of the record format."""
-
-    DRAW = "draw"
-    """Take the next wall tile (front, or back after a kong)."""
-    DISCARD = "discard"
-    """Put a tile out."""
-    DECLARE = "declare"
-    """报听: declare ready before the first discard."""
-    PONG = "pong"
-    """Claim the last discard with a pair."""
-    KONG = "kong"
-    """Make a kong of one of three kinds."""
-    WIN = "win"
-    """胡."""
-    PASS = "pass"
-    """Explicitly decline a claim."""
-
-
 class Event:
     """A parsed event; `step` is its index in `events`. A slotted class, not a frozen
-    dataclass: the replayer builds one per event and that cost shows in the benchmark."""
+    dataclass: the replayer builds one per event and that cost shows in the benchmark.
+    `kind` is a kong's MeldKind or a win's WinKind (None where the record gives none)."""
 
     __slots__ = ("step", "type", "seat", "tile", "kind", "from_seat")
 
     def __init__(self, step: int, type: EventType, seat: int, tile: int | None = None,
-                 kind: str | None = None, from_seat: int | None = None) -> None:
+                 kind: MeldKind | WinKind | None = None, from_seat: int | None = None) -> None:
         self.step, self.type, self.seat, self.tile, self.kind, self.from_seat = step, type, seat, tile, kind, from_seat
 
     def __repr__(self) -> str:
-        return f"Event({self.step}, {self.type.value}, seat={self.seat}, tile={self.tile}, kind={self.kind})"
+        kind = self.kind.value if self.kind is not None else None
+        return f"Event({self.step}, {self.type.value}, seat={self.seat}, tile={self.tile}, kind={kind})"
 
     @classmethod
     def from_json(cls, step: int, raw: dict[str, Any]) -> "Event":
         """Build from a schema-valid event object."""
-        kind = _EVENT_TYPES[raw["type"]]
-        if kind is EventType.DRAW or kind is EventType.DISCARD:  # most events; never a kind or a from
-            return Event(step, kind, raw["seat"], _TILE_INDEX[raw["tile"]])
+        type_ = EVENT_TYPES[raw["type"]]
+        if type_ is EventType.DRAW or type_ is EventType.DISCARD:  # most events; never a kind or a from
+            return Event(step, type_, raw["seat"], _TILE_INDEX[raw["tile"]])
         tile = raw.get("tile")
-        return Event(step, kind, raw["seat"], _TILE_INDEX[tile] if tile is not None else None,
-                     raw.get("kind"), raw.get("from"))
+        name = raw.get("kind")
+        kind: MeldKind | WinKind | None = None
+        if name is not None:
+            kind = MELD_KINDS[name] if type_ is EventType.KONG else WIN_KINDS[name]
+        return Event(step, type_, raw["seat"], _TILE_INDEX[tile] if tile is not None else None, kind, raw.get("from"))
+
+    def to_json(self) -> dict[str, Any]:
+        """The record's event object (record-format.md, Events): what `from_json` reads back."""
+        out: dict[str, Any] = {"type": self.type.value, "seat": self.seat}
+        if self.tile is not None:
+            out["tile"] = CODES[self.tile]
+        if self.kind is not None:
+            out["kind"] = self.kind.value
+        if self.from_seat is not None:
+            out["from"] = self.from_seat
+        return out
 
 
-_EVENT_TYPES: Final = {e.value: e for e in EventType}
-MELD_KINDS: Final = {k.value: k for k in MeldKind}
-"""Kong kinds by their JSON name: a str-keyed look-up, cheaper than calling the Enum."""
 _TILE_INDEX: Final = {c: i for i, c in enumerate(CODES)}
 
 
@@ -222,7 +206,7 @@ class Win:
 
     seat: int
     tile: int
-    kind: str
+    kind: WinKind
     step: int
     source: int | None
     kong_flower: bool
@@ -231,7 +215,7 @@ class Win:
     valued: Valued | None = None
     """Its value per payer (R5.4, R6, R8.3), worked out once when the win is judged."""
 
-    def __init__(self, seat: int, tile: int, kind: str, step: int, source: int | None, kong_flower: bool, hot: bool,
+    def __init__(self, seat: int, tile: int, kind: WinKind, step: int, source: int | None, kong_flower: bool, hot: bool,
                  situational: tuple[hands.Pattern, ...] = (), valued: Valued | None = None) -> None:
         # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.seat = seat
@@ -391,8 +375,13 @@ class GameState:
 
     # ------------------------------------------------------------ apply
 
-    def apply(self, ev: Event) -> None:
-        """Change the table by one event that `rules.check` accepted."""
+    def apply(self, ev: Event, win: Win | None = None) -> None:
+        """Change the table by one event that `rules.check` accepted.
+
+        Mechanics only: a discard or an added kong opens its claim window, but who
+        could win it, and what a win is worth, is `audit.claims`' work, which the
+        replay step (`audit.replay.advance`) does around this call; so a win event
+        comes with its `win`, valued by `claims.make_win` before the table changes."""
         self.steps = ev.step + 1
         # An if-chain, not a dict keyed by EventType: an Enum member's hash is a
         # Python-level method, which costs more than the whole chain.
@@ -408,7 +397,8 @@ class GameState:
         elif t is EventType.KONG:
             _apply_kong(self, ev)
         elif t is EventType.WIN:
-            _apply_win(self, ev)
+            assert win is not None, "a win event is applied with its Win (claims.make_win)"
+            _apply_win(self, win)
         else:
             _apply_declare(self, ev)
 
@@ -514,7 +504,6 @@ def _apply_discard(st: GameState, ev: Event) -> None:
     st.actor = ev.seat
     st.last_draw = None
     st.window = Window(ev.seat, ev.tile, ev.step, rob=False, hot_kong=hot_kong)
-    _claims.open_window(st)
 
 
 def _apply_declare(st: GameState, ev: Event) -> None:
@@ -554,7 +543,8 @@ def _apply_kong(st: GameState, ev: Event) -> None:
     seat = st.seats[ev.seat]
     tile = ev.tile
     assert tile is not None
-    kind = MELD_KINDS[ev.kind or ""]
+    kind = ev.kind
+    assert isinstance(kind, MeldKind), "a schema-valid kong names its kind"
     st.any_claim = True
     if kind is MeldKind.EXPOSED:
         source, _ = _claim_discard(st, ev)
@@ -565,16 +555,16 @@ def _apply_kong(st: GameState, ev: Event) -> None:
         seat.first_turn = seat.draws == 0 and ev.seat != st.dealer
     elif kind is MeldKind.CONCEALED:
         seat.add(tile, -4)
-        meld = Meld(kind, tile, ev.seat, None, ev.step, scores=_first_chance(st, seat, tile))
+        meld = Meld(kind, tile, ev.seat, None, ev.step,
+                    scores=st.profile.late_kong_scores or first_chance(st, ev.seat, tile, kind))
         seat.melds.append(meld)
     else:
+        scores = st.profile.late_kong_scores or first_chance(st, ev.seat, tile, kind)
         seat.add(tile, -1)
         meld = next(m for m in seat.melds if m.kind is MeldKind.PONG and m.tile == tile)
         meld.kind = MeldKind.ADDED
         meld.step = ev.step
-        meld.scores = tile in seat.turn_draws and not meld.pong_held_three
-        if st.profile.late_kong_scores:
-            meld.scores = True
+        meld.scores = scores
     seat.made_kong = True
     seat.kong_this_turn = meld
     st.actor = ev.seat
@@ -582,22 +572,25 @@ def _apply_kong(st: GameState, ev: Event) -> None:
     if kind is MeldKind.ADDED:
         st.phase = Phase.ROB
         st.window = Window(ev.seat, tile, ev.step, rob=True)
-        _claims.open_window(st)
     else:
         st.phase = Phase.REPLACEMENT
 
 
-def _first_chance(st: GameState, seat: SeatState, tile: int) -> bool:
-    """R4.6: a concealed kong scores when its fourth tile came in this turn, or on the first turn."""
-    if st.profile.late_kong_scores:
-        return True
-    return tile in seat.turn_draws or seat.first_turn
+def first_chance(st: GameState, seat: int, tile: int, kind: MeldKind) -> bool:
+    """R4.6: is a concealed or added kong of `tile` made now at its first chance (and so scores
+    where the profile has no `late_kong_scores`)? Concealed: its fourth tile came in this turn, or
+    this is the seat's first turn. Added: the fourth tile was drawn this turn, onto a pong not made
+    while holding three. Asked before the kong is applied; False where there is no such pong."""
+    s = st.seats[seat]
+    if kind is MeldKind.CONCEALED:
+        return tile in s.turn_draws or s.first_turn
+    pong = next((m for m in s.melds if m.kind is MeldKind.PONG and m.tile == tile), None)
+    return pong is not None and tile in s.turn_draws and not pong.pong_held_three
 
 
-def _apply_win(st: GameState, ev: Event) -> None:
-    win = _claims.make_win(st, ev)
+def _apply_win(st: GameState, win: Win) -> None:
     st.wins.append(win)
-    if win.kind == "self_draw":
+    if win.kind is WinKind.SELF_DRAW:
         st.window = None
     else:
         w = st.window
@@ -619,5 +612,3 @@ def _apply_pass(st: GameState, ev: Event) -> None:
     if st.window is not None:
         st.window.passed.add(ev.seat)
 
-
-from audit import claims as _claims  # noqa: E402  (claims reads this module's types; imported last)

@@ -7,8 +7,11 @@ in a form the build compiles with mypyc (`make native`, see docs/performance.md)
 documents are `Any` here because they are whatever JSON the client sent.
 tests/test_schema.py checks that the two always agree.
 
-It also holds the format's constant vocabularies, so that the compiled check
-and the schemas read the same tables.
+It also holds the format's constant vocabularies as the plain str tuples the
+schemas' `OneOf` and this check read, derived from `audit.kinds` (the one
+source of the words) and `audit.tiles` (the one tile vocabulary). The check
+compares raw JSON strings, so it binds each value it needs to a `Final` str
+here: no enum is touched per event.
 """
 from __future__ import annotations
 
@@ -18,15 +21,26 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Final, TypeGuard
 
-TILE_CODES: Final[tuple[str, ...]] = tuple(f"{rank}{suit}" for suit in "mps" for rank in range(1, 10))
+from audit import kinds
+from audit.kinds import EventType, ItemKind, MeldKind, WinKind
+from audit.tiles import CODES
+
+TILE_CODES: Final[tuple[str, ...]] = CODES
 TILES: Final = frozenset(TILE_CODES)
 
 RECORD_FORMAT: Final = "zhuoji/1"
 MATCH_FORMAT: Final = "zhuoji-match/1"
-EVENT_TYPES: Final = ("draw", "discard", "declare", "pong", "kong", "win", "pass")
-KONG_KINDS: Final = ("concealed", "added", "exposed")
-WIN_KINDS: Final = ("self_draw", "discard", "rob")
-ITEM_KINDS: Final = ("hand", "dealer", "dou", "chicken", "hot_shot", "draw_settle")
+EVENT_TYPES: Final[tuple[str, ...]] = tuple(e.value for e in EventType)
+KONG_KINDS: Final[tuple[str, ...]] = tuple(k.value for k in kinds.KONG_KINDS)
+WIN_KINDS: Final[tuple[str, ...]] = tuple(k.value for k in WinKind)
+ITEM_KINDS: Final[tuple[str, ...]] = tuple(k.value for k in ItemKind)
+_DRAW: Final[str] = EventType.DRAW.value
+_DISCARD: Final[str] = EventType.DISCARD.value
+_KONG: Final[str] = EventType.KONG.value
+_WIN: Final[str] = EventType.WIN.value
+_EXPOSED: Final[str] = MeldKind.EXPOSED.value
+_IN_HAND_KONGS: Final[tuple[str, ...]] = (MeldKind.CONCEALED.value, MeldKind.ADDED.value)
+"""The kongs made from the own hand: no `from`."""
 SEAT_COUNTS: Final = (3, 4)
 GAME_ID: Final = re.compile(r"[A-Za-z0-9._:-]{1,128}\Z")
 
@@ -93,13 +107,13 @@ _PROFILE: Final = frozenset(("profile",))
 _RESULT_REQUIRED: Final = frozenset(("scores", "next_dealer"))
 _BASE_EVENT: Final = frozenset(("type", "seat", "t", "extra"))
 _EVENT_KEYS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
-    "draw": (_BASE_EVENT | {"tile"}, frozenset(("type", "seat", "tile"))),
-    "discard": (_BASE_EVENT | {"tile"}, frozenset(("type", "seat", "tile"))),
-    "declare": (_BASE_EVENT, frozenset(("type", "seat"))),
-    "pass": (_BASE_EVENT, frozenset(("type", "seat"))),
-    "pong": (_BASE_EVENT | {"tile", "from"}, frozenset(("type", "seat", "tile"))),
-    "kong": (_BASE_EVENT | {"tile", "kind", "from"}, frozenset(("type", "seat", "tile", "kind"))),
-    "win": (_BASE_EVENT | {"tile", "kind"}, frozenset(("type", "seat", "tile"))),
+    _DRAW: (_BASE_EVENT | {"tile"}, frozenset(("type", "seat", "tile"))),
+    _DISCARD: (_BASE_EVENT | {"tile"}, frozenset(("type", "seat", "tile"))),
+    EventType.DECLARE.value: (_BASE_EVENT, frozenset(("type", "seat"))),
+    EventType.PASS.value: (_BASE_EVENT, frozenset(("type", "seat"))),
+    EventType.PONG.value: (_BASE_EVENT | {"tile", "from"}, frozenset(("type", "seat", "tile"))),
+    _KONG: (_BASE_EVENT | {"tile", "kind", "from"}, frozenset(("type", "seat", "tile", "kind"))),
+    _WIN: (_BASE_EVENT | {"tile", "kind"}, frozenset(("type", "seat", "tile"))),
 }
 
 
@@ -116,7 +130,7 @@ def _event_ok(event: Any) -> bool:
     kind = event.get("type")
     if not isinstance(kind, str):
         return False
-    if kind == "draw" or kind == "discard":  # most events: type, seat, tile and perhaps t
+    if kind == _DRAW or kind == _DISCARD:  # most events: type, seat, tile and perhaps t
         size = len(event)
         if size == 3 or (size == 4 and isinstance(event.get("t"), str)):
             tile = event.get("tile")
@@ -131,7 +145,7 @@ def _event_ok(event: Any) -> bool:
             return False
     elif "tile" in required:
         return False
-    if len(event) == len(required) and kind != "kong":
+    if len(event) == len(required) and kind != _KONG:
         return True  # type, seat and tile (if any) are exactly the required fields
     for key in event:
         if key not in allowed:
@@ -147,10 +161,10 @@ def _event_ok(event: Any) -> bool:
 
 def _event_kind_ok(kind: str, event: dict[str, Any]) -> bool:
     """kong/win `kind` values, and `from` only on an exposed kong."""
-    if kind == "kong":
+    if kind == _KONG:
         value = event.get("kind")
-        return value == "exposed" or (value in ("concealed", "added") and "from" not in event)
-    if kind == "win":
+        return value == _EXPOSED or (value in _IN_HAND_KONGS and "from" not in event)
+    if kind == _WIN:
         return _opt(event, "kind", lambda value: isinstance(value, str) and value in WIN_KINDS)
     return True
 

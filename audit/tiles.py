@@ -1,8 +1,11 @@
-"""Tiles as small integers, and their text codes.
+"""Tiles as small integers, their text codes and their Chinese names: the one tile vocabulary.
 
 A tile is an int 0..26: suit * 9 + (rank - 1), suits in the order m (万),
 p (筒), s (条). Small ints let hand analysis work on a 27-slot count array,
 which is what makes it fast enough to run on every discard of every hand.
+Everything that reads, writes or names a tile comes here: the schema's tile
+set (`audit.structure`), the SVG drawings (`audit.render`), the reports and
+the test builder.
 """
 from __future__ import annotations
 
@@ -25,6 +28,8 @@ class Suit(IntEnum):
 
 SUIT_LETTERS: Final = "mps"
 SUIT_NAMES_ZH: Final = ("万", "筒", "条")
+NUMERALS_ZH: Final = "一二三四五六七八九"
+"""Ranks as players say them: 五万, 三筒, 七条."""
 NUM_KINDS: Final = 27
 COPIES: Final = 4
 
@@ -48,6 +53,12 @@ def parse(code: str) -> int:
 def code(tile: int) -> str:
     """Text code of a tile index."""
     return CODES[tile]
+
+
+def split(code: str) -> tuple[int, str]:
+    """(rank 1..9, suit letter) of a code such as '5m'; ValueError names the bad input."""
+    tile = parse(code)
+    return rank(tile), SUIT_LETTERS[suit(tile)]
 
 
 def suit(tile: int) -> int:
@@ -93,7 +104,12 @@ def format_counts(cnt: Sequence[int]) -> list[str]:
 
 
 def zh(tile: int) -> str:
-    """Chinese name of a tile, e.g. 5万; 1s is 幺鸡."""
+    """Chinese name of a tile as players say it: 五万, 三筒, 七条; 1s is 幺鸡."""
     if tile == BIRD:
         return "幺鸡"
-    return f"{rank(tile)}{SUIT_NAMES_ZH[suit(tile)]}"
+    return NUMERALS_ZH[rank(tile) - 1] + SUIT_NAMES_ZH[suit(tile)]
+
+
+def zh_name(code: str) -> str:
+    """Chinese name of a tile code ('5m' -> 五万, '1s' -> 幺鸡); ValueError names a bad code."""
+    return zh(parse(code))

@@ -10,19 +10,17 @@ from typing import Any
 
 from audit.engine import audit_hand
 from audit.findings import Finding
-from audit.state import Event, GameState, MeldKind
+from audit.state import Event, GameState
 from audit.tiles import code, format_counts
 from audit.views import ChickenView, Marker, MarkerKind, MeldView, SeatView, StepView, Trace
 
-_MELD_KIND = {MeldKind.PONG: "pong", MeldKind.CONCEALED: "concealed", MeldKind.ADDED: "added",
-              MeldKind.EXPOSED: "exposed"}
 
 
 def seat_views(st: GameState) -> tuple[SeatView, ...]:
     """Every seat's tiles as a reviewer sees them."""
     out = []
     for s in st.seats:
-        melds = tuple(MeldView(_MELD_KIND[m.kind], (code(m.tile),) * m.size, m.from_seat) for m in s.melds)
+        melds = tuple(MeldView(m.kind.value, (code(m.tile),) * m.size, m.from_seat) for m in s.melds)
         out.append(SeatView(tuple(format_counts(s.hand)), melds, tuple(code(t) for t, _ in s.discards),
                             s.declared is not None, s.lock is not None))
     return tuple(out)

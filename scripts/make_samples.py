@@ -76,9 +76,8 @@ def fault_wall(doc: Doc) -> tuple[Doc, int]:
 def fault_discard_not_held(doc: Doc) -> tuple[Doc, int]:
     """R2.5: a discard of a tile the seat does not hold (the first discard by seat 1 becomes a tile it lacks)."""
     from audit.profiles import resolve
-    from audit.replay import start_state
+    from audit.replay import start_state, step
     from audit.state import Event
-    from audit.rules import check
     st = start_state(doc, resolve(doc["rules"]["profile"], doc["rules"].get("options")))
     for i, raw in enumerate(doc["events"]):
         ev = Event.from_json(i, raw)
@@ -87,8 +86,7 @@ def fault_discard_not_held(doc: Doc) -> tuple[Doc, int]:
             from audit.tiles import code
             raw["tile"] = code(missing)
             return doc, i
-        assert check(st, ev) is None
-        st.apply(ev)
+        assert step(st, ev) is None
     raise AssertionError("no discard by seat 1")
 
 

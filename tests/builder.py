@@ -13,6 +13,7 @@ import copy
 from collections import Counter
 from typing import Any
 
+from audit.kinds import EventType, WinKind
 from audit.tiles import CODES
 
 
@@ -51,9 +52,9 @@ def split_draws(events: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
     back: list[str] = []
     prev: dict[str, Any] | None = None
     for ev in events:
-        if ev["type"] == "draw":
-            (back if prev is not None and prev["type"] == "kong" else front).append(ev["tile"])
-        if ev["type"] != "pass" and not (ev["type"] == "win" and ev.get("kind") == "rob"):
+        if ev["type"] == EventType.DRAW:
+            (back if prev is not None and prev["type"] == EventType.KONG else front).append(ev["tile"])
+        if ev["type"] != EventType.PASS and not (ev["type"] == EventType.WIN and ev.get("kind") == WinKind.ROB):
             prev = ev
     return front, back
 

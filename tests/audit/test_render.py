@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from audit import render
+from audit import render, tiles
 from audit.api import trace_record
 from audit.views import Marker, MarkerKind, MeldView, SeatView, StepView
 from tests.conftest import ROOT
@@ -48,14 +48,14 @@ def test_every_tile_is_valid_svg_with_a_title(code: str) -> None:
     root = parse(render.tile_svg(code, width=30))
     assert root.tag == f"{{{render.SVG_NS}}}svg"
     assert root.get("width") == "30" and root.get("height") == "40" and root.get("viewBox") == "0 0 30 40"
-    assert root.find("svg:title", NS).text == f"{code} {render.tile_name_zh(code)}"
+    assert root.find("svg:title", NS).text == f"{code} {tiles.zh_name(code)}"
     assert root.get("role") == "img" and code in root.get("aria-label", "")
 
 
 @pytest.mark.parametrize("rank", range(1, 10))
 def test_characters_show_the_numeral_over_a_red_wan(rank: int) -> None:
     texts = find_all(parse(render.tile_svg(f"{rank}m")), "text")
-    assert [text.text for text in texts] == [render.NUMERALS_ZH[rank - 1], "万"]
+    assert [text.text for text in texts] == [tiles.NUMERALS_ZH[rank - 1], "万"]
     assert texts[1].get("fill") == render.RED and texts[0].get("fill") != render.RED
 
 
@@ -79,7 +79,7 @@ def test_one_bamboo_is_the_bird() -> None:
     parts = {element.get("class") for element in root.iter()}
     assert {"glyph glyph-bird", "body", "head", "beak", "tail", "wing", "eye"} <= parts
     assert not [rect for rect in find_all(root, "rect") if rect.get("class") == "stick"]
-    assert render.tile_name_zh("1s") == "幺鸡"
+    assert tiles.zh_name("1s") == "幺鸡"
 
 
 def test_only_characters_are_red_glyphs_apart_from_accents() -> None:
@@ -222,13 +222,13 @@ def test_the_picture_places_the_same_tiles_as_the_table() -> None:
     for step in trace.steps:
         picture = render.table_picture(step, width=14, discard_slots=slots)
         table = render.table_svg(step, width=14, discard_slots=slots)
-        tiles = []
+        drawn = []
         for piece in picture.pieces:
             root = parse(piece.svg)
             if root.get("class") == "tile":
                 code = root.get("aria-label", "").split()[0]
-                tiles.append((code, piece.width > piece.height, round(piece.x, 1), round(piece.y, 1)))
-        assert sorted(tiles) == _placed_uses(table), step.index
+                drawn.append((code, piece.width > piece.height, round(piece.x, 1), round(piece.y, 1)))
+        assert sorted(drawn) == _placed_uses(table), step.index
         assert (picture.width, picture.height) == (float(parse(table).get("width")), float(parse(table).get("height")))
         marks = sum('class="tile-mark"' in piece.svg for piece in picture.pieces)
         if step.event and step.event["type"] in ("draw", "discard"):

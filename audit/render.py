@@ -18,11 +18,12 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any
 
 from audit import tiles
 from audit.kinds import EventType, MeldKind
 from audit.tiles import NUMERALS_ZH, SUIT_NAMES_ZH, Suit
+from audit.views import MeldView, SeatView, StepView
 
 SVG_NS = "http://www.w3.org/2000/svg"
 TILE_W, TILE_H = 30, 40
@@ -43,35 +44,6 @@ ACTIVE = "#fff4d6"
 """Background of the seat that acts in a step."""
 BACK_CODE = "back"
 """Pseudo code of a face-down tile (the outer tiles of a concealed kong)."""
-
-
-class MeldLike(Protocol):
-    """What table_svg reads of a meld (audit.api.MeldView)."""
-
-    kind: str
-    tiles: tuple[str, ...]
-    from_seat: int | None
-
-
-class SeatLike(Protocol):
-    """What table_svg reads of a seat (audit.api.SeatView)."""
-
-    concealed: tuple[str, ...]
-    melds: tuple[MeldLike, ...]
-    discards: tuple[str, ...]
-    declared: bool
-    locked: bool
-
-    def __hash__(self) -> int:
-        """Seat lines are cached by the seat (a frozen SeatView)."""
-        ...
-
-
-class StepLike(Protocol):
-    """What table_svg reads of a step (audit.api.StepView)."""
-
-    event: dict[str, Any] | None
-    seats: tuple[SeatLike, ...]
 
 
 # ----------------------------------------------------------------- elements
@@ -370,7 +342,7 @@ DISCARD_SCALE = 0.7
 ROW_H = TILE_H + 6
 
 
-def meld_layout(meld: MeldLike, seat: int, seats: int) -> list[tuple[str, bool]]:
+def meld_layout(meld: MeldView, seat: int, seats: int) -> list[tuple[str, bool]]:
     """(code, sideways) for each tile of a meld as players lay it out: the claimed tile turned
     toward the seat it came from (left, across, right); a concealed kong shows its two outer
     tiles face down."""
@@ -384,7 +356,7 @@ def meld_layout(meld: MeldLike, seat: int, seats: int) -> list[tuple[str, bool]]
     return [(code, i == turned) for i, code in enumerate(tiles)]
 
 
-def _event_marks(step: StepLike, seat: int) -> tuple[str, int] | None:
+def _event_marks(step: StepView, seat: int) -> tuple[str, int] | None:
     """Which tile of a seat the step is about: ("discard" | "hand" | "meld", index)."""
     event = step.event or {}
     if event.get("seat") != seat or "tile" not in event:
@@ -431,7 +403,7 @@ DISCARD_TOP = round(3 + TILE_H * (1 - DISCARD_SCALE), 1)
 """Discards sit on the line's base line."""
 
 
-def _seat_canvases(view: SeatLike, seat: int, seats: int) -> tuple[_Canvas, _Canvas, tuple[tuple[float, float], ...]]:
+def _seat_canvases(view: SeatView, seat: int, seats: int) -> tuple[_Canvas, _Canvas, tuple[tuple[float, float], ...]]:
     """One seat's tiles placed: concealed and melds in the line's units, discards in their own
     (scaled) units; where each meld starts and ends. Shared by the <use> line and the pieces."""
     canvas = _Canvas()
@@ -448,7 +420,7 @@ def _seat_canvases(view: SeatLike, seat: int, seats: int) -> tuple[_Canvas, _Can
 
 
 @lru_cache(maxsize=4096)
-def _seat_line(view: SeatLike, seat: int, seats: int, label: str, flags: tuple[tuple[str, str], ...]
+def _seat_line(view: SeatView, seat: int, seats: int, label: str, flags: tuple[tuple[str, str], ...]
                ) -> tuple[str, frozenset[tuple[str, bool]], tuple[tuple[float, float], ...]]:
     """One seat's line, serialised; the tile groups it uses; where each meld starts and ends.
     Cached, and the highlight drawn apart: from one step to the next only the acting seat's
@@ -460,7 +432,7 @@ def _seat_line(view: SeatLike, seat: int, seats: int, label: str, flags: tuple[t
     return text, frozenset(canvas.used | small.used), spans
 
 
-def _mark_box(view: SeatLike, mark: tuple[str, int], spans: Sequence[tuple[float, float]]
+def _mark_box(view: SeatView, mark: tuple[str, int], spans: Sequence[tuple[float, float]]
               ) -> tuple[float, float, float, float] | None:
     """Where the tile (or meld) a step is about lies within its seat's line."""
     where, index = mark
@@ -474,7 +446,7 @@ def _mark_box(view: SeatLike, mark: tuple[str, int], spans: Sequence[tuple[float
     return None
 
 
-def table_svg(step: StepLike, *, width: float = 20, labels: Sequence[str] | None = None,
+def table_svg(step: StepView, *, width: float = 20, labels: Sequence[str] | None = None,
               declared_text: str = "听", locked_text: str = "过", discard_slots: int = 20,
               sprite: bool = False) -> str:
     """The seats after a step, one line each: label and badges (报听, pass-locked), concealed
@@ -512,19 +484,19 @@ def _active(seat: int, width: float) -> str:
     return _text(_el("rect", class_="active-seat", x=0, y=seat * ROW_H, width=width, height=ROW_H, fill=ACTIVE))
 
 
-def _table_units(step: StepLike, discard_slots: int) -> tuple[float, float]:
+def _table_units(step: StepView, discard_slots: int) -> tuple[float, float]:
     """The table's view box: the same width for every step of a hand (see discard_slots)."""
     slots = max(discard_slots, max((len(view.discards) for view in step.seats), default=0))
     return (round(LABEL_W + HAND_W + slots * PITCH * DISCARD_SCALE + 2, 1), len(step.seats) * ROW_H)
 
 
-def _table_summary(step: StepLike) -> str:
+def _table_summary(step: StepView) -> str:
     """A text alternative: each seat's concealed tiles and discards."""
     return "; ".join(f"{seat}: {' '.join(view.concealed)} / {' '.join(view.discards)}"
                      for seat, view in enumerate(step.seats))
 
 
-def discard_slots(steps: Iterable[StepLike]) -> int:
+def discard_slots(steps: Iterable[StepView]) -> int:
     """The most discards any seat holds at any step: one width for every step of a hand."""
     return max((len(view.discards) for step in steps for view in step.seats), default=0)
 
@@ -576,7 +548,7 @@ def _piece_svg(units: tuple[float, float], inner: str) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _seat_pieces(view: SeatLike, seat: int, seats: int, label: str, flags: tuple[tuple[str, str], ...],
+def _seat_pieces(view: SeatView, seat: int, seats: int, label: str, flags: tuple[tuple[str, str], ...],
                  mark: tuple[str, int] | None) -> tuple[Piece, ...]:
     """One seat's line as pieces: its label and badges, each tile (the event's tile, or every
     tile of the event's meld, outlined by tile_svg's highlight), each discard; cached like
@@ -601,7 +573,7 @@ def _seat_pieces(view: SeatLike, seat: int, seats: int, label: str, flags: tuple
     return tuple(pieces)
 
 
-def table_picture(step: StepLike, *, width: float = 20, labels: Sequence[str] | None = None,
+def table_picture(step: StepView, *, width: float = 20, labels: Sequence[str] | None = None,
                   declared_text: str = "听", locked_text: str = "过", discard_slots: int = 20) -> Picture:
     """The table after a step as table_svg draws it (same places, same tile drawings), made of
     pieces: the acting seat's shading, then per seat its label and badges and each tile."""

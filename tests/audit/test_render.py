@@ -30,7 +30,7 @@ def find_all(root: ET.Element, tag: str) -> list[ET.Element]:
 
 def ids(root: ET.Element) -> set[str]:
     """Every id defined in a drawing."""
-    return {element.get("id") for element in root.iter() if element.get("id")}
+    return {element.get("id", "") for element in root.iter() if element.get("id")}
 
 
 def hrefs(root: ET.Element) -> set[str]:
@@ -48,7 +48,8 @@ def test_every_tile_is_valid_svg_with_a_title(code: str) -> None:
     root = parse(render.tile_svg(code, width=30))
     assert root.tag == f"{{{render.SVG_NS}}}svg"
     assert root.get("width") == "30" and root.get("height") == "40" and root.get("viewBox") == "0 0 30 40"
-    assert root.find("svg:title", NS).text == f"{code} {tiles.zh_name(code)}"
+    title = root.find("svg:title", NS)
+    assert title is not None and title.text == f"{code} {tiles.zh_name(code)}"
     assert root.get("role") == "img" and code in root.get("aria-label", "")
 
 
@@ -101,7 +102,8 @@ def test_bad_codes_are_refused_naming_the_input(bad: str) -> None:
 def test_rotated_and_highlighted_tile() -> None:
     root = parse(render.tile_svg("5m", width=30, rotated=True, highlight=True))
     assert (root.get("width"), root.get("height"), root.get("viewBox")) == ("40", "30", "0 0 40 30")
-    assert "rotate(90)" in root.find("svg:g", NS).get("transform")
+    group = root.find("svg:g", NS)
+    assert group is not None and "rotate(90)" in group.get("transform", "")
     assert [rect for rect in find_all(root, "rect") if rect.get("class") == "tile-mark"]
 
 
@@ -229,7 +231,8 @@ def test_the_picture_places_the_same_tiles_as_the_table() -> None:
                 code = root.get("aria-label", "").split()[0]
                 drawn.append((code, piece.width > piece.height, round(piece.x, 1), round(piece.y, 1)))
         assert sorted(drawn) == _placed_uses(table), step.index
-        assert (picture.width, picture.height) == (float(parse(table).get("width")), float(parse(table).get("height")))
+        assert (picture.width, picture.height) == (float(parse(table).get("width", "")),
+                                                   float(parse(table).get("height", "")))
         marks = sum('class="tile-mark"' in piece.svg for piece in picture.pieces)
         if step.event and step.event["type"] in ("draw", "discard"):
             assert marks == 1, step.index  # the event's tile outlined, as the table outlines it

@@ -2,7 +2,8 @@
 
 Every payment is an `Item` naming its kind, payer, payee, amount and rule, so
 a report can show the working and the comparison (R15) can say which payment
-a platform got wrong.
+a platform got wrong. Its note is a catalogue code with params (the working:
+pattern, bonuses, chickens), rendered in words only by `to_json`.
 """
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from typing import Any, Final
 from audit import chickens, hands
 from audit.chickens import SeatChickens
 from audit.state import GameState, Meld, MeldKind, Win
-from audit.values import Valued, dealer_bonus, ready_value
+from audit.catalogue import Lang, render_note
+from audit.values import Note, Valued, dealer_bonus, note, ready_value
 from audit.tiles import code
 
 KIND_RULE: Final = {"hand": "R6.3", "dealer": "R6.4", "dou": "R4.7", "chicken": "R11.6", "hot_shot": "R8.3",
@@ -29,21 +31,46 @@ class Item:
     payee: int
     amount: int
     rule: str
-    note: str
+    code: str
+    """The note's catalogue code (audit/catalogue/notes.toml)."""
+    params: dict[str, Any]
 
-    def __init__(self, kind: str, payer: int, payee: int, amount: int, rule: str, note: str) -> None:
+    def __init__(self, kind: str, payer: int, payee: int, amount: int, rule: str, code: str,
+                 params: dict[str, Any]) -> None:
         # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.kind = kind
         self.payer = payer
         self.payee = payee
         self.amount = amount
         self.rule = rule
-        self.note = note
+        self.code = code
+        self.params = params
 
-    def to_json(self, base: int) -> dict[str, Any]:
-        """The contract's item object, in points."""
+    def note(self, lang: Lang | str = Lang.EN) -> str:
+        """The working of this payment in words, in `lang`."""
+        return render_note({"code": self.code, "params": self.params}, lang)
+
+    def note_json(self) -> Note:
+        """The note as data: {code, params}."""
+        return note(self.code, self.params)
+
+    def to_json(self, base: int, lang: Lang | str = Lang.EN) -> dict[str, Any]:
+        """The contract's item object, in points; `note` is rendered in `lang` from `code` and `params`."""
         return {"kind": self.kind, "from": self.payer, "to": self.payee, "amount": self.amount * base,
-                "rule": self.rule, "note": self.note}
+                "rule": self.rule, "code": self.code, "params": self.params, "note": self.note(lang)}
+
+
+@dataclass
+class Burn:
+    """What burned a seat's credits or voided its kong: a 热炮 (`hot_shot`) or a 抢杠 (`rob`), at which step."""
+
+    by: str
+    step: int
+
+    def __init__(self, by: str, step: int) -> None:
+        # Written out, not generated: mypyc compiles this one (docs/performance.md).
+        self.by = by
+        self.step = step
 
 
 @dataclass
@@ -57,16 +84,17 @@ class Settlement:
     flip: int | None
     ending: str
     ready: dict[int, Valued | None] = field(default_factory=dict)
-    burned: dict[int, str] = field(default_factory=dict)
+    burned: dict[int, Burn] = field(default_factory=dict)
+    """Seats whose dou and chicken credits are burned (R8.3 burn all, R9.3), and by what."""
     chickens: list[SeatChickens] = field(default_factory=list)
     n: int = 4
-    void_kongs: dict[int, str] = field(default_factory=dict)
+    void_kongs: dict[int, Burn] = field(default_factory=dict)
     """Seats with a kong that scores nothing because of the ending: 热炮 that_kong, a robbed kong."""
 
     def __init__(self, items: list[Item], next_dealer: int, next_dealer_streak: int, next_dealer_rule: str,
                  flip: int | None, ending: str, ready: dict[int, Valued | None] | None = None,
-                 burned: dict[int, str] | None = None, tallies: list[SeatChickens] | None = None,
-                 n: int = 4, void_kongs: dict[int, str] | None = None) -> None:
+                 burned: dict[int, Burn] | None = None, tallies: list[SeatChickens] | None = None,
+                 n: int = 4, void_kongs: dict[int, Burn] | None = None) -> None:
         # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.items = items
         self.next_dealer = next_dealer
@@ -88,12 +116,12 @@ class Settlement:
             out[it.payee] += it.amount
         return out
 
-    def to_json(self, base: int) -> dict[str, Any]:
-        """The contract's settlement object, in points."""
+    def to_json(self, base: int, lang: Lang | str = Lang.EN) -> dict[str, Any]:
+        """The contract's settlement object, in points, item notes in `lang`."""
         return {"scores": [s * base for s in self.scores()], "next_dealer": self.next_dealer,
                 "next_dealer_streak": self.next_dealer_streak,
                 "flip": code(self.flip) if self.flip is not None else None,
-                "items": [it.to_json(base) for it in self.items]}
+                "items": [it.to_json(base, lang) for it in self.items]}
 
 
 # ------------------------------------------------------------------ readiness
@@ -146,30 +174,30 @@ def _settle_wins(st: GameState, ready: dict[int, Valued | None], ignore_burn: bo
                       ready, burned, tallies, st.n, _void_kongs(st, void_kong))
 
 
-def _void_kongs(st: GameState, void: Meld | None) -> dict[int, str]:
+def _void_kongs(st: GameState, void: Meld | None) -> dict[int, Burn]:
     """Why a seat's kong pays no dou although it was declared (for the comparison's words)."""
     w = st.window
     if w is None:
         return {}
     if w.rob:
-        return {w.source: f"抢杠 at step {w.step}: the robbed kong does not stand (R9.3)"}
+        return {w.source: Burn("rob", w.step)}
     if void is not None:
-        return {void.owner: f"热炮 at step {w.step} voids the kong just made (R8.3 that_kong)"}
+        return {void.owner: Burn("hot_shot", w.step)}
     return {}
 
 
-def _burns(st: GameState) -> tuple[dict[int, str], Meld | None]:
+def _burns(st: GameState) -> tuple[dict[int, Burn], Meld | None]:
     """R8.3, R9.3: seats whose dou and chicken credits are burned, or the single kong voided."""
     w = st.window
     prof = st.profile
     if w is None or not st.wins:
         return {}, None
     if w.rob:
-        return ({w.source: f"抢杠 at step {w.step}"} if prof.rob_kong_burn else {}), None
+        return ({w.source: Burn("rob", w.step)} if prof.rob_kong_burn else {}), None
     if w.hot_kong is None:
         return {}, None
     if prof.hot_shot.burn == "all":
-        return {w.source: f"热炮 at step {w.step}"}, None
+        return {w.source: Burn("hot_shot", w.step)}, None
     return {}, w.hot_kong
 
 
@@ -182,22 +210,22 @@ def _hand_items(st: GameState, w: Win) -> list[Item]:
     if w.kind == "self_draw":
         for o in range(st.n):
             if o != w.seat:
-                out.append(Item("hand", o, w.seat, a.units, "R6.1", a.note))
+                out.append(Item("hand", o, w.seat, a.units, "R6.1", a.code, a.params))
                 if bonus and st.dealer in (o, w.seat):
-                    out.append(Item("dealer", o, w.seat, bonus, "R6.4", f"庄 {bonus}"))
+                    out.append(Item("dealer", o, w.seat, bonus, "R6.4", "dealer_bonus", {"bonus": bonus}))
         return out
     assert w.source is not None
     if w.kind == "discard":
-        out.append(Item("hand", w.source, w.seat, a.units, "R6.3", a.note))
+        out.append(Item("hand", w.source, w.seat, a.units, "R6.3", a.code, a.params))
         if bonus and st.dealer in (w.source, w.seat):
-            out.append(Item("dealer", w.source, w.seat, bonus, "R6.4", f"庄 {bonus}"))
+            out.append(Item("dealer", w.source, w.seat, bonus, "R6.4", "dealer_bonus", {"bonus": bonus}))
         return out
     shares = [o for o in range(st.n) if o != w.seat]
-    out.append(Item("hand", w.source, w.seat, a.units * len(shares), "R9.3",
-                    f"{a.note}, 抢杠 包{len(shares)}家"))
+    rob_params = {**a.params, "parts": [*a.params["parts"], note("rob_shares", {"shares": len(shares)})]}
+    out.append(Item("hand", w.source, w.seat, a.units * len(shares), "R9.3", a.code, rob_params))
     extra = sum(bonus for o in shares if st.dealer in (o, w.seat))
     if extra:
-        out.append(Item("dealer", w.source, w.seat, extra, "R6.4", f"庄 {bonus} per share (抢杠)"))
+        out.append(Item("dealer", w.source, w.seat, extra, "R6.4", "dealer_bonus_rob", {"bonus": bonus}))
     return out
 
 
@@ -210,11 +238,8 @@ def _transfer_items(st: GameState, w: Win) -> list[Item]:
     kind = kong.kind.value
     times = 1 if kong.kind is MeldKind.EXPOSED else st.n - 1
     amount = times * st.profile.dou_value(kind)
-    return [Item("hot_shot", window.source, w.seat, amount, "R8.3",
-                 f"热炮 transfer of {_KONG_ZH[kind]} {code(kong.tile)}: {times}x{st.profile.dou_value(kind)}")]
-
-
-_KONG_ZH: Final = {"concealed": "闷豆", "added": "转弯豆", "exposed": "点豆"}
+    return [Item("hot_shot", window.source, w.seat, amount, "R8.3", "hot_shot_transfer",
+                 {"kong": kind, "tile": code(kong.tile), "times": times, "value": st.profile.dou_value(kind)})]
 
 
 def _dou_items(st: GameState, won_or_ready: set[int], burned: set[int], void: Meld | None) -> list[Item]:
@@ -228,9 +253,9 @@ def _dou_items(st: GameState, won_or_ready: set[int], burned: set[int], void: Me
             if not m.is_kong or not m.scores or m is void:
                 continue
             value = prof.dou_value(m.kind.value)
-            note = f"{_KONG_ZH[m.kind.value]} {code(m.tile)}"
             payers = [m.from_seat] if m.kind is MeldKind.EXPOSED else [o for o in range(st.n) if o != seat]
-            out += [Item("dou", p, seat, value, "R4.7", note) for p in payers if p is not None]
+            out += [Item("dou", p, seat, value, "R4.7", "dou", {"kong": m.kind.value, "tile": code(m.tile)})
+                    for p in payers if p is not None]
     return out
 
 
@@ -244,7 +269,7 @@ def _chicken_items(st: GameState, won_or_ready: set[int], burned: set[int],
         exposed_liable = prof.chicken_requires_ready and seat not in won_or_ready
         tallies.append(chickens.tally(st, seat, final_hand(st, seat), qualifies, exposed_liable, flip))
     pays = chickens.payments(st, tallies, burned)
-    return tallies, [Item("chicken", p.payer, p.payee, p.amount, p.rule, p.note) for p in pays]
+    return tallies, [Item("chicken", p.payer, p.payee, p.amount, p.rule, p.code, p.params) for p in pays]
 
 
 def _next_dealer_after_wins(st: GameState) -> tuple[int, str]:
@@ -273,9 +298,9 @@ def _settle_draw(st: GameState, ready: dict[int, Valued | None]) -> Settlement:
             for payee in ready_seats:
                 v = ready[payee]
                 assert v is not None
-                items.append(Item("draw_settle", payer, payee, v.units, "R12.1", f"查叫: {v.note}"))
+                items.append(Item("draw_settle", payer, payee, v.units, "R12.1", v.code, v.params))
                 if bonus and st.dealer in (payer, payee):
-                    items.append(Item("dealer", payer, payee, bonus, "R6.4", f"庄 {bonus} (查叫)"))
+                    items.append(Item("dealer", payer, payee, bonus, "R6.4", "dealer_bonus_draw", {"bonus": bonus}))
     nxt = _next_dealer_after_draw(st, ready_seats)
     return Settlement(items, nxt, st.streak + 1 if nxt == st.dealer else 0, "R14.3", None, "draw",
                       ready, {}, [], st.n)

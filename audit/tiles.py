@@ -97,3 +97,11 @@ def zh(tile: int) -> str:
     if tile == BIRD:
         return "幺鸡"
     return f"{rank(tile)}{SUIT_NAMES_ZH[suit(tile)]}"
+
+
+_RANKS_ZH: Final = "一二三四五六七八九"
+
+
+def zh_name(tile_code: str) -> str:
+    """The Chinese name players say for a tile code: '5m' -> 五万, '1s' -> 一条, '8p' -> 八筒."""
+    return f"{_RANKS_ZH[rank(parse(tile_code)) - 1]}{SUIT_NAMES_ZH[suit(parse(tile_code))]}"

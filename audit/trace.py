@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from audit.api import ChickenView, MeldView, SeatView, StepView, Trace
+from audit.catalogue import Lang, render_note
 from audit.engine import audit_hand
+from audit.chickens import SeatChickens
 from audit.findings import Finding
 from audit.state import Event, GameState, MeldKind
 from audit.tiles import code, format_counts
@@ -28,8 +30,9 @@ def seat_views(st: GameState) -> tuple[SeatView, ...]:
     return tuple(out)
 
 
-def trace(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None) -> Trace:
-    """Audit `doc` and keep a view of the table after every step."""
+def trace(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
+          lang: Lang = Lang.EN) -> Trace:
+    """Audit `doc` and keep a view of the table after every step; words in `lang`."""
     steps: list[StepView] = []
     prev_locks: list[object] = []
     raw_events = doc.get("events") if isinstance(doc, dict) else None
@@ -39,7 +42,7 @@ def trace(doc: object, *, profile: str | None = None, options: dict[str, Any] | 
         if finding is not None and finding.step is None:
             return
         event = raw_events[index] if ev is not None and isinstance(raw_events, list) else None
-        found = (finding.to_json(),) if finding is not None else ()
+        found = (finding.to_json(lang),) if finding is not None else ()
         if finding is not None and steps and steps[-1].index == index:
             steps.pop()
         locks = [s.lock for s in st.seats]
@@ -49,15 +52,20 @@ def trace(doc: object, *, profile: str | None = None, options: dict[str, Any] | 
         steps.append(StepView(index, event, seat_views(st), st.wall_left, markers, found))
 
     hand = audit_hand(doc, profile=profile, options=options, observer=observe)
-    out = Trace(hand.to_json(), steps)
+    out = Trace(hand.to_json(lang), steps)
     if hand.replay is not None:
         _mark_endings(out, hand.replay.state)
     if hand.settlement is not None:
-        out.chickens = [ChickenView(c.seat, tuple(c.tiles), c.credit if c.qualifies else -c.liability,
-                                    c.qualifies, ", ".join(c.parts or c.liability_parts))
-                        for c in hand.settlement.chickens]
+        out.chickens = [_chicken_view(c, lang) for c in hand.settlement.chickens]
     _attach_findings(out)
     return out
+
+
+def _chicken_view(c: SeatChickens, lang: Lang) -> ChickenView:
+    """A seat's chickens; the note is its credit's working (or its liability's), rendered in `lang`."""
+    params = {"parts": c.parts or c.liability_parts}
+    return ChickenView(c.seat, tuple(c.tiles), c.credit if c.qualifies else -c.liability, c.qualifies,
+                       render_note({"code": "chicken_tally", "params": params}, lang), "chicken_tally", params)
 
 
 def _markers(st: GameState, ev: Event | None) -> tuple[str, ...]:

@@ -94,7 +94,7 @@ def test_wugu_ji_option() -> None:
 
 
 def test_no_chickens_without_a_win() -> None:
-    from tests.test_draws import exhaust
+    from tests.audit.test_draws import exhaust
     s = exhaust([DEALER, S1, S2, INERT[2]], "0 discard 9s", first=1, profile="kuhu")
     assert kinds(s["items"], "chicken") == {}
 
@@ -122,4 +122,5 @@ def test_no_chow() -> None:
     doc = json.loads((EXAMPLES / "hot-shot-weile.json").read_text(encoding="utf-8"))
     doc["events"][2] = {"type": "chow", "seat": 1, "tile": "3m"}
     out = audit_record(doc)
-    assert out["verdict"] == "invalid" and out["findings"][0]["message"].startswith("events[2].type")
+    assert out["verdict"] == "invalid"
+    assert (out["findings"][0]["code"], out["findings"][0]["params"]["path"]) == ("not_one_of", "events[2].type")

@@ -80,7 +80,7 @@ def test_soft_declare_only_right_after_the_first_draw() -> None:
 @pytest.mark.parametrize("profile,expected", [("weile", 11), ("cuocuo", 10), ("kuhu", 10), ("guizhou", 10)])
 def test_declared_ready_value_on_exhaustive_draw(profile: str, expected: int) -> None:
     """R12.1 + R5.4: a declared seat's 查叫 value (soft 10; weile adds, the others take the floor)."""
-    from tests.test_draws import exhaust
+    from tests.audit.test_draws import exhaust
     s = exhaust(HANDS, "0 discard 9s\n1 draw 4p\n1 declare\n1 discard 9p", first=2, profile=profile)
     got = {v for (f, t), v in kinds(s["items"], "draw_settle").items() if t == 1}
     assert got == {expected}

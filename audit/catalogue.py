@@ -49,6 +49,8 @@ class Lang(str, Enum):
 
 
 LANGS: Final = tuple(Lang)
+_EN: Final = Lang.EN
+_ZH: Final = Lang.ZH  # module constants: an Enum member looked up on its class costs a Python-level call
 FINDING_KINDS: Final = ("schema", "illegal", "missettled")
 
 
@@ -75,43 +77,50 @@ class Entry:
     """For a note: the item kinds it is the note of."""
     about: str = ""
     """For the document: where a note that is no item's is used."""
+    compiled: tuple[Template, ...] = ()
+    """Per language (in LANGS order) the template as a function of (params, lang): built once, at load."""
+    keys: frozenset[str] = frozenset()
+    """The declared param names."""
 
 
 # ---------------------------------------------------------------- value renderers
 
+Renderer = Callable[[Any, "Lang"], str]
+Template = Callable[[Mapping[str, Any], "Lang"], str]
+
 def _seat(value: Any, lang: Lang) -> str:
-    return f"{value}号位" if lang is Lang.ZH else f"seat {value}"
+    return f"{value}号位" if lang is _ZH else f"seat {value}"
 
 
 def _step(value: Any, lang: Lang) -> str:
-    return f"第{value}步" if lang is Lang.ZH else f"step {value}"
+    return f"第{value}步" if lang is _ZH else f"step {value}"
 
 
 def _tile(value: Any, lang: Lang) -> str:
     if value is None:
-        return "无" if lang is Lang.ZH else "None"
-    return zh_name(value) if lang is Lang.ZH else str(value)
+        return "无" if lang is _ZH else "None"
+    return zh_name(value) if lang is _ZH else str(value)
 
 
 def _tile_count(value: Any, lang: Lang) -> str:
-    if lang is Lang.ZH:
+    if lang is _ZH:
         return f"{value}张"
     return f"{value} tile" if value == 1 else f"{value} tiles"
 
 
 def _tile_counts(value: Any, lang: Lang) -> str:
     """[[tile, count], ...]: the tiles deal + wall hold a wrong number of (R1.2)."""
-    if lang is Lang.ZH:
+    if lang is _ZH:
         return "、".join(f"{zh_name(t)}有{n}张" for t, n in value)
     return ", ".join(f"{t} appears {n} time" + ("" if n == 1 else "s") for t, n in value)
 
 
 def _listed(value: Any, lang: Lang) -> str:
-    return ("、" if lang is Lang.ZH else ", ").join(str(v) for v in value)
+    return ("、" if lang is _ZH else ", ").join(str(v) for v in value)
 
 
 def _alternatives(value: Any, lang: Lang) -> str:
-    return ("或" if lang is Lang.ZH else " or ").join(str(v) for v in value)
+    return ("或" if lang is _ZH else " or ").join(str(v) for v in value)
 
 
 def _plain(value: Any, lang: Lang) -> str:
@@ -120,7 +129,7 @@ def _plain(value: Any, lang: Lang) -> str:
 
 def _notes(value: Any, lang: Lang) -> str:
     """Item notes ({code, params} objects) quoted inside a finding."""
-    return ("；" if lang is Lang.ZH else "; ").join(render_note(n, lang) for n in value)
+    return ("；" if lang is _ZH else "; ").join(render_note(n, lang) for n in value)
 
 
 RENDERERS: Final[dict[str, Callable[[Any, Lang], str]]] = {
@@ -197,9 +206,63 @@ def _entry(code: str, raw: dict[str, Any], forms: Mapping[str, Any], where: str)
     join = raw.get("join", {})
     if "parts" in params.values() and set(join) != {lang.value for lang in LANGS}:
         raise CatalogueError(f"{where}: a note with parts needs `join` in every language")
+    compiled = tuple(_compile(code, raw[lang.value], params, forms, join.get(lang.value, ""), lang) for lang in LANGS)
     return Entry(code, str(raw.get("kind", "")), tuple(raw.get("rules", ())), params,
                  {lang.value: raw[lang.value] for lang in LANGS}, dict(join), tuple(raw.get("items", ())),
-                 str(raw.get("about", "")))
+                 str(raw.get("about", "")), compiled, frozenset(params))
+
+
+_INLINE: Final = {
+    "en": {"int": "{V}", "text": "{V}", "path": "{V}", "tile": "{V}", "seat": "seat {V}", "step": "step {V}"},
+    "zh": {"int": "{V}", "text": "{V}", "path": "{V}", "seat": "{V}号位", "step": "第{V}步"},
+}
+"""Types whose rendering is the value itself in a fixed frame (`tile` in English: None reads None)."""
+
+
+def _compile(code: str, template: str, params: Mapping[str, str], forms: Mapping[str, Any], join: str,
+             lang: Lang) -> Template:
+    """A checked template as one function `(params, lang) -> str`, built once at load.
+
+    Rendering runs for every item of every audit JSON, so each template becomes a single
+    f-string: its literals, the values of simple types inline, a renderer call for the others
+    (tables of forms.toml, parts, lists). Every name in the generated source is bound in its
+    namespace (no text of the catalogue is ever part of the source)."""
+    ns: dict[str, Any] = {}
+    pieces: list[str] = []
+    inline = _INLINE[lang.value]
+    for i, (literal, name, form, _) in enumerate(string.Formatter().parse(template)):
+        if literal:
+            ns[f"L{i}"] = literal
+            pieces.append(f"{{L{i}}}")
+        if name is None:
+            continue
+        ns[f"K{i}"] = name
+        frame = None if form else inline.get(params[name])
+        if frame is not None:
+            pieces.append(frame.replace("{V}", f"{{p[K{i}]}}"))
+        else:
+            ns[f"R{i}"] = _renderer(code, name, params[name], form or "", forms, join, lang)
+            pieces.append(f"{{R{i}(p[K{i}], lang)}}")
+    exec(f"def render(p, lang):\n    return f{''.join(pieces)!r}\n", ns)  # noqa: S102 - source built from names only
+    render: Template = ns["render"]
+    return render
+
+
+def _renderer(code: str, name: str, tp: str, form: str, forms: Mapping[str, Any], join: str,
+              lang: Lang) -> Renderer:
+    if tp == "parts":
+        return lambda value, lang: join.join([render_note(p, lang) for p in value])
+    fixed = RENDERERS.get(tp)
+    if fixed is not None:
+        return fixed
+    table: dict[str, str] = forms[f"{tp}:{form}" if form else tp][lang.value]
+
+    def lookup(value: Any, lang: Lang) -> str:
+        try:
+            return table[value if type(value) is str else str(value)]
+        except KeyError:
+            raise CatalogueError(f"{code}: {name}={value!r} is not a {tp}") from None
+    return lookup
 
 
 def _read(name: str, directory: Path) -> dict[str, Any]:
@@ -238,23 +301,13 @@ CATALOGUE: Final = load()
 
 # ---------------------------------------------------------------- rendering
 
-def _value(entry: Entry, name: str, form: str, value: Any, lang: Lang) -> str:
-    tp = entry.params[name]
-    if tp == "parts":
-        return entry.join[lang.value].join(render_note(p, lang) for p in value)
-    renderer = RENDERERS.get(tp)
-    if renderer is not None:
-        return renderer(value, lang)
-    table = CATALOGUE.forms[f"{tp}:{form}" if form else tp][lang.value]
-    try:
-        return table[str(value)]
-    except KeyError:
-        raise CatalogueError(f"{entry.code}: {name}={value!r} is not a {tp}") from None
+def _lang(lang: Lang | str) -> Lang:
+    return lang if type(lang) is Lang else Lang(lang)
 
 
 def render_value(tp: str, value: Any, lang: Lang | str = Lang.EN) -> str:
     """One value of a catalogue type in `lang` (a seat, a tile, a verdict, a word of the CLI)."""
-    lang = Lang(lang)
+    lang = _lang(lang)
     renderer = RENDERERS.get(tp)
     if renderer is not None:
         return renderer(value, lang)
@@ -268,26 +321,25 @@ def _render(table: Mapping[str, Entry], code: str, params: Mapping[str, Any], la
     entry = table.get(code)
     if entry is None:
         raise CatalogueError(f"no catalogue entry for code {code!r}")
-    if set(params) != set(entry.params):
+    if len(params) != len(entry.keys):  # with every placeholder found below: exactly the declared params
         raise CatalogueError(f"{code}: params {sorted(params)} are not the declared {sorted(entry.params)}")
-    lang = Lang(lang)
-    out = []
-    for literal, name, form, _ in string.Formatter().parse(entry.texts[lang.value]):
-        out.append(literal)
-        if name is not None:
-            out.append(_value(entry, name, form or "", params[name], lang))
-    return "".join(out)
+    lang = _lang(lang)
+    try:
+        return entry.compiled[0 if lang is _EN else LANGS.index(lang)](params, lang)
+    except KeyError as exc:
+        raise CatalogueError(f"{code}: params {sorted(params)} are not the declared {sorted(entry.params)}") \
+            from exc
 
 
 def finding_message(code: str, params: Mapping[str, Any], rule: str | None, lang: Lang | str = Lang.EN) -> str:
     """A finding's message: the code's text; a schema or profile path first (`events[2].tile: ...`);
     in Chinese the rule's Chinese name leads (`【热炮 R8.2】...`)."""
-    lang = Lang(lang)
+    lang = _lang(lang)
     text = _render(CATALOGUE.findings, code, params, lang)
     path = params.get("path")
     if path:
-        text = f"{path}{'：' if lang is Lang.ZH else ': '}{text}"
-    if lang is Lang.ZH and rule:
+        text = f"{path}{'：' if lang is _ZH else ': '}{text}"
+    if lang is _ZH and rule:
         text = f"【{label(rule)}】{text}"
     return text
 
@@ -301,6 +353,11 @@ def render_finding(finding: Mapping[str, Any], lang: Lang | str = Lang.EN) -> st
 def render_note(note: Mapping[str, Any], lang: Lang | str = Lang.EN) -> str:
     """The note of a settlement item object (or of a part of one: {code, params}) in `lang`."""
     return _render(CATALOGUE.notes, note["code"], note["params"], lang)
+
+
+def note_text(code: str, params: Mapping[str, Any], lang: Lang | str = Lang.EN) -> str:
+    """The note of `code` with `params` in `lang` (render_note without building the object)."""
+    return _render(CATALOGUE.notes, code, params, lang)
 
 
 def rerender(audit: dict[str, Any], lang: Lang | str) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any, Final
 from audit import chickens, hands
 from audit.chickens import SeatChickens
 from audit.state import GameState, Meld, MeldKind, Win
-from audit.catalogue import Lang, render_note
+from audit.catalogue import Lang, note_text
 from audit.values import Note, Valued, dealer_bonus, note, ready_value
 from audit.tiles import code
 
@@ -48,16 +48,18 @@ class Item:
 
     def note(self, lang: Lang | str = Lang.EN) -> str:
         """The working of this payment in words, in `lang`."""
-        return render_note({"code": self.code, "params": self.params}, lang)
+        return note_text(self.code, self.params, lang)
 
     def note_json(self) -> Note:
         """The note as data: {code, params}."""
         return note(self.code, self.params)
 
-    def to_json(self, base: int, lang: Lang | str = Lang.EN) -> dict[str, Any]:
-        """The contract's item object, in points; `note` is rendered in `lang` from `code` and `params`."""
+    def to_json(self, base: int, lang: Lang | str = Lang.EN, note: str | None = None) -> dict[str, Any]:
+        """The contract's item object, in points; `note` is rendered in `lang` from `code` and `params`
+        (unless the caller already has it)."""
         return {"kind": self.kind, "from": self.payer, "to": self.payee, "amount": self.amount * base,
-                "rule": self.rule, "code": self.code, "params": self.params, "note": self.note(lang)}
+                "rule": self.rule, "code": self.code, "params": self.params,
+                "note": self.note(lang) if note is None else note}
 
 
 @dataclass
@@ -121,7 +123,20 @@ class Settlement:
         return {"scores": [s * base for s in self.scores()], "next_dealer": self.next_dealer,
                 "next_dealer_streak": self.next_dealer_streak,
                 "flip": code(self.flip) if self.flip is not None else None,
-                "items": [it.to_json(base, lang) for it in self.items]}
+                "items": self._items_json(base, lang)}
+
+    def _items_json(self, base: int, lang: Lang | str) -> list[dict[str, Any]]:
+        """Items share their params where they share their working (one win paid by three seats,
+        one seat's chickens): each such note is rendered once."""
+        done: dict[int, tuple[str, str]] = {}
+        out = []
+        for it in self.items:
+            hit = done.get(id(it.params))
+            if hit is None or hit[0] != it.code:
+                hit = (it.code, it.note(lang))
+                done[id(it.params)] = hit
+            out.append(it.to_json(base, lang, hit[1]))
+        return out
 
 
 # ------------------------------------------------------------------ readiness
@@ -254,8 +269,8 @@ def _dou_items(st: GameState, won_or_ready: set[int], burned: set[int], void: Me
                 continue
             value = prof.dou_value(m.kind.value)
             payers = [m.from_seat] if m.kind is MeldKind.EXPOSED else [o for o in range(st.n) if o != seat]
-            out += [Item("dou", p, seat, value, "R4.7", "dou", {"kong": m.kind.value, "tile": code(m.tile)})
-                    for p in payers if p is not None]
+            params = {"kong": m.kind.value, "tile": code(m.tile)}
+            out += [Item("dou", p, seat, value, "R4.7", "dou", params) for p in payers if p is not None]
     return out
 
 

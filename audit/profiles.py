@@ -42,7 +42,11 @@ class ProfileError(ValueError):
         self.path = path
         self.code = code
         self.params: dict[str, Any] = {"path": path, **(params or {})}
-        super().__init__(self.text(Lang.EN, with_path=True))
+        super().__init__(path, code)
+
+    def __str__(self) -> str:
+        """The English message, `path: text` (rendered when asked)."""
+        return self.text(Lang.EN, with_path=True)
 
     @property
     def message(self) -> str:

@@ -76,15 +76,15 @@ Part = str | int
 
 
 class Msg(str):
-    """A problem's English text (what marshmallow carries) with its catalogue code and params."""
+    """A problem as marshmallow carries it (a str: the code) with its catalogue code and params.
+
+    The words are rendered only when asked (`SchemaError.text`)."""
 
     code: str
     params: dict[str, Any]
 
     def __new__(cls, code: str, **params: Any) -> "Msg":
-        # The English text is rendered once here: marshmallow keeps messages as strings, and this
-        # runs only for documents that already failed the fast check.
-        self = super().__new__(cls, finding_message(code, {"path": "", **params}, None))
+        self = super().__new__(cls, code)
         self.code, self.params = code, params
         return self
 
@@ -520,7 +520,7 @@ def _flatten(messages: Any, where: tuple[Part, ...]) -> Iterator[Problem]:
 def _flatten_schema_key(messages: Any, where: tuple[Part, ...]) -> Iterator[Problem]:
     """`_schema` holds errors of the object itself, or of a document key named `_schema`."""
     for where_, message, rule in _flatten(messages, where):
-        if message == UNKNOWN_FIELD and where_ == where:
+        if message.code == "unknown_field" and where_ == where:
             where_ = (*where, SCHEMA)
         yield (where_, message, rule)
 

@@ -85,8 +85,11 @@ class Entry:
 
 # ---------------------------------------------------------------- value renderers
 
-Renderer = Callable[[Any, "Lang"], str]
-Template = Callable[[Mapping[str, Any], "Lang"], str]
+Renderer = Callable[[Any, Lang], str]
+"""How one value of a type reads in a language."""
+Template = Callable[[Mapping[str, Any], Lang], str]
+"""A compiled template: params and language in, the text out."""
+
 
 def _seat(value: Any, lang: Lang) -> str:
     return f"{value}号位" if lang is _ZH else f"seat {value}"
@@ -132,7 +135,7 @@ def _notes(value: Any, lang: Lang) -> str:
     return ("；" if lang is _ZH else "; ").join(render_note(n, lang) for n in value)
 
 
-RENDERERS: Final[dict[str, Callable[[Any, Lang], str]]] = {
+RENDERERS: Final[dict[str, Renderer]] = {
     "int": _plain,
     "text": _plain,
     "path": _plain,

@@ -13,9 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from audit.catalogue import Lang, render_finding, render_note
 from audit.views import ChickenView, Marker, MarkerKind, MeldView, SeatView, StepView, Trace
 
 ENGINE_VERSION = "1.0.0"
+
+__all__ = ["ENGINE_VERSION", "ChickenView", "Lang", "Marker", "MarkerKind", "MeldView", "SeatView", "StepView", "Trace",
+           "audit_document", "audit_record", "is_match", "list_profiles", "render_finding", "render_note",
+           "trace_record"]
 
 
 # ------------------------------------------------------------------ functions
@@ -32,35 +37,35 @@ def is_match(doc: object) -> bool:
     return isinstance(doc, dict) and doc.get("format") == "zhuoji-match/1"
 
 
-def audit_record(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The contract audit JSON of one `zhuoji/1` record. Never raises on bad input."""
+def audit_record(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
+                 lang: Lang | str = Lang.EN) -> dict[str, Any]:
+    """The contract audit JSON of one `zhuoji/1` record, messages and notes in `lang`. Never raises on bad input."""
     from audit.engine import audit_hand
 
-    return audit_hand(doc, profile=profile, options=options).to_json()
+    return audit_hand(doc, profile=profile, options=options).to_json(Lang(lang))
 
 
-def audit_document(doc: object, *, profile: str | None = None,
-                   options: dict[str, Any] | None = None, schema_checked: bool = False) -> list[dict[str, Any]]:
-    """One audit per hand of a record or a match (continuity findings included).
+def audit_document(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
+                   schema_checked: bool = False, lang: Lang | str = Lang.EN) -> list[dict[str, Any]]:
+    """One audit per hand of a record or a match (continuity findings included), in `lang`.
 
     `schema_checked=True` only when `audit.schema` already validated this very
     document (record or whole match) and found nothing: the engine then skips
-    its own schema pass."""
+    its own schema pass. A stored audit re-renders in another language with
+    `render_finding` / `render_note` (or `audit.catalogue.rerender`)."""
     from audit.engine import audit_match_hands, audit_hand
 
+    lang = Lang(lang)
     if is_match(doc):
         assert isinstance(doc, dict)
-        return [a.to_json() for a in audit_match_hands(doc, profile=profile, options=options,
-                                                       schema_checked=schema_checked)]
-    return [audit_hand(doc, profile=profile, options=options, schema_checked=schema_checked).to_json()]
+        return [a.to_json(lang) for a in audit_match_hands(doc, profile=profile, options=options,
+                                                           schema_checked=schema_checked)]
+    return [audit_hand(doc, profile=profile, options=options, schema_checked=schema_checked).to_json(lang)]
 
 
-def trace_record(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None) -> Trace:
-    """The audit plus the table after every step, for a step-by-step report."""
+def trace_record(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
+                 lang: Lang | str = Lang.EN) -> Trace:
+    """The audit plus the table after every step, for a step-by-step report, in `lang`."""
     from audit.trace import trace
 
-    return trace(doc, profile=profile, options=options)
-
-
-__all__ = ["ENGINE_VERSION", "ChickenView", "Marker", "MarkerKind", "MeldView", "SeatView", "StepView", "Trace",
-           "audit_document", "audit_record", "is_match", "list_profiles", "trace_record"]
+    return trace(doc, profile=profile, options=options, lang=Lang(lang))

@@ -8,11 +8,13 @@ R16.11 and R16.12.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from audit.profiles import Profile
 from audit.kinds import MeldKind
 from audit.state import FirstChicken, GameState
 from audit.tiles import BIRD, WUGU, code, next_rank
+from audit.values import Note, note
 
 
 @dataclass
@@ -38,12 +40,13 @@ class SeatChickens:
     qualifies: bool
     credit: int = 0
     liability: int = 0
-    parts: list[str] = field(default_factory=list)
-    liability_parts: list[str] = field(default_factory=list)
+    parts: list[Note] = field(default_factory=list)
+    """The working of the credit, as note parts (audit/catalogue/notes.toml)."""
+    liability_parts: list[Note] = field(default_factory=list)
     tiles: list[str] = field(default_factory=list)
 
     def __init__(self, seat: int, qualifies: bool, credit: int = 0, liability: int = 0,
-                 parts: list[str] | None = None, liability_parts: list[str] | None = None,
+                 parts: list[Note] | None = None, liability_parts: list[Note] | None = None,
                  tiles: list[str] | None = None) -> None:
         # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.seat = seat
@@ -63,15 +66,18 @@ class Payment:
     payee: int
     amount: int
     rule: str
-    note: str
+    code: str
+    """The note's catalogue code; `params` its values."""
+    params: dict[str, Any]
 
-    def __init__(self, payer: int, payee: int, amount: int, rule: str, note: str) -> None:
+    def __init__(self, payer: int, payee: int, amount: int, rule: str, code: str, params: dict[str, Any]) -> None:
         # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.payer = payer
         self.payee = payee
         self.amount = amount
         self.rule = rule
-        self.note = note
+        self.code = code
+        self.params = params
 
 
 def flip_of(prof: Profile, turned: int | None) -> Flip | None:
@@ -122,11 +128,11 @@ def charge_chicken(st: GameState, tile: int) -> FirstChicken | None:
 
 
 def _chicken_values(prof: Profile, flip: Flip | None) -> list[tuple[int, int, int, int, str]]:
-    """(tile, normal, charge, multiplier, name) of each chicken kind in play."""
+    """(tile, normal, charge, multiplier, code) of each chicken kind in play."""
     gold = prof.chicken.gold_multiplier if flip is not None and flip.gold else 1
     out = [(BIRD, prof.chicken.normal, prof.chicken.charge, gold, "1s")]
     if prof.wugu_on and prof.wugu_ji is not None:
-        out.append((WUGU, prof.wugu_ji.normal, prof.wugu_ji.charge, 1, "乌骨鸡 8p"))
+        out.append((WUGU, prof.wugu_ji.normal, prof.wugu_ji.charge, 1, "8p"))
     return out
 
 
@@ -139,19 +145,26 @@ def tally(st: GameState, seat: int, hand: list[int], qualifies: bool, exposed_li
         h = holding(st, seat, hand, tile)
         counted = h.hand + h.melded + (h.discarded if prof.chicken_counts_discards else 0)
         out.tiles += [code(tile)] * (h.hand + h.melded + h.discarded + h.charge)
-        gold_txt = f" x金鸡{mult}" if mult > 1 else ""
         if counted:
             out.credit += counted * normal * mult
-            out.parts.append(f"{counted}x{name} {counted * normal * mult}{gold_txt}")
+            params: dict[str, Any] = {"count": counted, "chicken": name, "amount": counted * normal * mult}
+            if mult > 1:
+                params["gold"] = mult
+            out.parts.append(note("chicken_count_gold" if mult > 1 else "chicken_count", params))
         if h.charge:
             out.credit += charge * mult
-            out.parts.append(f"冲锋鸡 {name} {charge * mult}{gold_txt}")
+            params = {"chicken": name, "amount": charge * mult}
+            if mult > 1:
+                out.parts.append(note("charge_chicken_gold", {**params, "gold": mult}))
+            else:
+                out.parts.append(note("charge_chicken", params))
             out.liability += charge * mult
-            out.liability_parts.append(f"冲锋鸡 {name} {charge * mult}")
+            out.liability_parts.append(note("charge_chicken", params))
         exposed = h.melded + h.discarded
         if exposed_liable and exposed:
             out.liability += exposed * normal * mult
-            out.liability_parts.append(f"{exposed}x{name} exposed {exposed * normal * mult}")
+            out.liability_parts.append(note("exposed_chickens", {"count": exposed, "chicken": name,
+                                                                 "amount": exposed * normal * mult}))
     _flip_credit(st, seat, hand, flip, out)
     return out
 
@@ -175,7 +188,7 @@ def _flip_credit(st: GameState, seat: int, hand: list[int], flip: Flip | None, o
             copies += h.discarded + h.charge
         if value:
             out.credit += value
-            out.parts.append(f"{copies}x翻牌鸡 {code(tile)} {value}")
+            out.parts.append(note("flip_chicken", {"count": copies, "tile": code(tile), "amount": value}))
 
 
 def payments(st: GameState, tallies: list[SeatChickens], burned: set[int]) -> list[Payment]:
@@ -184,13 +197,13 @@ def payments(st: GameState, tallies: list[SeatChickens], burned: set[int]) -> li
     qual = [t.seat for t in tallies if t.qualifies]
     for t in tallies:
         if t.qualifies and t.credit:
-            note = "鸡: " + ", ".join(t.parts)
-            out += [Payment(o, t.seat, t.credit, "R11.6", note) for o in range(st.n) if o != t.seat]
+            credit = {"parts": t.parts}
+            out += [Payment(o, t.seat, t.credit, "R11.6", "chicken_credit", credit) for o in range(st.n) if o != t.seat]
     for t in tallies:
         if not t.qualifies and t.liability:
-            note = "鸡 owed: " + ", ".join(t.liability_parts)
+            owed = {"parts": t.liability_parts}
             rule = "R11.7" if t.seat in burned else "R11.6"
-            out += [Payment(t.seat, q, t.liability, rule, note) for q in qual]
+            out += [Payment(t.seat, q, t.liability, rule, "chicken_owed", owed) for q in qual]
     out += _responsibility(st, set(qual))
     return [p for p in out if p.amount]
 
@@ -205,7 +218,8 @@ def _responsibility(st: GameState, qual: set[int]) -> list[Payment]:
             continue
         claimer, discarder = fc.claimed_by, fc.seat
         if claimer in qual:
-            out.append(Payment(discarder, claimer, extra, "R11.4", f"责任鸡 {code(tile)}"))
+            out.append(Payment(discarder, claimer, extra, "R11.4", "responsibility_chicken", {"tile": code(tile)}))
         elif prof.responsibility_reverse and discarder in qual:
-            out.append(Payment(claimer, discarder, extra, "R11.4", f"责任鸡 {code(tile)} (reverse)"))
+            out.append(Payment(claimer, discarder, extra, "R11.4", "responsibility_chicken_reverse",
+                               {"tile": code(tile)}))
     return out

@@ -1,9 +1,10 @@
 """`python -m audit`: audit record files from the command line.
 
 Exit status (record-format.md): 0 every hand clean, 1 any hand not clean,
-2 the command could not run (unreadable file, not JSON, unknown profile or
-option). Output is the contract's audit JSON with `--json`, otherwise one
-verdict line per hand followed by its findings.
+2 the command could not run (unreadable file, not JSON, unknown profile,
+option or language). Output is the contract's audit JSON with `--json`,
+otherwise one verdict line per hand followed by its findings; `--lang zh`
+renders messages, notes and the text lines in Chinese.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from audit.api import audit_document
+from audit.catalogue import LANGS, Lang, render_value
 from audit.profiles import ProfileError, load_profile, resolve
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -42,6 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", help="re-audit under this profile (what-if); the record's own options are dropped")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="override a profile parameter, e.g. chicken.charge=3 or jian_dou_san=true (repeatable)")
+    p.add_argument("--lang", default=Lang.EN.value, metavar="|".join(lang.value for lang in LANGS),
+                   help="language of messages and notes (default en)")
     p.add_argument("files", nargs="+", metavar="FILE", help="a .json record or match, or a .jsonl of records")
     return p
 
@@ -62,7 +66,15 @@ def load_documents(path: str) -> list[Any]:
         raise UsageError(f"{path}: not JSON: nested too deeply") from None
 
 
-def check_options(profile: str | None, options: dict[str, Any]) -> None:
+def parse_lang(text: str) -> Lang:
+    """The `--lang` value; UsageError for a language the catalogue does not have."""
+    try:
+        return Lang(text)
+    except ValueError:
+        raise UsageError(f"--lang must be one of {', '.join(lang.value for lang in LANGS)}, got {text!r}") from None
+
+
+def check_options(profile: str | None, options: dict[str, Any], lang: Lang = Lang.EN) -> None:
     """Refuse an unknown profile or option before auditing anything (exit 2)."""
     try:
         if profile is not None:
@@ -70,20 +82,26 @@ def check_options(profile: str | None, options: dict[str, Any]) -> None:
         if options:
             resolve(profile, options)
     except ProfileError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(exc.text(lang, with_path=True)) from None
 
 
-def summary_lines(audit: dict[str, Any]) -> list[str]:
-    """One verdict line, then one line per finding."""
-    head = f"{audit['game_id'] or '(no game_id)'} [{audit['profile']}]: {audit['verdict']}"
+def summary_lines(audit: dict[str, Any], lang: Lang = Lang.EN) -> list[str]:
+    """One verdict line, then one line per finding (the findings' messages are already in `lang`)."""
+    def word(key: str) -> str:
+        return render_value("cli", key, lang)
+
+    verdict = render_value("verdict", audit["verdict"], lang)
+    head = f"{audit['game_id'] or word('no_game_id')} [{audit['profile']}]: {verdict}"
     sett = audit.get("settlement")
     if sett is not None:
-        head += f"  scores {sett['scores']}  next dealer {sett['next_dealer']}"
+        head += f"  {word('scores')} {sett['scores']}  {word('next_dealer')} {sett['next_dealer']}"
     lines = [head]
     for f in audit["findings"]:
-        where = f"step {f['step']}" if f["step"] is not None else "record"
-        rule = f["rule"] or "schema"
-        lines.append(f"  - {where} {rule}: {f['message']}")
+        where = render_value("step", f["step"], lang) if f["step"] is not None else word("record")
+        if lang is Lang.ZH:
+            lines.append(f"  - {where}：{f['message']}")  # the Chinese message leads with its rule
+        else:
+            lines.append(f"  - {where} {f['rule'] or 'schema'}: {f['message']}")
     return lines
 
 
@@ -91,8 +109,9 @@ def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr)
     """Parse arguments, audit every file, print, and return the exit status."""
     args = build_parser().parse_args(argv)
     try:
+        lang = parse_lang(args.lang)
         options = dict(parse_option(o) for o in args.option)
-        check_options(args.profile, options)
+        check_options(args.profile, options, lang)
     except UsageError as exc:
         print(f"error: {exc}", file=err)
         return EXIT_ERROR
@@ -107,23 +126,23 @@ def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr)
             continue
         for doc in docs:
             try:
-                audits += audit_document(doc, profile=args.profile, options=options or None)
+                audits += audit_document(doc, profile=args.profile, options=options or None, lang=lang)
             except Exception as exc:  # an engine bug must not hide the other hands' verdicts
                 print(f"error: {path}: internal error while auditing: {exc!r}", file=err)
                 failed = True
-    _print(audits, args.json, out)
+    _print(audits, args.json, out, lang)
     if failed:
         return EXIT_ERROR
     return EXIT_CLEAN if all(a["verdict"] == "clean" for a in audits) else EXIT_FINDINGS
 
 
-def _print(audits: list[dict[str, Any]], as_json: bool, out: TextIO) -> None:
+def _print(audits: list[dict[str, Any]], as_json: bool, out: TextIO, lang: Lang) -> None:
     if as_json:
         payload: Any = audits[0] if len(audits) == 1 else audits
         out.write(json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
         return
     for a in audits:
-        out.write("\n".join(summary_lines(a)) + "\n")
+        out.write("\n".join(summary_lines(a, lang)) + "\n")
 
 
 def main() -> None:

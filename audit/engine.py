@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from audit.catalogue import Lang
 from audit.compare import compare
 from audit.explain import explain
 from audit.findings import Finding, Kind, verdict_of
@@ -11,7 +12,7 @@ from audit.match import continuity
 from audit.profiles import DEFAULT_PROFILE, Profile, ProfileError, apply_options, load_profile
 from audit.replay import Observer, Replay, replay
 from audit.settle import Settlement, settle
-from audit.schema import validate_match, validate_record
+from audit.schema import SchemaError, validate_match, validate_record
 
 
 @dataclass
@@ -38,19 +39,24 @@ class HandAudit:
         self.profile = profile
         self.base = base
 
-    def to_json(self) -> dict[str, Any]:
-        """The audit object of record-format.md."""
+    def to_json(self, lang: Lang | str = Lang.EN) -> dict[str, Any]:
+        """The audit object of record-format.md, messages and notes in `lang`."""
         return {"game_id": self.game_id, "profile": self.profile_name,
                 "verdict": verdict_of(self.findings).value,
-                "findings": [f.to_json() for f in self.findings],
-                "settlement": self.settlement.to_json(self.base) if self.settlement is not None else None}
+                "findings": [f.to_json(lang) for f in self.findings],
+                "settlement": self.settlement.to_json(self.base, lang) if self.settlement is not None else None}
 
 
-def _schema_finding(path: str, message: str, rule: str | None, prefix: str = "") -> Finding:
-    """`path: message`, the path prefixed with the hand's place in a match (`hands[2].`)."""
-    path = f"{prefix}.{path}" if prefix and path else (prefix or path)
-    text = f"{path}: {message}" if path else message
-    return Finding(Kind.SCHEMA, rule, text)
+def _schema_finding(code: str, params: dict[str, Any], rule: str | None, prefix: str = "") -> Finding:
+    """A schema or profile finding; its `path` param prefixed with the hand's place in a match (`hands[2].`)."""
+    if prefix:
+        path = params.get("path", "")
+        params = {**params, "path": f"{prefix}.{path}" if path else prefix}
+    return Finding(Kind.SCHEMA, rule, code, params)
+
+
+def _from_schema(e: SchemaError, prefix: str = "") -> Finding:
+    return _schema_finding(e.code, e.params, e.rule, prefix)
 
 
 def resolve_profile(doc: dict[str, Any], profile: str | None, options: dict[str, Any] | None) -> Profile:
@@ -87,18 +93,18 @@ def audit_hand(doc: object, *, profile: str | None = None, options: dict[str, An
     out = HandAudit(_game_id(doc), _profile_name(doc, profile), [])
     errors = [] if schema_checked and isinstance(doc, dict) else validate_record(doc)
     if errors:
-        out.findings = [_schema_finding(e.path, e.message, e.rule, path_prefix) for e in errors]
+        out.findings = [_from_schema(e, path_prefix) for e in errors]
         return out
     assert isinstance(doc, dict)
     try:
         prof = resolve_profile(doc, profile, options)
     except ProfileError as exc:
-        out.findings = [_schema_finding(exc.path, exc.message, "P", path_prefix)]
+        out.findings = [_schema_finding(exc.code, exc.params, "P", path_prefix)]
         return out
     n = len(doc["seats"])
     if n not in prof.players:
-        out.findings = [_schema_finding("seats", f"{n} seats, but profile {prof.name} allows "
-                                        f"{' or '.join(map(str, prof.players))} players", "R1.1", path_prefix)]
+        out.findings = [_schema_finding("profile_seat_count", {"path": "seats", "seats": n, "profile": prof.name,
+                                                               "players": list(prof.players)}, "R1.1", path_prefix)]
         return out
     out.profile, out.base = prof, doc.get("base", 1)
     rep = replay(doc, prof, observer=observer)
@@ -114,14 +120,15 @@ def audit_hand(doc: object, *, profile: str | None = None, options: dict[str, An
 
 
 def _named(findings: list[Finding], rep: Replay, sett: Settlement, claimed: list[int], base: int) -> list[Finding]:
-    """R16.16: per-seat R15.1 findings cite the payment that explains them, when one does."""
+    """R16.16: per-seat R15.1 findings cite the payment that explains them, when one does: each
+    takes the explanation's code and rule and keeps its own params (audit.explain.Explanation)."""
     seat_findings = [f for f in findings if f.rule == "R15.1" and f.seat is not None]
     if not seat_findings or any(c % base for c in claimed):
         return findings
     why = explain(rep.state, sett, [c // base for c in claimed])
     if why is None:
         return findings
-    return [Finding(f.kind, why.rule, f"{f.message}: {why.message}", f.step, f.seat, f.expected, f.actual)
+    return [Finding(f.kind, why.rule, why.code, f.params, f.step, f.seat, f.expected, f.actual)
             if f in seat_findings else f for f in findings]
 
 
@@ -135,7 +142,7 @@ def audit_match_hands(doc: dict[str, Any], *, profile: str | None = None,
     if envelope or not isinstance(hands, list):
         table = doc.get("table_id")
         out = HandAudit(table if isinstance(table, str) else None, _profile_name(doc, profile), [])
-        out.findings = [_schema_finding(e.path, e.message, e.rule) for e in envelope]
+        out.findings = [_from_schema(e) for e in envelope]
         return [out]
     audits = [audit_hand(h, profile=profile, options=options, path_prefix=f"hands[{i}]", schema_checked=schema_checked)
               for i, h in enumerate(hands)]

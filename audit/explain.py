@@ -19,10 +19,15 @@ from audit.state import GameState
 
 @dataclass(frozen=True)
 class Explanation:
-    """The rule a platform most likely broke, and the words for it."""
+    """The rule a platform most likely broke, and the finding code that says so (R16.16).
+
+    The code is a finding code of its own (audit/catalogue/findings.toml): the
+    per-seat `seat_net_differs` finding it explains takes this code, keeps its
+    params (seat, claimed, computed) and cites this rule; its message is the
+    seat's difference followed by the explanation."""
 
     rule: str
-    message: str
+    code: str
 
 
 Model = Callable[[GameState, Settlement], list[int] | None]
@@ -53,7 +58,7 @@ def _rob_by_all(st: GameState, sett: Settlement) -> list[int] | None:
     items = [i for i in sett.items if i not in robs]
     for it in robs:
         share = it.amount // (st.n - 1)
-        items += [Item(ItemKind.HAND, o, it.payee, share, "R9.3", "") for o in range(st.n) if o != it.payee]
+        items += [Item(ItemKind.HAND, o, it.payee, share, "R9.3", it.code, it.params) for o in range(st.n) if o != it.payee]
     return net_scores(items, st.n)
 
 
@@ -75,23 +80,24 @@ def _chickens_ignore_ready(st: GameState, sett: Settlement) -> list[int] | None:
 
 
 MODELS: Final[list[tuple[str, str, Model]]] = [
-    ("R8.3", "the 热炮 burn was not applied: the shooter was paid dou or chicken credits that 热炮 burns", _no_burn(False)),
-    ("R9.3", "the 抢杠 burn was not applied: the robbed seat was paid dou or chicken credits", _no_burn(True)),
-    ("R9.3", "the 抢杠 was billed to every other seat; the robbed seat alone pays all shares (包三家)", _rob_by_all),
-    ("R6.4", "the dealer bonus (庄) was left out", _without(kind=ItemKind.DEALER)),
-    ("R8.3", "the 热炮 kong transfer was left out", _without(kind=ItemKind.HOT_SHOT)),
-    ("R11.4", "the 责任鸡 extra was left out", _without(rule="R11.4")),
-    ("R4.7", "dou were paid to a seat that neither won nor is ready", _dou_ignores_ready),
-    ("R11.6", "chickens were paid to seats that neither won nor are ready", _chickens_ignore_ready),
-    ("R4.7", "the dou were left out", _without(kind=ItemKind.DOU)),
-    ("R11.6", "the chickens were left out", _without(kind=ItemKind.CHICKEN)),
+    ("R8.3", "net_hot_shot_burn_not_applied", _no_burn(False)),
+    ("R9.3", "net_rob_burn_not_applied", _no_burn(True)),
+    ("R9.3", "net_rob_billed_to_all", _rob_by_all),
+    ("R6.4", "net_dealer_bonus_missing", _without(kind=ItemKind.DEALER)),
+    ("R8.3", "net_hot_shot_transfer_missing", _without(kind=ItemKind.HOT_SHOT)),
+    ("R11.4", "net_responsibility_missing", _without(rule="R11.4")),
+    ("R4.7", "net_dou_to_unready", _dou_ignores_ready),
+    ("R11.6", "net_chickens_to_unready", _chickens_ignore_ready),
+    ("R4.7", "net_dou_missing", _without(kind=ItemKind.DOU)),
+    ("R11.6", "net_chickens_missing", _without(kind=ItemKind.CHICKEN)),
 ]
+"""(rule, finding code, model), tried in order: the first whose scores are the claimed ones explains them."""
 
 
 def explain(st: GameState, sett: Settlement, claimed_units: list[int]) -> Explanation | None:
     """The first mistake model whose scores are exactly the claimed ones."""
-    for rule, text, model in MODELS:
+    for rule, what, model in MODELS:
         scores = model(st, sett)
         if scores is not None and scores == claimed_units and scores != sett.scores():
-            return Explanation(rule, text)
+            return Explanation(rule, what)
     return None

@@ -1,9 +1,16 @@
-"""What the audit reports: findings, verdicts, and the error raised by the strict policy."""
+"""What the audit reports: findings, verdicts, and the error raised by the strict policy.
+
+A finding carries a stable `code` and its `params`, never prose: the words are
+rendered from the catalogue (`audit.catalogue`) only when asked, in the asked
+language, so building a finding costs no formatting.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
+
+from audit.catalogue import Lang, finding_message
 
 
 class Kind(str, Enum):
@@ -32,20 +39,27 @@ class Verdict(str, Enum):
 
 @dataclass(frozen=True)
 class Finding:
-    """One problem: the step (event index) or None, the rule section that decides it."""
+    """One problem: the step (event index) or None, the rule section that decides it, and
+    what went wrong as a catalogue `code` with its `params` (JSON values)."""
 
     kind: Kind
     rule: str | None
-    message: str
+    code: str
+    params: dict[str, Any]
     step: int | None = None
     seat: int | None = None
     expected: Any = None
     actual: Any = None
 
-    def to_json(self) -> dict[str, Any]:
-        """The contract's finding object."""
+    def message(self, lang: Lang | str = Lang.EN) -> str:
+        """The finding in words, in `lang`."""
+        return finding_message(self.code, self.params, self.rule, lang)
+
+    def to_json(self, lang: Lang | str = Lang.EN) -> dict[str, Any]:
+        """The contract's finding object, its message in `lang`."""
         return {"step": self.step, "seat": self.seat, "rule": self.rule, "kind": self.kind.value,
-                "message": self.message, "expected": self.expected, "actual": self.actual}
+                "code": self.code, "params": self.params, "message": self.message(lang),
+                "expected": self.expected, "actual": self.actual}
 
 
 def verdict_of(findings: list[Finding]) -> Verdict:
@@ -64,11 +78,11 @@ class IllegalMoveError(ValueError):
     """Raised by the strict replay policy (the simulator) instead of recording a finding."""
 
     def __init__(self, finding: Finding) -> None:
-        super().__init__(f"illegal move at step {finding.step} ({finding.rule}): {finding.message}")
+        super().__init__(f"illegal move at step {finding.step} ({finding.rule}): {finding.message()}")
         self.finding = finding
 
 
-def illegal(rule: str, message: str, step: int | None, seat: int | None = None,
+def illegal(rule: str, code: str, params: dict[str, Any], step: int | None, seat: int | None = None,
             expected: Any = None, actual: Any = None) -> Finding:
     """Shorthand used by the rules module."""
-    return Finding(Kind.ILLEGAL, rule, message, step, seat, expected, actual)
+    return Finding(Kind.ILLEGAL, rule, code, params, step, seat, expected, actual)

@@ -80,6 +80,15 @@ class ItemKind(str, Enum):
     """查叫: not-ready seats pay ready ones at an exhaustive draw (R12.1)."""
 
 
+class BurnKind(str, Enum):
+    """What burns a seat's credits or voids its kong at the end of a won hand."""
+
+    HOT_SHOT = "hot_shot"
+    """热炮: the shooter's dou and chicken credits burn (R8.3), or only the kong it shot from."""
+    ROB = "rob"
+    """抢杠: the robbed seat's credits burn, where the profile says (R9.3)."""
+
+
 KONG_KINDS: Final = (MeldKind.CONCEALED, MeldKind.ADDED, MeldKind.EXPOSED)
 """The meld kinds a kong event may name."""
 

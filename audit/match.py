@@ -22,16 +22,16 @@ def continuity(prev_doc: dict[str, Any], sett: Settlement | None, doc: dict[str,
     computed settlement (None when it had none: an illegal hand names no next dealer)."""
     out: list[Finding] = []
     if players(prev_doc) != players(doc):
-        out.append(illegal("R1.1", f"hand {index} seats other players than hand {index - 1} "
-                           "(the seats must stay the same in a match)", None))
+        out.append(illegal("R1.1", "match_players_changed", {"hand": index, "previous": index - 1}, None))
     if sett is None:
         return out
     if doc["dealer"] != sett.next_dealer:
-        out.append(illegal(sett.next_dealer_rule, f"hand {index} is dealt by seat {doc['dealer']}, but hand "
-                           f"{index - 1} makes seat {sett.next_dealer} the next dealer", None,
-                           expected=sett.next_dealer, actual=doc["dealer"]))
+        out.append(illegal(sett.next_dealer_rule, "match_wrong_dealer",
+                           {"hand": index, "dealer": doc["dealer"], "previous": index - 1, "next": sett.next_dealer},
+                           None, expected=sett.next_dealer, actual=doc["dealer"]))
     elif doc.get("dealer_streak", 0) != sett.next_dealer_streak:
-        out.append(illegal("R14.4", f"hand {index}'s dealer_streak is {doc.get('dealer_streak', 0)}, but "
-                           f"after hand {index - 1} it is {sett.next_dealer_streak}", None,
-                           expected=sett.next_dealer_streak, actual=doc.get("dealer_streak", 0)))
+        out.append(illegal("R14.4", "match_wrong_streak",
+                           {"hand": index, "streak": doc.get("dealer_streak", 0), "previous": index - 1,
+                            "want": sett.next_dealer_streak},
+                           None, expected=sett.next_dealer_streak, actual=doc.get("dealer_streak", 0)))
     return out

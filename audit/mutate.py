@@ -557,7 +557,7 @@ def m_responsibility_missing(sc: Scan, rng: random.Random) -> Mutant | None:
     def change(rec: dict[str, Any]) -> str:
         res = rec["result"]
         mine = next(i for i in res["items"] if i["kind"] == ItemKind.CHICKEN and i["from"] == item.payer
-                    and i["to"] == item.payee and i["amount"] == amount and i["note"] == item.note)
+                    and i["to"] == item.payee and i["amount"] == amount and i["note"] == item.note())
         res["items"].remove(mine)
         res["scores"][item.payer] += amount
         res["scores"][item.payee] -= amount

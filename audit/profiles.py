@@ -19,6 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
+from audit.catalogue import Lang, finding_message
+
 PROFILE_DIR = Path(__file__).with_name("profiles")
 DEFAULT_PROFILE = "weile"
 UNSUPPORTED_FEATURES = {
@@ -31,12 +33,34 @@ UNSUPPORTED_FEATURES = {
 
 
 class ProfileError(ValueError):
-    """A profile file or an option that cannot be honoured; `path` names the parameter."""
+    """A profile file or an option that cannot be honoured; `path` names the parameter.
 
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path}: {message}" if path else message)
+    What is wrong is a catalogue code with its params (`path` among them); the
+    exception's text is the English message (`path: text`)."""
+
+    def __init__(self, path: str, code: str, params: dict[str, Any] | None = None) -> None:
         self.path = path
-        self.message = message
+        self.code = code
+        self.params: dict[str, Any] = {"path": path, **(params or {})}
+        super().__init__(path, code)
+
+    def __str__(self) -> str:
+        """The English message, `path: text` (rendered when asked)."""
+        return self.text(Lang.EN, with_path=True)
+
+    @property
+    def message(self) -> str:
+        """What is wrong, in English, without the path."""
+        return self.text(Lang.EN)
+
+    def text(self, lang: Lang | str, *, with_path: bool = False) -> str:
+        """What is wrong in `lang`, after the path when `with_path`."""
+        params = self.params if with_path else {**self.params, "path": ""}
+        return finding_message(self.code, params, None, lang)
+
+    def moved(self, path: str) -> ProfileError:
+        """The same error reported at another path."""
+        return ProfileError(path, self.code, {k: v for k, v in self.params.items() if k != "path"})
 
 
 Mode = Literal["add", "floor"]
@@ -182,15 +206,20 @@ _DICT_KEYS = {"hand_values": HAND_VALUE_KEYS,
 
 # ---------------------------------------------------------------- building
 
+def _short(value: Any) -> str:
+    """repr of a bad value, as messages show it."""
+    return repr(value)
+
+
 def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
 
 def _check_int(value: Any, path: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ProfileError(path, f"must be an integer, got {value!r}")
+        raise ProfileError(path, "parameter_not_integer", {"got": _short(value)})
     if value < 0:
-        raise ProfileError(path, f"must not be negative, got {value}")
+        raise ProfileError(path, "parameter_negative", {"got": value})
     return value
 
 
@@ -204,11 +233,12 @@ def _convert(tp: Any, value: Any, path: str) -> Any:
         return _convert(args[0], value, path)
     if origin is Literal:
         if value not in get_args(tp):
-            raise ProfileError(path, f"must be one of {', '.join(map(repr, get_args(tp)))}, got {value!r}")
+            raise ProfileError(path, "parameter_not_one_of", {"choices": [repr(c) for c in get_args(tp)],
+                                                              "got": _short(value)})
         return value
     if origin is tuple:
         if not isinstance(value, (list, tuple)):
-            raise ProfileError(path, f"must be a list, got {value!r}")
+            raise ProfileError(path, "parameter_not_list", {"got": _short(value)})
         return tuple(_convert(get_args(tp)[0], v, f"{path}[{i}]") for i, v in enumerate(value))
     if origin is dict:
         return _convert_dict(value, path)
@@ -216,25 +246,25 @@ def _convert(tp: Any, value: Any, path: str) -> Any:
         return build(tp, value, path)
     if tp is bool:
         if not isinstance(value, bool):
-            raise ProfileError(path, f"must be true or false, got {value!r}")
+            raise ProfileError(path, "parameter_not_bool", {"got": _short(value)})
         return value
     if tp is int:
         return _check_int(value, path)
     if tp is str:
         if not isinstance(value, str):
-            raise ProfileError(path, f"must be a string, got {value!r}")
+            raise ProfileError(path, "parameter_not_string", {"got": _short(value)})
         return value
-    raise ProfileError(path, f"unsupported parameter type {tp!r}")  # pragma: no cover
+    raise TypeError(f"{path}: unsupported parameter type {tp!r}")  # pragma: no cover - a bug in Profile
 
 
 def _convert_dict(value: Any, path: str) -> dict[str, int]:
     if not isinstance(value, dict):
-        raise ProfileError(path, f"must be a table of integers, got {value!r}")
+        raise ProfileError(path, "parameter_not_int_table", {"got": _short(value)})
     allowed = _DICT_KEYS.get(path.split(":")[-1], ())
     out: dict[str, int] = {}
     for k, v in value.items():
         if k not in allowed:
-            raise ProfileError(_join(path, k), "unknown parameter")
+            raise ProfileError(_join(path, k), "unknown_parameter")
         if v is not None:
             out[k] = _check_int(v, _join(path, k))
     return out
@@ -243,12 +273,12 @@ def _convert_dict(value: Any, path: str) -> dict[str, int]:
 def build(cls: type, data: Any, path: str = "") -> Any:
     """Build a (nested) parameter dataclass from plain data, naming the first bad path."""
     if not isinstance(data, dict):
-        raise ProfileError(path, f"must be a table, got {data!r}")
+        raise ProfileError(path, "parameter_not_table", {"got": _short(data)})
     hints = get_type_hints(cls)
     names = {f.name for f in fields(cls)}
     for key in data:
         if key not in names:
-            raise ProfileError(_join(path, key), "unknown parameter")
+            raise ProfileError(_join(path, key), "unknown_parameter")
     kwargs = {}
     for f in fields(cls):
         if f.name in data:
@@ -256,7 +286,7 @@ def build(cls: type, data: Any, path: str = "") -> Any:
         elif f.default is not MISSING:
             continue
         else:
-            raise ProfileError(_join(path, f.name), "missing parameter")
+            raise ProfileError(_join(path, f.name), "missing_parameter")
     return cls(**kwargs)
 
 
@@ -304,10 +334,10 @@ def _load_cached(name: str, mtime_key: str) -> Profile:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
-        raise ProfileError("", f"profile file {path.name} is not valid TOML: {exc}") from None
+        raise ProfileError("", "profile_not_toml", {"file": path.name, "error": str(exc)}) from None
     prof = build(Profile, data)
     if prof.name != name:
-        raise ProfileError("name", f"profile file {path.name} names itself {prof.name!r}")
+        raise ProfileError("name", "profile_misnamed", {"file": path.name, "name": repr(prof.name)})
     _check_profile(prof)
     return prof
 
@@ -315,11 +345,11 @@ def _load_cached(name: str, mtime_key: str) -> Profile:
 def _check_profile(prof: Profile) -> None:
     """Cross-parameter checks a type cannot express."""
     if "ping_hu" not in prof.hand_values:
-        raise ProfileError("hand_values.ping_hu", "every profile must value 平胡")
+        raise ProfileError("hand_values.ping_hu", "profile_without_ping_hu")
     if not prof.players or any(n not in (3, 4) for n in prof.players):
-        raise ProfileError("players", "must list 3 and/or 4")
+        raise ProfileError("players", "profile_bad_players")
     if prof.kill_declared is not None and prof.declared is None:
-        raise ProfileError("kill_declared", "杀报 needs 报听 values (declared)")
+        raise ProfileError("kill_declared", "kill_without_declared")
 
 
 _RECENT: dict[str, tuple[float, Profile]] = {}
@@ -330,14 +360,14 @@ RECHECK_SECONDS = 2.0
 def load_profile(name: str) -> Profile:
     """The named profile, validated; ProfileError('profile', ...) when there is none."""
     if not isinstance(name, str) or not name.replace("_", "").replace("-", "").isalnum():
-        raise ProfileError("rules.profile", f"unknown profile {name!r}")
+        raise ProfileError("rules.profile", "unknown_profile_name", {"name": _short(name)})
     now = time.monotonic()
     hit = _RECENT.get(name)
     if hit is not None and now - hit[0] < RECHECK_SECONDS and not os.environ.get("ZHUOJI_PROFILE_DIR"):
         return hit[1]
     path = _find(name)
     if path is None:
-        raise ProfileError("rules.profile", f"unknown profile {name!r} (known: {', '.join(list_profiles())})")
+        raise ProfileError("rules.profile", "unknown_profile", {"name": repr(name), "known": list_profiles()})
     prof = _load_cached(name, f"{path}:{path.stat().st_mtime_ns}")
     _RECENT[name] = (now, prof)
     return prof
@@ -371,11 +401,11 @@ def apply_options(prof: Profile, options: Any) -> Profile:
 
 def _apply_options(prof: Profile, options: Any) -> Profile:
     if not isinstance(options, dict):
-        raise ProfileError("rules.options", "must be an object")
+        raise ProfileError("rules.options", "options_not_object")
     data = to_data(prof)
     for key, value in options.items():
         if key in UNSUPPORTED_FEATURES:
-            raise ProfileError(f"rules.options.{key}", f"{UNSUPPORTED_FEATURES[key]} is not supported by this profile")
+            raise ProfileError(f"rules.options.{key}", "variant_not_supported", {"variant": key})
     # The named options first, so that an explicit parameter override wins over them.
     for key in ("jian_dou_san", "wugu_ji", "flip"):
         if key in options:
@@ -387,7 +417,7 @@ def _apply_options(prof: Profile, options: Any) -> Profile:
         out = build(Profile, data)
         _check_profile(out)
     except ProfileError as exc:
-        raise ProfileError(f"rules.options ({exc.path})", exc.message) from None
+        raise exc.moved(f"rules.options ({exc.path})") from None
     return out
 
 
@@ -396,11 +426,11 @@ def _set_path(data: dict[str, Any], parts: list[str], value: Any, path: str) -> 
     rejects any name the profile does not have."""
     head, rest = parts[0], parts[1:]
     if not head:
-        raise ProfileError(path, "empty option name")
+        raise ProfileError(path, "empty_option_name")
     if rest:
         sub = data.setdefault(head, {})
         if not isinstance(sub, dict):
-            raise ProfileError(path, f"{head} is not a table")
+            raise ProfileError(path, "option_not_table", {"name": head})
         _set_path(sub, rest, value, path)
     elif isinstance(value, dict) and isinstance(data.get(head), dict):
         for k, v in value.items():
@@ -413,9 +443,9 @@ def _apply_special(data: dict[str, Any], key: str, value: Any, path: str) -> Non
     """jian_dou_san, wugu_ji and flip: options whose meaning comes from the profile."""
     if key == "jian_dou_san":
         if not isinstance(value, bool):
-            raise ProfileError(path, f"must be true or false, got {value!r}")
+            raise ProfileError(path, "parameter_not_bool", {"got": _short(value)})
         if value and "jian_dou_san" not in data:
-            raise ProfileError(path, "见豆三 is not supported by this profile")
+            raise ProfileError(path, "jian_dou_san_not_supported")
         if "jian_dou_san" in data:
             jds = data["jian_dou_san"]
             jds["enabled"] = value
@@ -427,7 +457,7 @@ def _apply_special(data: dict[str, Any], key: str, value: Any, path: str) -> Non
         _apply_wugu(data, value, path)
     else:
         if value not in ("next", "up_down"):
-            raise ProfileError(path, f"must be 'next' or 'up_down', got {value!r}")
+            raise ProfileError(path, "flip_bad_value", {"got": _short(value)})
         data["flip"] = value
         if value == "up_down" and data.get("flip_up_down_counts_discards") is not None:
             data["flip_counts_discards"] = data["flip_up_down_counts_discards"]
@@ -440,13 +470,13 @@ def _apply_wugu(data: dict[str, Any], value: Any, path: str) -> None:
         return
     if value is True:
         if "wugu_ji" not in data:
-            raise ProfileError(path, "this profile has no 乌骨鸡 values: give {\"normal\": n, \"charge\": m}")
+            raise ProfileError(path, "wugu_ji_without_values")
         data["wugu_ji"]["enabled"] = True
         return
     if isinstance(value, dict) and set(value) <= {"normal", "charge"} and set(value) >= {"normal", "charge"}:
         data["wugu_ji"] = {"enabled": True, **value}
         return
-    raise ProfileError(path, f"must be true, false or {{\"normal\": n, \"charge\": m}}, got {value!r}")
+    raise ProfileError(path, "wugu_ji_bad_value", {"got": _short(value)})
 
 
 def resolve(name: str | None, options: Any) -> Profile:

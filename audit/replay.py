@@ -120,12 +120,13 @@ def _ending(st: GameState) -> tuple[Finding | None, Ending | None]:
         return must_win_at_end(st), Ending.WIN
     if st.phase is Phase.CLAIM and st.wall_left <= 0:
         return must_win_at_end(st), Ending.DRAW
-    return illegal("R10", f"the record stops before the hand is over ({_waiting_for(st)})", None), None
+    return _stops_early(st), None
 
 
-def _waiting_for(st: GameState) -> str:
+def _stops_early(st: GameState) -> Finding:
+    """R10: the record ends while the hand goes on; say who was to move."""
     if st.phase is Phase.CLAIM:
-        return f"seat {st.next_seat(st.actor)} should draw next, {st.wall_left} tiles left"
+        return illegal("R10", "record_stops_before_draw", {"seat": st.next_seat(st.actor), "left": st.wall_left}, None)
     if st.phase in (Phase.REPLACEMENT, Phase.ROB):
-        return f"seat {st.actor} should draw its replacement tile"
-    return f"seat {st.actor} should move"
+        return illegal("R10", "record_stops_before_replacement", {"seat": st.actor}, None)
+    return illegal("R10", "record_stops_before_move", {"seat": st.actor}, None)

@@ -1,7 +1,14 @@
 """The judge: is this event legal in this state? One function per event type.
 
 Each check returns None or the Finding that names the rule (R16.1 fixes which
-section a kind of mistake cites). Nothing here changes the state.
+section a kind of mistake cites) and says what is wrong as a catalogue code
+with its params (audit/catalogue/findings.toml). Nothing here changes the state.
+
+When one move breaks several rules, the finding cites the first that fails in
+the order of R16.17: whose turn it is (R2.1-R2.3, R16.1), what the move is and
+the tiles it needs (R2.4-R2.6, R3.1, R4.1-R4.5, R6, R7.3, R9.1), the seat's
+state (R5.2 frozen hand, R13 pass locks), and last a must-win the move skips
+(R8.2, R9.2, R16.6), cited only at an event that breaks no rule of its own.
 """
 from __future__ import annotations
 
@@ -16,24 +23,29 @@ from audit.state import Event, GameState, Phase
 from audit.tiles import code
 
 _KIND_RULE: Final = {WinKind.SELF_DRAW: "R6.1", WinKind.DISCARD: "R6.3", WinKind.ROB: "R9.1"}
-_KIND_ZH: Final = {"self_draw": "自摸", "discard": "点炮", "rob": "抢杠"}
 
 
 def check(st: GameState, ev: Event) -> Finding | None:
-    """The first rule `ev` breaks in state `st`, or None."""
+    """The first rule `ev` breaks in state `st` (in the order of R16.17), or None."""
     if st.phase is Phase.WON and ev.type is not EventType.WIN:
         earlier = must_win_at_end(st)
         if earlier is not None:
             return earlier
-        return illegal("R2.6", f"{ev.type.value} by seat {ev.seat} after the hand ended with a win", ev.step, ev.seat)
+        return illegal("R2.6", "event_after_win", {"event": ev.type.value, "seat": ev.seat}, ev.step, ev.seat)
     if st.pending_declare is not None and not (ev.type is EventType.DISCARD and ev.seat == st.pending_declare):
-        return illegal("R5.1", f"seat {st.pending_declare} declared ready (报听) but its next move is not its discard",
+        return illegal("R5.1", "declare_not_followed_by_discard", {"declarer": st.pending_declare},
                        ev.step, ev.seat)
-    w = st.window
-    if w is not None and w.must_win:
-        must = _must_win_failure(st, ev)
-        if must is not None:
-            return must
+    found = _check_type(st, ev)
+    if found is None:
+        w = st.window
+        if w is not None and w.must_win:
+            # Last (R16.17): a must-win the move skips is cited only when the move breaks no rule of its own.
+            return _must_win_failure(st, ev)
+    return found
+
+
+def _check_type(st: GameState, ev: Event) -> Finding | None:
+    """The check of the event's own type."""
     # An if-chain, not a dict keyed by EventType (an Enum's hash is Python-level).
     t = ev.type
     if t is EventType.DISCARD:
@@ -53,29 +65,31 @@ def check(st: GameState, ev: Event) -> Finding | None:
 
 def out_of_turn(st: GameState, ev: Event) -> Finding:
     """R16.1: which section an out-of-turn move cites depends on where the turn stands."""
+    params: dict[str, object] = {"event": ev.type.value, "seat": ev.seat, "actor": st.actor}
     if st.phase is Phase.TURN and st.actor == st.dealer and st.seats[st.dealer].draws == 0 \
             and st.seats[st.dealer].discards_made == 0:
-        rule, why = "R2.1", f"the dealer (seat {st.dealer}) moves first"
+        rule, what = "R2.1", "out_of_turn_dealer_first"
     elif st.phase in (Phase.TURN, Phase.REPLACEMENT, Phase.ROB):
-        rule, why = "R2.2", _turn_text(st)
+        rule, what = "R2.2", _turn_code(st)
     else:
-        rule, why = "R2.3", _claim_text(st)
-    return illegal(rule, f"{ev.type.value} by seat {ev.seat} out of turn: {why}", ev.step, ev.seat)
+        rule, what = "R2.3", _claim_code(st)
+        if st.phase is not Phase.AFTER_PONG:
+            params["next"] = st.next_seat(st.actor)
+    return illegal(rule, what, params, ev.step, ev.seat)
 
 
-def _turn_text(st: GameState) -> str:
+def _turn_code(st: GameState) -> str:
     if st.phase is Phase.REPLACEMENT:
-        return f"seat {st.actor} must draw its replacement tile after its kong"
+        return "out_of_turn_replacement"
     if st.phase is Phase.ROB:
-        return f"seat {st.actor}'s added kong may only be robbed, then it draws its replacement"
-    return f"it is seat {st.actor}'s turn to discard"
+        return "out_of_turn_rob"
+    return "out_of_turn_discard"
 
 
-def _claim_text(st: GameState) -> str:
+def _claim_code(st: GameState) -> str:
     if st.phase is Phase.AFTER_PONG:
-        return f"seat {st.actor} ponged and must discard next"
-    nxt = st.next_seat(st.actor)
-    return f"after seat {st.actor}'s discard only a claim or seat {nxt}'s draw may follow"
+        return "out_of_turn_after_pong"
+    return "out_of_turn_claim"
 
 
 # ------------------------------------------------------------------ per type
@@ -88,18 +102,18 @@ def _check_draw(st: GameState, ev: Event) -> Finding | None:
     if st.phase is not Phase.CLAIM or ev.seat != st.next_seat(st.actor):
         return out_of_turn(st, ev)
     if st.wall_left <= 0:
-        return illegal("R2.6", "the wall is empty: the hand ended in an exhaustive draw (荒庄) with the last discard",
-                       ev.step, ev.seat)
+        return illegal("R2.6", "draw_wall_empty", {}, ev.step, ev.seat)
     return _wall_tile(st, ev, replacement=False)
 
 
 def _wall_tile(st: GameState, ev: Event, replacement: bool) -> Finding | None:
     want = st.next_wall_tile(replacement)
     if want is None:
-        return illegal("R4.5", "no tile is left for the replacement draw", ev.step, ev.seat)
+        return illegal("R4.5", "no_replacement_tile", {}, ev.step, ev.seat)
     if ev.tile != want:
         where = "back" if replacement and st.profile.replacement_from == "back" else "front"
-        return illegal("R2.4", f"seat {ev.seat} draws {code(ev.tile or 0)} but the {where} of the wall is {code(want)}",
+        return illegal("R2.4", "draw_wrong_tile", {"seat": ev.seat, "tile": code(ev.tile or 0), "end": where,
+                                                   "want": code(want)},
                        ev.step, ev.seat, expected=code(want), actual=code(ev.tile or 0))
     return None
 
@@ -110,14 +124,14 @@ def _check_discard(st: GameState, ev: Event) -> Finding | None:
     seat = st.seats[ev.seat]
     assert ev.tile is not None
     if seat.hand[ev.tile] <= 0:
-        return illegal("R2.5", f"seat {ev.seat} discards {code(ev.tile)} but holds none", ev.step, ev.seat,
+        return illegal("R2.5", "discard_not_held", {"seat": ev.seat, "tile": code(ev.tile)}, ev.step, ev.seat,
                        actual=code(ev.tile))
     if st.pending_declare == ev.seat:
         return _declared_ready(st, ev)
     if seat.declared is not None and st.last_draw is not None and ev.tile != st.last_draw:
-        return illegal("R5.2", f"seat {ev.seat} declared ready (报听): it must discard the drawn "
-                       f"{code(st.last_draw)}, not {code(ev.tile)}", ev.step, ev.seat,
-                       expected=code(st.last_draw), actual=code(ev.tile))
+        return illegal("R5.2", "declared_must_discard_draw", {"seat": ev.seat, "drawn": code(st.last_draw),
+                                                              "tile": code(ev.tile)},
+                       ev.step, ev.seat, expected=code(st.last_draw), actual=code(ev.tile))
     return None
 
 
@@ -129,8 +143,7 @@ def _declared_ready(st: GameState, ev: Event) -> Finding | None:
     cnt[ev.tile] -= 1
     if hands.waits(cnt, seat.meld_tiles()):
         return None
-    return illegal("R5.1", f"seat {ev.seat} declared ready (报听) but its hand is not ready after discarding "
-                   f"{code(ev.tile)}", ev.step, ev.seat)
+    return illegal("R5.1", "declare_not_ready", {"seat": ev.seat, "tile": code(ev.tile)}, ev.step, ev.seat)
 
 
 def _check_declare(st: GameState, ev: Event) -> Finding | None:
@@ -138,14 +151,13 @@ def _check_declare(st: GameState, ev: Event) -> Finding | None:
         return out_of_turn(st, ev)
     seat = st.seats[ev.seat]
     if st.profile.declared is None:
-        return illegal("R5.1", "this profile has no 报听: declaring ready is not allowed", ev.step, ev.seat)
+        return illegal("R5.1", "declare_not_in_profile", {}, ev.step, ev.seat)
     if seat.declared is not None:
-        return illegal("R5.1", f"seat {ev.seat} has already declared ready", ev.step, ev.seat)
+        return illegal("R5.1", "declare_twice", {"seat": ev.seat}, ev.step, ev.seat)
     if seat.discards_made:
-        return illegal("R5.1", f"seat {ev.seat} may only declare before its first discard", ev.step, ev.seat)
+        return illegal("R5.1", "declare_after_discard", {"seat": ev.seat}, ev.step, ev.seat)
     if ev.seat != st.dealer and (seat.melds or seat.draws != 1 or st.replacement):
-        return illegal("R5.1", f"seat {ev.seat} may declare (软报) only right after its first draw, "
-                       "without a pong or kong", ev.step, ev.seat)
+        return illegal("R5.1", "declare_too_late", {"seat": ev.seat}, ev.step, ev.seat)
     return None
 
 
@@ -155,19 +167,18 @@ def _check_pong(st: GameState, ev: Event) -> Finding | None:
         return out_of_turn(st, ev)
     seat = st.seats[ev.seat]
     assert ev.tile is not None
-    if ev.tile != w.tile:
-        return illegal("R4.1", f"seat {ev.seat} pongs {code(ev.tile)} but the last discard is {code(w.tile)}",
-                       ev.step, ev.seat, expected=code(w.tile), actual=code(ev.tile))
     if ev.from_seat is not None and ev.from_seat != w.source:
-        return illegal("R2.3", f"the pong names seat {ev.from_seat} but seat {w.source} discarded it", ev.step, ev.seat,
+        return illegal("R2.3", "pong_wrong_source", {"named": ev.from_seat, "source": w.source}, ev.step, ev.seat,
                        expected=w.source, actual=ev.from_seat)
+    if ev.tile != w.tile:
+        return illegal("R4.1", "pong_wrong_tile", {"seat": ev.seat, "tile": code(ev.tile), "want": code(w.tile)},
+                       ev.step, ev.seat, expected=code(w.tile), actual=code(ev.tile))
     if seat.hand[ev.tile] < 2:
-        return illegal("R4.1", f"seat {ev.seat} pongs {code(ev.tile)} without a pair of it", ev.step, ev.seat)
+        return illegal("R4.1", "pong_without_pair", {"seat": ev.seat, "tile": code(ev.tile)}, ev.step, ev.seat)
     if seat.declared is not None:
-        return illegal("R5.2", f"seat {ev.seat} declared ready (报听): no pong", ev.step, ev.seat)
+        return illegal("R5.2", "pong_when_declared", {"seat": ev.seat}, ev.step, ev.seat)
     if ev.tile in seat.pong_locks:
-        return illegal("R13.2", f"seat {ev.seat} passed a pong of {code(ev.tile)} and may not pong it before its "
-                       "next discard (过碰)", ev.step, ev.seat)
+        return illegal("R13.2", "pong_locked", {"seat": ev.seat, "tile": code(ev.tile)}, ev.step, ev.seat)
     return None
 
 
@@ -176,19 +187,17 @@ def _check_kong(st: GameState, ev: Event) -> Finding | None:
     if kind is MeldKind.EXPOSED:
         return _check_exposed(st, ev)
     if st.phase is Phase.AFTER_PONG and ev.seat == st.actor:
-        return illegal("R2.3", f"seat {ev.seat} ponged and must discard: no kong in the turn of the pong",
-                       ev.step, ev.seat)
+        return illegal("R2.3", "kong_after_pong", {"seat": ev.seat}, ev.step, ev.seat)
     if st.phase is not Phase.TURN or ev.seat != st.actor:
         return out_of_turn(st, ev)
     seat = st.seats[ev.seat]
     assert ev.tile is not None
     if kind is MeldKind.CONCEALED and seat.hand[ev.tile] < 4:
-        return illegal("R4.3", f"seat {ev.seat} declares a concealed kong of {code(ev.tile)} holding "
-                       f"{seat.hand[ev.tile]}", ev.step, ev.seat)
+        return illegal("R4.3", "concealed_kong_without_four", {"seat": ev.seat, "tile": code(ev.tile),
+                                                               "held": seat.hand[ev.tile]}, ev.step, ev.seat)
     if kind is MeldKind.ADDED and not (seat.hand[ev.tile] >= 1 and any(
             m.kind is MeldKind.PONG and m.tile == ev.tile for m in seat.melds)):
-        return illegal("R4.4", f"seat {ev.seat} adds {code(ev.tile)} to a kong without its pong and the fourth tile",
-                       ev.step, ev.seat)
+        return illegal("R4.4", "added_kong_without_pong", {"seat": ev.seat, "tile": code(ev.tile)}, ev.step, ev.seat)
     return _kong_common(st, ev)
 
 
@@ -197,20 +206,20 @@ def _check_exposed(st: GameState, ev: Event) -> Finding | None:
     if st.phase is not Phase.CLAIM or w is None or ev.seat == w.source:
         return out_of_turn(st, ev)
     assert ev.tile is not None
-    if ev.tile != w.tile or st.seats[ev.seat].hand[ev.tile] < 3:
-        return illegal("R4.2", f"seat {ev.seat} makes an exposed kong of {code(ev.tile)} without three in hand "
-                       f"and the last discard ({code(w.tile)})", ev.step, ev.seat)
     if ev.from_seat is not None and ev.from_seat != w.source:
-        return illegal("R2.3", f"the kong names seat {ev.from_seat} but seat {w.source} discarded it", ev.step, ev.seat,
+        return illegal("R2.3", "kong_wrong_source", {"named": ev.from_seat, "source": w.source}, ev.step, ev.seat,
                        expected=w.source, actual=ev.from_seat)
+    if ev.tile != w.tile or st.seats[ev.seat].hand[ev.tile] < 3:
+        return illegal("R4.2", "exposed_kong_without_three", {"seat": ev.seat, "tile": code(ev.tile),
+                                                              "discard": code(w.tile)}, ev.step, ev.seat)
     return _kong_common(st, ev)
 
 
 def _kong_common(st: GameState, ev: Event) -> Finding | None:
     if st.wall_left <= 0:
-        return illegal("R4.5", "no kong when the wall is empty (no replacement tile)", ev.step, ev.seat)
+        return illegal("R4.5", "kong_empty_wall", {}, ev.step, ev.seat)
     if st.seats[ev.seat].declared is not None:
-        return illegal("R5.2", f"seat {ev.seat} declared ready (报听): no kong", ev.step, ev.seat)
+        return illegal("R5.2", "kong_when_declared", {"seat": ev.seat}, ev.step, ev.seat)
     return None
 
 
@@ -218,23 +227,20 @@ def _check_win(st: GameState, ev: Event) -> Finding | None:
     kind = current_win_kind(st, ev.seat)
     if kind is None:
         if st.phase is Phase.WON and any(w.seat == ev.seat for w in st.wins):
-            return illegal("R10.1", f"seat {ev.seat} wins twice", ev.step, ev.seat)
+            return illegal("R10.1", "win_twice", {"seat": ev.seat}, ev.step, ev.seat)
         if st.phase is Phase.WON:
-            return illegal("R2.6", f"seat {ev.seat} cannot win after the hand ended", ev.step, ev.seat)
+            return illegal("R2.6", "win_after_end", {"seat": ev.seat}, ev.step, ev.seat)
         if ev.kind is WinKind.ROB and st.phase is Phase.REPLACEMENT:
-            return illegal("R9.1", f"seat {ev.seat} cannot rob a concealed or exposed kong (only an added kong)",
-                           ev.step, ev.seat)
+            return illegal("R9.1", "rob_not_added_kong", {"seat": ev.seat}, ev.step, ev.seat)
         return out_of_turn(st, ev)
     assert ev.tile is not None
     if ev.kind is not None and ev.kind is not kind:
         assert isinstance(ev.kind, WinKind)
-        return illegal(_KIND_RULE[ev.kind], f"the win is marked {ev.kind.value} ({_KIND_ZH[ev.kind]}) but the play makes "
-                       f"it {kind.value} ({_KIND_ZH[kind]})", ev.step, ev.seat, expected=kind.value, actual=ev.kind.value)
+        return illegal(_KIND_RULE[ev.kind], "win_kind_mismatch", {"marked": ev.kind.value, "kind": kind.value},
+                       ev.step, ev.seat, expected=kind.value, actual=ev.kind.value)
     bad_tile = _win_tile(st, ev, kind)
     if bad_tile is not None:
         return bad_tile
-    if ev.seat in (st.window.passed if st.window is not None and kind is not WinKind.SELF_DRAW else set()):
-        return illegal("R13.1", f"seat {ev.seat} passed this tile and cannot win it", ev.step, ev.seat)
     return _win_legality(st, ev, kind)
 
 
@@ -245,39 +251,42 @@ def _win_tile(st: GameState, ev: Event, kind: WinKind) -> Finding | None:
         if want is None:
             if st.seats[ev.seat].hand[ev.tile] > 0:
                 return None
-            return illegal("R6.1", f"seat {ev.seat} wins on {code(ev.tile)}, which is not in its hand", ev.step, ev.seat)
+            return illegal("R6.1", "self_draw_tile_not_held", {"seat": ev.seat, "tile": code(ev.tile)},
+                           ev.step, ev.seat)
     else:
         assert st.window is not None
         want = st.window.tile
     if ev.tile != want:
-        return illegal(_KIND_RULE[kind], f"seat {ev.seat} wins on {code(ev.tile)} but the tile is {code(want)}",
+        return illegal(_KIND_RULE[kind], "win_wrong_tile", {"seat": ev.seat, "tile": code(ev.tile), "want": code(want)},
                        ev.step, ev.seat, expected=code(want), actual=code(ev.tile))
     return None
 
 
 def _win_legality(st: GameState, ev: Event, kind: WinKind) -> Finding | None:
+    """The hand itself (R3.1, R7.3), then the seat's pass locks (R13.1), in the order of R16.17."""
     assert ev.tile is not None
     a = assess(st, ev.seat, ev.tile, kind)
     if a.scored is None:
-        return illegal("R3.1", f"seat {ev.seat} declares a win on {code(ev.tile)} but its hand is not a winning hand",
-                       ev.step, ev.seat)
+        return illegal("R3.1", "not_a_winning_hand", {"seat": ev.seat, "tile": code(ev.tile)}, ev.step, ev.seat)
     if a.needs_pass:
-        return illegal("R7.3", f"seat {ev.seat} wins {code(ev.tile)} by discard with 平胡 and no 通行证 "
-                       "(no kong, no 报听, not a 热炮)", ev.step, ev.seat)
+        return illegal("R7.3", "ping_hu_without_pass", {"seat": ev.seat, "tile": code(ev.tile)}, ev.step, ev.seat)
+    if ev.seat in (st.window.passed if st.window is not None and kind is not WinKind.SELF_DRAW else set()):
+        return illegal("R13.1", "win_passed_tile", {"seat": ev.seat}, ev.step, ev.seat)
     if a.locked:
         lock = st.seats[ev.seat].lock
         assert lock is not None
-        higher = (f"; this win is worth {a.payer_total}, not more than the passed {lock.value}"
-                  if st.profile.pass_lock_allows_higher else "")
-        return illegal("R13.1", f"seat {ev.seat} passed a win at step {lock.step} (过胡) and may not win by "
-                       f"discard until its next {st.profile.pass_lock_until}{higher}", ev.step, ev.seat)
+        params: dict[str, object] = {"seat": ev.seat, "lock_step": lock.step, "until": st.profile.pass_lock_until}
+        if not st.profile.pass_lock_allows_higher:
+            return illegal("R13.1", "win_pass_locked", params, ev.step, ev.seat)
+        params["value"], params["passed"] = a.payer_total, lock.value
+        return illegal("R13.1", "win_pass_locked_not_higher", params, ev.step, ev.seat)
     return None
 
 
 def _check_pass(st: GameState, ev: Event) -> Finding | None:
     w = st.window
     if st.phase not in (Phase.CLAIM, Phase.ROB) or w is None or ev.seat == w.source:
-        return illegal("R2.3", f"seat {ev.seat} passes outside a claim window", ev.step, ev.seat)
+        return illegal("R2.3", "pass_outside_window", {"seat": ev.seat}, ev.step, ev.seat)
     if ev.seat in w.must_win:
         return _must_win_finding(st, ev, ev.seat)
     return None
@@ -298,11 +307,11 @@ def _must_win_failure(st: GameState, ev: Event) -> Finding | None:
 def _must_win_finding(st: GameState, ev: Event | None, seat: int) -> Finding:
     w = st.window
     assert w is not None
-    rule = "R9.2" if w.rob else "R8.2"
-    what = "rob the added kong (抢杠)" if w.rob else "win the hot shot (热炮)"
     step = ev.step if ev is not None else w.step
-    return illegal(rule, f"seat {seat} was ready on {code(w.tile)} and had to {what} at step {w.step}",
-                   step, seat)
+    params = {"seat": seat, "tile": code(w.tile), "window_step": w.step}
+    if w.rob:
+        return illegal("R9.2", "must_win_rob", params, step, seat)
+    return illegal("R8.2", "must_win_hot_shot", params, step, seat)
 
 
 def must_win_at_end(st: GameState) -> Finding | None:

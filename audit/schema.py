@@ -13,6 +13,11 @@ an audit sees is well formed, so `validate_record` first runs a hand-written
 structural check (`audit.structure.structure_ok`) that only answers "would marshmallow find
 nothing?". Only when it says no does marshmallow run to produce the messages.
 tests/test_schema.py checks that the two always agree.
+
+Every problem carries a catalogue code and its params (audit/catalogue/findings.toml):
+the validators raise `Msg`, a str (the English text marshmallow passes along)
+that also holds the code and params; the few plain strings marshmallow
+produces itself (unknown field, missing field) are mapped to codes by `_MARSHMALLOW`.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from marshmallow.exceptions import SCHEMA
 from marshmallow.utils import missing
 
+from audit.catalogue import Lang, finding_message
 from audit.kinds import EventType, MeldKind
 from audit.structure import (
     EVENT_TYPES,
@@ -68,16 +74,55 @@ _FIELD_ORDER = (
 _RANK = {name: i for i, name in enumerate(_FIELD_ORDER)}
 
 Part = str | int
-Problem = tuple[tuple[Part, ...], str, str | None]
+
+
+class Msg(str):
+    """A problem as marshmallow carries it (a str: the code) with its catalogue code and params.
+
+    The words are rendered only when asked (`SchemaError.text`)."""
+
+    code: str
+    params: dict[str, Any]
+
+    def __new__(cls, code: str, **params: Any) -> "Msg":
+        self = super().__new__(cls, code)
+        self.code, self.params = code, params
+        return self
+
+
+Problem = tuple[tuple[Part, ...], Msg, str | None]
+
+_MARSHMALLOW: dict[str, str] = {UNKNOWN_FIELD: "unknown_field", MISSING_FIELD: "missing_field"}
+"""marshmallow's own messages (set through `error_messages`) -> codes."""
 
 
 @dataclass(frozen=True)
 class SchemaError:
-    """One problem of a document: where (JSON path), what, and which rule if any."""
+    """One problem of a document: where (JSON path), what (a catalogue code and its params,
+    `path` among them), and which rule if any."""
 
     path: str
-    message: str
+    code: str
+    params: dict[str, Any]
     rule: str | None
+
+    @property
+    def message(self) -> str:
+        """What is wrong, in English, without the path."""
+        return self.text(Lang.EN)
+
+    def text(self, lang: Lang | str) -> str:
+        """What is wrong, in `lang`, without the path or the rule."""
+        return finding_message(self.code, {**self.params, "path": ""}, None, lang)
+
+
+def as_msg(message: object) -> Msg:
+    """A marshmallow message as a Msg: ours already are; marshmallow's own are mapped to codes."""
+    if isinstance(message, Msg):
+        return message
+    text = str(message)
+    code = _MARSHMALLOW.get(text)
+    return Msg(code) if code is not None else Msg("unexpected_schema_message", text=text)
 
 
 # ---------------------------------------------------------------- messages
@@ -107,23 +152,18 @@ def _make_repr() -> reprlib.Repr:
 _REPR = _make_repr()
 
 
-def _plural(count: int, word: str) -> str:
-    """'1 time', '5 times': messages are read by operators."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 # ---------------------------------------------------------------- fields
 
 
 class _Base(fields.Field):
     """Common behaviour: our wording for missing, null and wrongly typed values."""
 
-    what = "a value"
+    what = "value"
     default_error_messages = {"required": MISSING_FIELD}
 
     def _type_error(self, value: object) -> ValidationError:
         """The error for a value of the wrong JSON type, showing the value."""
-        return ValidationError(f"must be {self.what}, got {short(value)}")
+        return ValidationError(Msg("wrong_type", type=self.what, got=short(value)))
 
     def _validate_missing(self, value: object) -> None:
         """A null where a value is expected is a type error, not a separate kind."""
@@ -136,7 +176,7 @@ class _Base(fields.Field):
 class Int(_Base):
     """A JSON integer; booleans and floats (even 2.0) are refused."""
 
-    what = "an integer"
+    what = "integer"
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
@@ -147,7 +187,7 @@ class Int(_Base):
 class Str(_Base):
     """A JSON string."""
 
-    what = "a string"
+    what = "string"
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         if not isinstance(value, str):
@@ -158,7 +198,7 @@ class Str(_Base):
 class Obj(_Base):
     """A JSON object with anything inside (`extra`, `rules.options`): kept, not judged."""
 
-    what = "an object"
+    what = "object"
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dict:
         if not isinstance(value, dict):
@@ -176,10 +216,10 @@ class AnyValue(_Base):
 class Tile(_Base):
     """One of the 27 tile codes `1m`..`9s`."""
 
-    what = "a tile"
+    what = "tile"
 
     def _type_error(self, value: object) -> ValidationError:
-        return ValidationError(f"not a tile: {short(value)}")
+        return ValidationError(Msg("not_a_tile", got=short(value)))
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         if not isinstance(value, str) or value not in TILES:
@@ -194,7 +234,7 @@ class ListOf(_Base, fields.List):
     with both a wrong die count and a bad die must show both.
     """
 
-    what = "a list"
+    what = "list"
 
     def __init__(
         self,
@@ -210,15 +250,15 @@ class ListOf(_Base, fields.List):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list:
         if not isinstance(value, list):
             raise self._type_error(value)
-        bad_size = self.sizes is not None and len(value) not in self.sizes
-        size_msg = self.size_error.format(count=len(value))
+        size_msg = Msg(self.size_error, count=len(value)) if self.sizes is not None and len(value) not in self.sizes \
+            else None
         try:
             loaded = super()._deserialize(value, attr, data, **kwargs)
         except ValidationError as err:
-            if bad_size:
+            if size_msg is not None:
                 raise ValidationError({SCHEMA: [size_msg], **err.messages}) from err  # type: ignore[dict-item]  # a list's errors are a dict
             raise
-        if bad_size:
+        if size_msg is not None:
             raise ValidationError(size_msg)
         return loaded
 
@@ -226,7 +266,7 @@ class ListOf(_Base, fields.List):
 class NestedObj(_Base, fields.Nested):
     """A nested object checked by its own schema; a non-object is a type error here."""
 
-    what = "an object"
+    what = "object"
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         if not isinstance(value, dict):
@@ -237,33 +277,39 @@ class NestedObj(_Base, fields.Nested):
 # ---------------------------------------------------------------- validators
 
 
-class _ShortInput:
-    """Mixin for marshmallow validators: show `{input}` as a cut repr, never raw.
+class OneOf(validate.OneOf):
+    """validate.OneOf with our message: code `not_one_of`, the value shown as a cut repr.
 
     Formatting a raw 5000-digit int raises ValueError, and a raw string loses
     its quotes; both would break the message style.
     """
 
-    def _format_error(self, value: Any, *args: Any) -> str:
-        return super()._format_error(short(value), *args)  # type: ignore[misc]
-
-
-class OneOf(_ShortInput, validate.OneOf):
-    """validate.OneOf with our message style."""
-
     def __init__(self, choices: Iterable[str]) -> None:
-        super().__init__(choices, error="must be one of {choices}, got {input}")
+        super().__init__(choices)
+
+    def _format_error(self, value: Any) -> str:
+        return Msg("not_one_of", choices=[str(c) for c in self.choices], got=short(value))
 
 
-class Range(_ShortInput, validate.Range):
-    """validate.Range in our message style (and safe for 5000-digit ints)."""
+class Range(validate.Range):
+    """validate.Range with a catalogue code of its own (and safe for 5000-digit ints)."""
+
+    def __init__(self, min: int, max: int | None = None, *, code: str) -> None:  # noqa: A002 - marshmallow's names
+        super().__init__(min, max)
+        self.code = code
+
+    def _format_error(self, value: Any, message: str) -> str:
+        return Msg(self.code, got=short(value))
 
 
-class Equal(_ShortInput, validate.Equal):
-    """validate.Equal with our message style."""
+class Equal(validate.Equal):
+    """validate.Equal with our message: code `wrong_format`."""
 
     def __init__(self, expected: str) -> None:
-        super().__init__(expected, error=f"must be {expected!r}, got {{input}}")
+        super().__init__(expected)
+
+    def _format_error(self, value: Any) -> str:
+        return Msg("wrong_format", want=self.comparable, got=short(value))
 
 
 def _check_game_id(value: str) -> None:
@@ -272,22 +318,22 @@ def _check_game_id(value: str) -> None:
         return
     problems = []
     if not 1 <= len(value) <= 128:
-        problems.append(f"must be 1-128 characters long, got {len(value)}")
+        problems.append(Msg("game_id_length", length=len(value)))
     if not _GAME_ID_CHARS.match(value):
-        problems.append(f"may only hold A-Za-z0-9._:- characters, got {short(value)}")
-    raise ValidationError(problems)
+        problems.append(Msg("game_id_chars", got=short(value)))
+    raise ValidationError(problems)  # type: ignore[arg-type]  # a list of str subclasses
 
 
 def _check_iso(value: str) -> None:
     """marshmallow validator wrapper of `_is_iso`."""
     if not is_iso(value):
-        raise ValidationError(f"not an ISO date-time: {short(value)}")
+        raise ValidationError(Msg("not_iso", got=short(value)))
 
 
 def _non_empty(value: str) -> None:
     """rules.profile names a profile; which ones exist is checked elsewhere."""
     if not value:
-        raise ValidationError("must not be empty")
+        raise ValidationError(Msg("empty_string"))
 
 
 # ---------------------------------------------------------------- schemas
@@ -341,9 +387,7 @@ class KongSchema(TileEventSchema):
         """Only an exposed kong takes a tile from another seat (record-format.md)."""
         if isinstance(original, dict) and "from" in original:
             if original.get("kind") in (MeldKind.CONCEALED, MeldKind.ADDED):
-                raise ValidationError(
-                    f"{UNKNOWN_FIELD}: 'from' is only allowed on an exposed kong", "from"
-                )
+                raise ValidationError(Msg("from_not_allowed"), "from")
 
 
 class WinSchema(TileEventSchema):
@@ -373,7 +417,7 @@ _UNTYPED_EVENT = UntypedEventSchema()
 class Event(_Base):
     """An event, checked by the schema of its `type`: fields differ per type."""
 
-    what = "an object"
+    what = "object"
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         if not isinstance(value, dict):
@@ -411,14 +455,14 @@ class RecordSchema(_Strict):
     platform = Str()
     client = Str()
     rules = NestedObj(RulesSchema, required=True)
-    base = Int(validate=Range(min=1, error="must be a positive integer, got {input}"))
+    base = Int(validate=Range(1, code="not_positive"))
     seats = ListOf(NestedObj(SeatSchema), required=True)
     dealer = Int(required=True)
-    dealer_streak = Int(validate=Range(min=0, error="must not be negative, got {input}"))
+    dealer_streak = Int(validate=Range(0, code="negative"))
     dice = ListOf(
-        Int(validate=Range(1, 6, error="must be 1-6, got {input}")),
+        Int(validate=Range(1, 6, code="die_out_of_range")),
         sizes=(2,),
-        size_error="must hold exactly 2 dice, got {count}",
+        size_error="dice_count",
     )
     deal = ListOf(ListOf(Tile()), required=True)
     wall = ListOf(Tile(), required=True)
@@ -436,7 +480,7 @@ class MatchSchema(_Strict):
         AnyValue(allow_none=True),
         required=True,
         sizes=range(1, sys.maxsize),
-        size_error="must hold at least one hand",
+        size_error="no_hands",
     )
     extra = Obj()
 
@@ -451,7 +495,7 @@ _MATCH = MatchSchema()
 def _schema_problems(schema: Schema, doc: object) -> list[Problem]:
     """Run a marshmallow schema and flatten its nested error dict into paths."""
     if not isinstance(doc, dict):
-        return [((), f"must be an object, got {short(doc)}", None)]
+        return [((), Msg("wrong_type", type="object", got=short(doc)), None)]
     try:
         schema.load(doc)
     except ValidationError as err:
@@ -471,13 +515,13 @@ def _flatten(messages: Any, where: tuple[Part, ...]) -> Iterator[Problem]:
         for message in messages:
             yield from _flatten(message, where)
     else:
-        yield (where, str(messages), None)
+        yield (where, as_msg(messages), None)
 
 
 def _flatten_schema_key(messages: Any, where: tuple[Part, ...]) -> Iterator[Problem]:
     """`_schema` holds errors of the object itself, or of a document key named `_schema`."""
     for where_, message, rule in _flatten(messages, where):
-        if message == UNKNOWN_FIELD and where_ == where:
+        if message.code == "unknown_field" and where_ == where:
             where_ = (*where, SCHEMA)
         yield (where_, message, rule)
 
@@ -493,7 +537,7 @@ def _cross_problems(doc: object) -> list[Problem]:
     if not isinstance(seats, list):
         return []
     if len(seats) not in SEAT_COUNTS:
-        return [(("seats",), f"must have 3 or 4 seats, got {len(seats)}", "R1.1")]
+        return [(("seats",), Msg("seat_count", seats=len(seats)), "R1.1")]
     n = len(seats)
     return [*_seat_index_problems(doc, n), *_count_problems(doc, n), *_tile_problems(doc, n)]
 
@@ -501,7 +545,7 @@ def _cross_problems(doc: object) -> list[Problem]:
 def _seat_index_problems(doc: dict, n: int) -> list[Problem]:
     """Seat indexes must name a seat of this table (non-ints are schema errors already)."""
     return [
-        (where, f"seat index {short(seat)} out of range ({n} seats)", None)
+        (where, Msg("seat_out_of_range", got=short(seat), seats=n), None)
         for where, seat in (*_top_seat_refs(doc), *_event_seat_refs(doc.get("events"), n))
         if is_int(seat) and not 0 <= seat < n
     ]
@@ -538,11 +582,11 @@ def _count_problems(doc: dict, n: int) -> Iterator[Problem]:
     """One hand per seat in `deal`, one score per seat in `result.scores`."""
     deal = doc.get("deal")
     if isinstance(deal, list) and len(deal) != n:
-        yield ("deal",), f"must hold one hand per seat: {len(deal)} hands for {n} seats", None
+        yield ("deal",), Msg("deal_count", hands=len(deal), seats=n), None
     result = doc.get("result")
     scores = result.get("scores") if isinstance(result, dict) else None
     if isinstance(scores, list) and len(scores) != n:
-        yield ("result", "scores"), f"must hold one score per seat: {len(scores)} scores for {n} seats", None
+        yield ("result", "scores"), Msg("scores_count", scores=len(scores), seats=n), None
 
 
 def _tile_problems(doc: dict, n: int) -> list[Problem]:
@@ -562,21 +606,20 @@ def _tile_problems(doc: dict, n: int) -> list[Problem]:
     for seat, hand in enumerate(deal):
         expected = 14 if seat == dealer else 13
         if len(hand) != expected:
-            message = f"seat {seat} was dealt {_plural(len(hand), 'tile')}, expected {expected}"
+            message = Msg("hand_size", seat=seat, count=len(hand), want=expected)
             problems.append((("deal", seat), message, "R1.2"))
-    wrong = _tile_count_message(deal, wall)
-    if wrong:
-        problems.append((("deal",) if problems else ("wall",), wrong, "R1.2"))
+    off = _tiles_off(deal, wall)
+    if off:
+        problems.append((("deal",) if problems else ("wall",), Msg("tile_counts", off=off), "R1.2"))
     return problems
 
 
-def _tile_count_message(deal: list[list[str]], wall: list[str]) -> str:
-    """'' when deal + wall hold four of each tile, else which tiles are off."""
+def _tiles_off(deal: list[list[str]], wall: list[str]) -> list[list[Any]]:
+    """[[tile, count], ...] of the tiles deal + wall do not hold four of (empty when all do)."""
     counts = Counter(wall)
     for hand in deal:
         counts.update(hand)
-    off = [f"{t} appears {_plural(counts[t], 'time')}" for t in TILE_CODES if counts[t] != 4]
-    return f"{', '.join(off)} (each tile must appear exactly 4 times)" if off else ""
+    return [[t, counts[t]] for t in TILE_CODES if counts[t] != 4]
 
 
 # ---------------------------------------------------------------- ordering and public API
@@ -621,7 +664,11 @@ def _path(parts: tuple[Part, ...]) -> str:
 def _finish(problems: list[Problem], doc: object) -> list[SchemaError]:
     """Sort into document order (stable: same-path messages keep their order)."""
     problems.sort(key=lambda p: _sort_key(p[0], doc))
-    return [SchemaError(_path(parts), message, rule) for parts, message, rule in problems]
+    out = []
+    for parts, message, rule in problems:
+        path = _path(parts)
+        out.append(SchemaError(path, message.code, {"path": path, **message.params}, rule))
+    return out
 
 
 def _record_problems(doc: object) -> list[Problem]:
@@ -641,7 +688,7 @@ def _guarded(check: Callable[[object], list[Problem]], doc: object) -> list[Prob
     try:
         return check(doc)
     except Exception as err:  # noqa: BLE001
-        return [((), f"internal validator error: {type(err).__name__}", None)]
+        return [((), Msg("internal_validator_error", error=type(err).__name__), None)]
 
 
 def validate_record(doc: object) -> list[SchemaError]:

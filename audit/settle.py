@@ -2,7 +2,8 @@
 
 Every payment is an `Item` naming its kind, payer, payee, amount and rule, so
 a report can show the working and the comparison (R15) can say which payment
-a platform got wrong.
+a platform got wrong. Its note is a catalogue code with params (the working:
+pattern, bonuses, chickens), rendered in words only by `to_json`.
 """
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from typing import Any, Final
 
 from audit import chickens, hands
 from audit.chickens import SeatChickens
-from audit.kinds import ITEM_KINDS, ItemKind, MeldKind, WinKind
+from audit.catalogue import Lang, note_text
+from audit.kinds import ITEM_KINDS, BurnKind, ItemKind, MeldKind, WinKind
 from audit.state import GameState, Meld, Win
-from audit.values import Valued, dealer_bonus, ready_value
+from audit.values import Note, Valued, dealer_bonus, note, ready_value
 from audit.tiles import code
 
 KIND_RULE: Final[dict[str, str]] = {
@@ -35,28 +37,56 @@ class Item:
     payee: int
     amount: int
     rule: str
-    note: str
+    code: str
+    """The note's catalogue code (audit/catalogue/notes.toml)."""
+    params: dict[str, Any]
 
-    def __init__(self, kind: ItemKind, payer: int, payee: int, amount: int, rule: str, note: str) -> None:
+    def __init__(self, kind: ItemKind, payer: int, payee: int, amount: int, rule: str, code: str,
+                 params: dict[str, Any]) -> None:
         # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.kind = kind
         self.payer = payer
         self.payee = payee
         self.amount = amount
         self.rule = rule
-        self.note = note
+        self.code = code
+        self.params = params
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> "Item":
-        """A record's (schema-valid) `result.items` entry, in its points; it names no rule."""
-        return cls(ITEM_KINDS[raw["kind"]], raw["from"], raw["to"], raw["amount"], "", raw.get("note", ""))
+        """A record's (schema-valid) `result.items` entry, in its points, for sums: it names no rule,
+        and its `note` is the platform's own text, which the audit never renders."""
+        return cls(ITEM_KINDS[raw["kind"]], raw["from"], raw["to"], raw["amount"], "", "", {})
 
-    def to_json(self, base: int) -> dict[str, Any]:
-        """The contract's item object, in points."""
+    def note(self, lang: Lang | str = Lang.EN) -> str:
+        """The working of this payment in words, in `lang`."""
+        return note_text(self.code, self.params, lang)
+
+    def note_json(self) -> Note:
+        """The note as data: {code, params}."""
+        return note(self.code, self.params)
+
+    def to_json(self, base: int, lang: Lang | str = Lang.EN, note: str | None = None) -> dict[str, Any]:
+        """The contract's item object, in points; `note` is rendered in `lang` from `code` and `params`
+        (unless the caller already has it)."""
         # `_value_`, not `value` (a Python-level descriptor): read for every item of every audit.
         kind: str = self.kind._value_
         return {"kind": kind, "from": self.payer, "to": self.payee, "amount": self.amount * base,
-                "rule": self.rule, "note": self.note}
+                "rule": self.rule, "code": self.code, "params": self.params,
+                "note": self.note(lang) if note is None else note}
+
+
+@dataclass
+class Burn:
+    """What burned a seat's credits or voided its kong: a 热炮 (`hot_shot`) or a 抢杠 (`rob`), at which step."""
+
+    by: BurnKind
+    step: int
+
+    def __init__(self, by: BurnKind, step: int) -> None:
+        # Written out, not generated: mypyc compiles this one (docs/performance.md).
+        self.by = by
+        self.step = step
 
 
 def net_scores(items: list[Item], n: int) -> list[int]:
@@ -80,16 +110,17 @@ class Settlement:
     flip: int | None
     ending: str
     ready: dict[int, Valued | None] = field(default_factory=dict)
-    burned: dict[int, str] = field(default_factory=dict)
+    burned: dict[int, Burn] = field(default_factory=dict)
+    """Seats whose dou and chicken credits are burned (R8.3 burn all, R9.3), and by what."""
     chickens: list[SeatChickens] = field(default_factory=list)
     n: int = 4
-    void_kongs: dict[int, str] = field(default_factory=dict)
+    void_kongs: dict[int, Burn] = field(default_factory=dict)
     """Seats with a kong that scores nothing because of the ending: 热炮 that_kong, a robbed kong."""
 
     def __init__(self, items: list[Item], next_dealer: int, next_dealer_streak: int, next_dealer_rule: str,
                  flip: int | None, ending: str, ready: dict[int, Valued | None] | None = None,
-                 burned: dict[int, str] | None = None, tallies: list[SeatChickens] | None = None,
-                 n: int = 4, void_kongs: dict[int, str] | None = None) -> None:
+                 burned: dict[int, Burn] | None = None, tallies: list[SeatChickens] | None = None,
+                 n: int = 4, void_kongs: dict[int, Burn] | None = None) -> None:
         # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.items = items
         self.next_dealer = next_dealer
@@ -107,12 +138,25 @@ class Settlement:
         """Net units per seat."""
         return net_scores(self.items, self.n)
 
-    def to_json(self, base: int) -> dict[str, Any]:
-        """The contract's settlement object, in points."""
+    def to_json(self, base: int, lang: Lang | str = Lang.EN) -> dict[str, Any]:
+        """The contract's settlement object, in points, item notes in `lang`."""
         return {"scores": [s * base for s in self.scores()], "next_dealer": self.next_dealer,
                 "next_dealer_streak": self.next_dealer_streak,
                 "flip": code(self.flip) if self.flip is not None else None,
-                "items": [it.to_json(base) for it in self.items]}
+                "items": self._items_json(base, lang)}
+
+    def _items_json(self, base: int, lang: Lang | str) -> list[dict[str, Any]]:
+        """Items share their params where they share their working (one win paid by three seats,
+        one seat's chickens): each such note is rendered once."""
+        done: dict[int, tuple[str, str]] = {}
+        out = []
+        for it in self.items:
+            hit = done.get(id(it.params))
+            if hit is None or hit[0] != it.code:
+                hit = (it.code, it.note(lang))
+                done[id(it.params)] = hit
+            out.append(it.to_json(base, lang, hit[1]))
+        return out
 
 
 # ------------------------------------------------------------------ readiness
@@ -165,30 +209,30 @@ def _settle_wins(st: GameState, ready: dict[int, Valued | None], ignore_burn: bo
                       ready, burned, tallies, st.n, _void_kongs(st, void_kong))
 
 
-def _void_kongs(st: GameState, void: Meld | None) -> dict[int, str]:
+def _void_kongs(st: GameState, void: Meld | None) -> dict[int, Burn]:
     """Why a seat's kong pays no dou although it was declared (for the comparison's words)."""
     w = st.window
     if w is None:
         return {}
     if w.rob:
-        return {w.source: f"抢杠 at step {w.step}: the robbed kong does not stand (R9.3)"}
+        return {w.source: Burn(BurnKind.ROB, w.step)}
     if void is not None:
-        return {void.owner: f"热炮 at step {w.step} voids the kong just made (R8.3 that_kong)"}
+        return {void.owner: Burn(BurnKind.HOT_SHOT, w.step)}
     return {}
 
 
-def _burns(st: GameState) -> tuple[dict[int, str], Meld | None]:
+def _burns(st: GameState) -> tuple[dict[int, Burn], Meld | None]:
     """R8.3, R9.3: seats whose dou and chicken credits are burned, or the single kong voided."""
     w = st.window
     prof = st.profile
     if w is None or not st.wins:
         return {}, None
     if w.rob:
-        return ({w.source: f"抢杠 at step {w.step}"} if prof.rob_kong_burn else {}), None
+        return ({w.source: Burn(BurnKind.ROB, w.step)} if prof.rob_kong_burn else {}), None
     if w.hot_kong is None:
         return {}, None
     if prof.hot_shot.burn == "all":
-        return {w.source: f"热炮 at step {w.step}"}, None
+        return {w.source: Burn(BurnKind.HOT_SHOT, w.step)}, None
     return {}, w.hot_kong
 
 
@@ -201,22 +245,22 @@ def _hand_items(st: GameState, w: Win) -> list[Item]:
     if w.kind is WinKind.SELF_DRAW:
         for o in range(st.n):
             if o != w.seat:
-                out.append(Item(ItemKind.HAND, o, w.seat, a.units, "R6.1", a.note))
+                out.append(Item(ItemKind.HAND, o, w.seat, a.units, "R6.1", a.code, a.params))
                 if bonus and st.dealer in (o, w.seat):
-                    out.append(Item(ItemKind.DEALER, o, w.seat, bonus, "R6.4", f"庄 {bonus}"))
+                    out.append(Item(ItemKind.DEALER, o, w.seat, bonus, "R6.4", "dealer_bonus", {"bonus": bonus}))
         return out
     assert w.source is not None
     if w.kind is WinKind.DISCARD:
-        out.append(Item(ItemKind.HAND, w.source, w.seat, a.units, "R6.3", a.note))
+        out.append(Item(ItemKind.HAND, w.source, w.seat, a.units, "R6.3", a.code, a.params))
         if bonus and st.dealer in (w.source, w.seat):
-            out.append(Item(ItemKind.DEALER, w.source, w.seat, bonus, "R6.4", f"庄 {bonus}"))
+            out.append(Item(ItemKind.DEALER, w.source, w.seat, bonus, "R6.4", "dealer_bonus", {"bonus": bonus}))
         return out
     shares = [o for o in range(st.n) if o != w.seat]
-    out.append(Item(ItemKind.HAND, w.source, w.seat, a.units * len(shares), "R9.3",
-                    f"{a.note}, 抢杠 包{len(shares)}家"))
+    rob_params = {**a.params, "parts": [*a.params["parts"], note("rob_shares", {"shares": len(shares)})]}
+    out.append(Item(ItemKind.HAND, w.source, w.seat, a.units * len(shares), "R9.3", a.code, rob_params))
     extra = sum(bonus for o in shares if st.dealer in (o, w.seat))
     if extra:
-        out.append(Item(ItemKind.DEALER, w.source, w.seat, extra, "R6.4", f"庄 {bonus} per share (抢杠)"))
+        out.append(Item(ItemKind.DEALER, w.source, w.seat, extra, "R6.4", "dealer_bonus_rob", {"bonus": bonus}))
     return out
 
 
@@ -229,11 +273,8 @@ def _transfer_items(st: GameState, w: Win) -> list[Item]:
     kind = kong.kind.value
     times = 1 if kong.kind is MeldKind.EXPOSED else st.n - 1
     amount = times * st.profile.dou_value(kind)
-    return [Item(ItemKind.HOT_SHOT, window.source, w.seat, amount, "R8.3",
-                 f"热炮 transfer of {_KONG_ZH[kong.kind]} {code(kong.tile)}: {times}x{st.profile.dou_value(kind)}")]
-
-
-_KONG_ZH: Final = {MeldKind.CONCEALED: "闷豆", MeldKind.ADDED: "转弯豆", MeldKind.EXPOSED: "点豆"}
+    return [Item(ItemKind.HOT_SHOT, window.source, w.seat, amount, "R8.3", "hot_shot_transfer",
+                 {"kong": kind, "tile": code(kong.tile), "times": times, "value": st.profile.dou_value(kind)})]
 
 
 def _dou_items(st: GameState, won_or_ready: set[int], burned: set[int], void: Meld | None) -> list[Item]:
@@ -247,9 +288,9 @@ def _dou_items(st: GameState, won_or_ready: set[int], burned: set[int], void: Me
             if not m.is_kong or not m.scores or m is void:
                 continue
             value = prof.dou_value(m.kind.value)
-            note = f"{_KONG_ZH[m.kind]} {code(m.tile)}"
             payers = [m.from_seat] if m.kind is MeldKind.EXPOSED else [o for o in range(st.n) if o != seat]
-            out += [Item(ItemKind.DOU, p, seat, value, "R4.7", note) for p in payers if p is not None]
+            params = {"kong": m.kind.value, "tile": code(m.tile)}
+            out += [Item(ItemKind.DOU, p, seat, value, "R4.7", "dou", params) for p in payers if p is not None]
     return out
 
 
@@ -263,7 +304,7 @@ def _chicken_items(st: GameState, won_or_ready: set[int], burned: set[int],
         exposed_liable = prof.chicken_requires_ready and seat not in won_or_ready
         tallies.append(chickens.tally(st, seat, final_hand(st, seat), qualifies, exposed_liable, flip))
     pays = chickens.payments(st, tallies, burned)
-    return tallies, [Item(ItemKind.CHICKEN, p.payer, p.payee, p.amount, p.rule, p.note) for p in pays]
+    return tallies, [Item(ItemKind.CHICKEN, p.payer, p.payee, p.amount, p.rule, p.code, p.params) for p in pays]
 
 
 def _next_dealer_after_wins(st: GameState) -> tuple[int, str]:
@@ -292,9 +333,9 @@ def _settle_draw(st: GameState, ready: dict[int, Valued | None]) -> Settlement:
             for payee in ready_seats:
                 v = ready[payee]
                 assert v is not None
-                items.append(Item(ItemKind.DRAW_SETTLE, payer, payee, v.units, "R12.1", f"查叫: {v.note}"))
+                items.append(Item(ItemKind.DRAW_SETTLE, payer, payee, v.units, "R12.1", v.code, v.params))
                 if bonus and st.dealer in (payer, payee):
-                    items.append(Item(ItemKind.DEALER, payer, payee, bonus, "R6.4", f"庄 {bonus} (查叫)"))
+                    items.append(Item(ItemKind.DEALER, payer, payee, bonus, "R6.4", "dealer_bonus_draw", {"bonus": bonus}))
     nxt = _next_dealer_after_draw(st, ready_seats)
     return Settlement(items, nxt, st.streak + 1 if nxt == st.dealer else 0, "R14.3", None, "draw",
                       ready, {}, [], st.n)

@@ -226,7 +226,7 @@ def simulate(prof_name: str, options: dict[str, Any], count: int, seed: int, *, 
     """`count` hands; dealer and streak follow the previous hand (R14) within a table of `table_hands`."""
     prof = resolve(prof_name, options)
     if players not in prof.players:
-        raise ProfileError("players", f"profile {prof.name} allows {' or '.join(map(str, prof.players))} players")
+        raise ProfileError("players", "players_not_in_profile", {"profile": prof.name, "players": list(prof.players)})
     knobs = knobs or Knobs()
     rng = random.Random(seed)
     start = datetime(2026, 3, 1, 19, 0, tzinfo=TZ) + timedelta(days=seed % 28)
@@ -279,7 +279,8 @@ def _win_tags(st: GameState, sett: Settlement) -> set[str]:
         "金鸡": flip is not None and flip.gold, "翻牌": flip is not None,
         "责任鸡": any(fc.claimed_by is not None for fc in fcs),
         "冲锋鸡": any(fc.claimed_by is None and not fc.won_on for fc in fcs),
-        "乌骨鸡": st.profile.wugu_on and any(it.kind is ItemKind.CHICKEN and "乌骨鸡" in it.note for it in sett.items),
+        "乌骨鸡": st.profile.wugu_on and any(it.kind is ItemKind.CHICKEN and part["params"].get("chicken") == "8p"
+                                          for it in sett.items for part in it.params.get("parts", ())),
         "天胡": any(x.situational and x.situational[0].key == "tian_hu" for x in st.wins),
         "地胡": any(x.situational and x.situational[0].key == "di_hu" for x in st.wins),
     }

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from audit.catalogue import Lang, render_note
+from audit.chickens import SeatChickens
 from audit.engine import audit_hand
 from audit.findings import Finding
+from audit.kinds import EventType
 from audit.state import Event, GameState
 from audit.tiles import code, format_counts
 from audit.views import ChickenView, Marker, MarkerKind, MeldView, SeatView, StepView, Trace
@@ -26,8 +29,9 @@ def seat_views(st: GameState) -> tuple[SeatView, ...]:
     return tuple(out)
 
 
-def trace(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None) -> Trace:
-    """Audit `doc` and keep a view of the table after every step."""
+def trace(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
+          lang: Lang = Lang.EN) -> Trace:
+    """Audit `doc` and keep a view of the table after every step; words in `lang`."""
     steps: list[StepView] = []
     prev_locks: list[object] = []
     raw_events = doc.get("events") if isinstance(doc, dict) else None
@@ -37,7 +41,7 @@ def trace(doc: object, *, profile: str | None = None, options: dict[str, Any] | 
         if finding is not None and finding.step is None:
             return
         event = raw_events[index] if ev is not None and isinstance(raw_events, list) else None
-        found = (finding.to_json(),) if finding is not None else ()
+        found = (finding.to_json(lang),) if finding is not None else ()
         if finding is not None and steps and steps[-1].index == index:
             steps.pop()
         locks = [s.lock for s in st.seats]
@@ -47,15 +51,20 @@ def trace(doc: object, *, profile: str | None = None, options: dict[str, Any] | 
         steps.append(StepView(index, event, seat_views(st), st.wall_left, markers, found))
 
     hand = audit_hand(doc, profile=profile, options=options, observer=observe)
-    out = Trace(hand.to_json(), steps)
+    out = Trace(hand.to_json(lang), steps)
     if hand.replay is not None:
         _mark_endings(out, hand.replay.state)
     if hand.settlement is not None:
-        out.chickens = [ChickenView(c.seat, tuple(c.tiles), c.credit if c.qualifies else -c.liability,
-                                    c.qualifies, ", ".join(c.parts or c.liability_parts))
-                        for c in hand.settlement.chickens]
+        out.chickens = [_chicken_view(c, lang) for c in hand.settlement.chickens]
     _attach_findings(out)
     return out
+
+
+def _chicken_view(c: SeatChickens, lang: Lang) -> ChickenView:
+    """A seat's chickens; the note is its credit's working (or its liability's), rendered in `lang`."""
+    params = {"parts": c.parts or c.liability_parts}
+    return ChickenView(c.seat, tuple(c.tiles), c.credit if c.qualifies else -c.liability, c.qualifies,
+                       render_note({"code": "chicken_tally", "params": params}, lang), "chicken_tally", params)
 
 
 def _markers(st: GameState, ev: Event | None) -> tuple[Marker, ...]:
@@ -63,9 +72,9 @@ def _markers(st: GameState, ev: Event | None) -> tuple[Marker, ...]:
     if ev is None:
         return ()
     out = []
-    if ev.type.value == "declare":
+    if ev.type is EventType.DECLARE:
         out.append(Marker.of(MarkerKind.DECLARE))
-    if ev.type.value == "kong":
+    if ev.type is EventType.KONG:
         meld = st.seats[ev.seat].kong_this_turn
         if meld is not None and not meld.scores:
             out.append(Marker.of(MarkerKind.LATE_KONG))

@@ -7,71 +7,86 @@ come here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from audit.hands import Scored
 from audit.profiles import Profile
 
 
+Note = dict[str, Any]
+"""A settlement note or a part of one, as JSON: {"code": ..., "params": {...}} (audit/catalogue/notes.toml)."""
+
+
+def note(code: str, params: dict[str, Any]) -> Note:
+    """A note (or note part) object; its words are rendered from the catalogue when asked."""
+    return {"code": code, "params": params}
+
+
 @dataclass
 class Valued:
-    """A value in units and the arithmetic that produced it, for notes and reports."""
+    """A value in units and the arithmetic that produced it (a note code and its params), for notes and reports."""
 
     units: int
-    note: str
+    code: str
+    params: dict[str, Any]
 
-    def __init__(self, units: int, note: str) -> None:
+    def __init__(self, units: int, code: str, params: dict[str, Any]) -> None:
         # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.units = units
-        self.note = note
+        self.code = code
+        self.params = params
 
 
 def _apply_mode(value: int, bonus: int, mode: str) -> int:
     return value + bonus if mode == "add" else max(value, bonus)
 
 
-def declared_value(prof: Profile, pattern_value: int, declared: str | None) -> tuple[int, str]:
-    """R5.4: 报听 acting on a pattern value; hard (dealer) or soft."""
+def declared_value(prof: Profile, pattern_value: int, declared: str | None) -> tuple[int, list[Note]]:
+    """R5.4: 报听 acting on a pattern value; hard (dealer) or soft. The note part says how."""
     d = prof.declared
     if declared is None or d is None:
-        return pattern_value, ""
+        return pattern_value, []
     bonus = d.hard if declared == "hard" else d.soft
-    return _apply_mode(pattern_value, bonus, d.mode), f" 报听 {bonus} ({d.mode})"
+    return _apply_mode(pattern_value, bonus, d.mode), [note("declared_bonus", {"bonus": bonus, "mode": d.mode})]
 
 
 def win_value(prof: Profile, scored: Scored, *, declared: str | None, kill: bool, self_draw: bool,
               kong_flower: bool, hot: bool) -> Valued:
     """R5.4, R6.1, R6.2, R8.3: one winner's value as paid by one payer (before dealer bonus)."""
     table = prof.jds_table
-    note = f"{scored.pattern.zh} {scored.value}"
-    if self_draw and table is not None and scored.pattern.key in table:
-        units = table[scored.pattern.key]
-        note = f"{scored.pattern.zh} 见豆三自摸 {units}"
+    key = scored.pattern.key
+    parts: list[Note]
+    if self_draw and table is not None and key in table:
+        units = table[key]
+        code, params = "win_value_jds", {"pattern": key, "units": units}
+        parts = []
         if declared is not None and "declared" in table:
             units = max(units, table["declared"])
-            note += f" 报听 {table['declared']} (floor)"
+            parts.append(note("declared_floor", {"floor": table["declared"]}))
     else:
-        units, extra = declared_value(prof, scored.value, declared)
-        note += extra
+        units, parts = declared_value(prof, scored.value, declared)
+        code, params = "win_value", {"pattern": key, "value": scored.value}
         k = prof.kill_declared
         if kill and k is not None:
             units = _apply_mode(units, k.value, k.mode)
-            note += f" 杀报 {k.value} ({k.mode})"
+            parts.append(note("kill_declared", {"value": k.value, "mode": k.mode}))
         if self_draw and prof.self_draw_bonus:
             units += prof.self_draw_bonus
-            note += f" +自摸 {prof.self_draw_bonus}"
+            parts.append(note("self_draw_bonus", {"bonus": prof.self_draw_bonus}))
     if kong_flower and prof.kong_flower_bonus:
         units += prof.kong_flower_bonus
-        note += f" +杠开 {prof.kong_flower_bonus}"
+        parts.append(note("kong_flower_bonus", {"bonus": prof.kong_flower_bonus}))
     if hot and prof.hot_shot.bonus:
         units += prof.hot_shot.bonus
-        note += f" +热炮 {prof.hot_shot.bonus}"
-    return Valued(units, note)
+        parts.append(note("hot_shot_bonus", {"bonus": prof.hot_shot.bonus}))
+    params["parts"] = parts
+    return Valued(units, code, params)
 
 
 def ready_value(prof: Profile, scored: Scored, declared: str | None) -> Valued:
     """R12.1: a ready seat's 查叫 value (pattern, with 报听 per R5.4, no bonuses)."""
-    units, extra = declared_value(prof, scored.value, declared)
-    return Valued(units, f"叫 {scored.pattern.zh} {scored.value}{extra}")
+    units, parts = declared_value(prof, scored.value, declared)
+    return Valued(units, "cha_jiao", {"pattern": scored.pattern.key, "value": scored.value, "parts": parts})
 
 
 def dealer_bonus(prof: Profile, streak: int) -> int:

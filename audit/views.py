@@ -107,6 +107,10 @@ class ChickenView:
     value: int
     qualifies: bool
     note: str
+    """The working in words, in the trace's language (rendered from `code` and `params`)."""
+    code: str = "chicken_tally"
+    """The note's catalogue code (audit/catalogue/notes.toml); re-render with `render_note`."""
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

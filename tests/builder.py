@@ -94,5 +94,7 @@ def with_result(rec: dict[str, Any], settlement: dict[str, Any], *, items: bool 
     out["result"] = {"scores": settlement["scores"], "next_dealer": settlement["next_dealer"],
                      "flip": settlement["flip"]}
     if items:
-        out["result"]["items"] = [{k: v for k, v in it.items() if k != "rule"} for it in settlement["items"]]
+        # The record's item has no rule, code or params (record-format.md): kind, from, to, amount, note.
+        out["result"]["items"] = [{k: v for k, v in it.items() if k not in ("rule", "code", "params")}
+                                  for it in settlement["items"]]
     return out

@@ -122,4 +122,5 @@ def test_no_chow() -> None:
     doc = json.loads((EXAMPLES / "hot-shot-weile.json").read_text(encoding="utf-8"))
     doc["events"][2] = {"type": "chow", "seat": 1, "tile": "3m"}
     out = audit_record(doc)
-    assert out["verdict"] == "invalid" and out["findings"][0]["message"].startswith("events[2].type")
+    assert out["verdict"] == "invalid"
+    assert (out["findings"][0]["code"], out["findings"][0]["params"]["path"]) == ("not_one_of", "events[2].type")

@@ -39,7 +39,39 @@ def test_summary_lines() -> None:
     lines = out.splitlines()
     assert lines[0].startswith("example-hot-shot-weile [cuocuo]: missettled")
     # The record's scores are exactly cuocuo's without the 热炮 kong transfer: the audit names it.
-    assert lines[1].startswith("  - record R8.3:") and "transfer" in lines[1]
+    _, js, _ = cli("--json", "--profile", "cuocuo", str(EX / "hot-shot-weile.json"))
+    finding = json.loads(js)["findings"][0]
+    assert finding["code"] == "net_hot_shot_transfer_missing"
+    assert lines[1] == f"  - record R8.3: {finding['message']}"
+
+
+def test_lang_zh_renders_messages_notes_and_lines_in_chinese() -> None:
+    from audit.catalogue import render_finding, render_note
+
+    _, en, _ = cli("--json", "--profile", "cuocuo", str(EX / "hot-shot-weile.json"))
+    code, zh, _ = cli("--json", "--lang", "zh", "--profile", "cuocuo", str(EX / "hot-shot-weile.json"))
+    assert code == 1
+    en_doc, zh_doc = json.loads(en), json.loads(zh)
+    assert [f["message"] for f in zh_doc["findings"]] == [render_finding(f, "zh") for f in en_doc["findings"]]
+    assert [i["note"] for i in zh_doc["settlement"]["items"]] == \
+        [render_note(i, "zh") for i in en_doc["settlement"]["items"]]
+    _, text, _ = cli("--lang", "zh", "--profile", "cuocuo", str(EX / "hot-shot-weile.json"))
+    lines = text.splitlines()
+    assert lines[0].startswith("example-hot-shot-weile [cuocuo]: 结算有误  得分 ")
+    assert lines[1] == f"  - 整局：{zh_doc['findings'][0]['message']}"
+
+
+def test_bad_lang_is_exit_2() -> None:
+    code, out, err = cli("--lang", "fr", str(EX / "hot-shot-weile.json"))
+    assert code == 2 and out == "" and "--lang" in err
+
+
+def test_option_error_in_the_asked_language() -> None:
+    from audit.catalogue import finding_message
+
+    code, _, err = cli("--lang", "zh", "--option", "chicken.nosuch=1", str(EX / "hot-shot-weile.json"))
+    want = finding_message("unknown_parameter", {"path": "rules.options (chicken.nosuch)"}, None, "zh")
+    assert code == 2 and err == f"error: {want}\n"
 
 
 def test_exit_2(tmp_path: Path) -> None:

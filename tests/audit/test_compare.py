@@ -48,7 +48,9 @@ def test_burn_not_applied_cites_r8_3() -> None:
     doc["result"]["scores"][0] += 1
     a = audit_record(doc)
     assert [(f["rule"], f["seat"], f["expected"], f["actual"]) for f in a["findings"]] == [("R8.3", 0, 0, 1)]
-    assert "burned" in a["findings"][0]["message"]
+    assert a["findings"][0]["code"] == "burn_not_applied"
+    assert a["findings"][0]["params"] == {"kind": "chicken", "payer": 3, "payee": 0, "paid": 1, "due": 0,
+                                          "burn": "hot_shot", "burn_step": a["findings"][0]["params"]["burn_step"]}
 
 
 def test_rob_paid_by_three_cites_r9_3() -> None:
@@ -110,7 +112,7 @@ def test_wrong_scores_without_items_name_the_burn() -> None:
     # A client that forgot the burn pays seat 0 its 闷豆 (2 from each) and its 1s (1 from each).
     doc["result"]["scores"] = [right[0] + 9, right[1] - 3, right[2] - 3, right[3] - 3]
     found = audit_record(doc)["findings"]
-    assert {f["rule"] for f in found} == {"R8.3"} and all("burn" in f["message"] for f in found)
+    assert {(f["rule"], f["code"]) for f in found} == {("R8.3", "net_hot_shot_burn_not_applied")}
 
 
 def test_wrong_scores_without_items_name_the_rob_payer() -> None:

@@ -41,7 +41,8 @@ def test_bad_hand_inside_a_match_names_its_path() -> None:
     b["events"][0]["tile"] = "10m"
     out = audit_document(match(a, b))
     assert out[1]["verdict"] == "invalid"
-    assert out[1]["findings"][0]["message"].startswith("hands[1].events[0].tile")
+    assert (out[1]["findings"][0]["code"], out[1]["findings"][0]["params"]["path"]) == \
+        ("not_a_tile", "hands[1].events[0].tile")
 
 
 def test_broken_envelope() -> None:

@@ -47,7 +47,8 @@ def test_di_hu_counts_in_the_passed_value() -> None:
     """R3.2 地胡 (cuocuo 20): seat 2 could win the dealer's first discard before its first draw."""
     a = play(HANDS, "0 discard 2m\n1 draw 4p\n1 declare\n1 discard 9p\n2 win 9p", profile="cuocuo")
     assert illegal(a) == (4, "R13.1")
-    assert "worth 20, not more than the passed 20" in a.findings[0].message
+    f = a.findings[0]
+    assert f.code == "win_pass_locked_not_higher" and (f.params["value"], f.params["passed"]) == (20, 20)
 
 
 def test_explicit_pass_then_win_is_illegal() -> None:

@@ -18,7 +18,7 @@ TRANSFERS = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers
 
 
 def _items(transfers: list[tuple[int, int, int]]) -> list[Item]:
-    return [Item(ItemKind.HAND, payer, payee, amount, "R6.3", "") for payer, payee, amount in transfers]
+    return [Item(ItemKind.HAND, payer, payee, amount, "R6.3", "", {}) for payer, payee, amount in transfers]
 
 
 def test_net_scores_of_a_small_ledger() -> None:

@@ -3,11 +3,13 @@ rulebook lookups, with the real engine on a temporary database (the ledger group
 test_report_model.py)."""
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Callable
 
 import pytest
 from flask.testing import FlaskClient
+from markupsafe import escape
 
 from audit import rulebook
 from audit.views import Marker, MarkerKind
@@ -104,7 +106,9 @@ def test_report_in_english_keeps_rule_names_in_chinese(client: FlaskClient, uplo
 def test_missettled_ledger_marks_the_differences(client: FlaskClient, upload: Upload) -> None:
     record_id = stored(upload, "missettled-burn-not-applied")
     html = page(client, f"/records/{record_id}")
-    assert "热炮 R8.3" in html and "chicken credits are burned" in html
+    audit = json.loads((SAMPLES / "missettled-burn-not-applied.audit.json").read_text(encoding="utf-8"))
+    (finding,) = [f for f in audit["findings"] if f["code"] == "burn_not_applied"]
+    assert "热炮 R8.3" in html and str(escape(finding["message"])) in html
     assert 'href="#settlement"' in html  # a settlement finding links to the ledger
     ledger_html = html[html.index('class="ledger"'):html.index('id="chickens"')]
     assert ledger_html.count('class="differs"') == 1 and "+1" in ledger_html

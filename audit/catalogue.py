@@ -364,12 +364,15 @@ def note_text(code: str, params: Mapping[str, Any], lang: Lang | str = Lang.EN) 
 
 
 def rerender(audit: dict[str, Any], lang: Lang | str) -> dict[str, Any]:
-    """A copy of an audit object (record-format.md) whose messages and notes are in `lang`."""
+    """A copy of an audit object (record-format.md) whose messages and notes are in `lang`.
+    A finding or item without a `code` (an audit stored before format 1.1) keeps its words."""
     out = dict(audit)
-    out["findings"] = [{**f, "message": render_finding(f, lang)} for f in audit.get("findings", [])]
+    out["findings"] = [{**f, "message": render_finding(f, lang)} if "code" in f else f
+                       for f in audit.get("findings") or []]
     sett = audit.get("settlement")
     if sett is not None:
-        out["settlement"] = {**sett, "items": [{**i, "note": render_note(i, lang)} for i in sett["items"]]}
+        out["settlement"] = {**sett, "items": [{**i, "note": render_note(i, lang)} if "code" in i else i
+                                               for i in sett.get("items") or []]}
     return out
 
 

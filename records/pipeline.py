@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from audit import api
+from audit.catalogue import Lang, rerender
 from records.ingest import Unit
 from records.storage import VERDICTS, Outcome, Store, Stored
 
@@ -109,16 +110,17 @@ class Pipeline:
             covered.update(item.record_id for item in items)
         return outcomes
 
-    def what_if(self, record_id: int, *, profile: str | None = None,
-                options: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The audit a stored record would get (under another profile or options), not stored.
-        A match hand is audited with its whole match (continuity matters)."""
+    def what_if(self, record_id: int, *, profile: str | None = None, options: dict[str, Any] | None = None,
+                lang: Lang = Lang.EN) -> dict[str, Any]:
+        """The audit a stored record would get (under another profile or options), not stored,
+        its messages in `lang`. A match hand is audited with its whole match (continuity matters)."""
         doc, index, count = self.store.audit_target(self.store.record(record_id))
-        return self.engine.run(doc, profile=profile, options=options, count=count)[index]
+        audit = self.engine.run(doc, profile=profile, options=options, count=count)[index]
+        return audit if lang is Lang.EN else rerender(audit, lang)
 
     def reaudit(self, record_id: int, *, profile: str | None = None, options: dict[str, Any] | None = None,
                 actor: str | None = None) -> dict[str, Any]:
         """Audit a stored record again and keep the audit as its latest; AuditFailed stores nothing."""
-        audit = self.what_if(record_id, profile=profile, options=options)
+        audit = self.what_if(record_id, profile=profile, options=options)  # stored in English
         return self.store.add_audit(record_id, audit, options=options, engine_version=self.engine.version,
                                     actor=actor)

@@ -13,16 +13,18 @@ from flask import Blueprint, Response, abort, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 
+from audit.catalogue import rerender
 from web import engine
 from web.api_schemas import AuditRowSchema, ReauditRequestSchema, RecordDetailSchema, RecordPageSchema
 from web.api_schemas import UploadResponseSchema
 from web.auth import API_READERS, READERS, requires, scope_query
 from web.db import get_store
 from web.errors import ApiError
+from web.i18n import api_language
 from web.openapi import build_spec
 from web.upload_request import run_upload, upload_status, uploaded_files
 from web.uploads import summarize
-from web.views import find_record, first_messages, parse_list_query, reaudit_record, record_detail
+from web.views import find_record, first_messages, localized_row, parse_list_query, reaudit_record, record_detail
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -50,7 +52,7 @@ def list_records() -> ResponseReturnValue:
 @requires(*API_READERS)
 def get_record(record_id: int) -> ResponseReturnValue:
     """One record with its revisions, every audit and the document."""
-    return jsonify(RecordDetailSchema().dump(record_detail(get_store(), record_id)))
+    return jsonify(RecordDetailSchema().dump(record_detail(get_store(), record_id, api_language())))
 
 
 @bp.get("/records/<int:record_id>/raw")
@@ -67,10 +69,11 @@ def get_raw(record_id: int) -> ResponseReturnValue:
 @bp.get("/records/<int:record_id>/audit")
 @requires(*API_READERS)
 def get_audit(record_id: int) -> ResponseReturnValue:
-    """The contract audit JSON of the latest audit, as the engine produced it."""
+    """The contract audit JSON of the latest audit, messages and notes in the asked language."""
     store = get_store()
     find_record(store, record_id)
-    return jsonify(store.latest_audit(record_id))
+    audit = store.latest_audit(record_id)
+    return jsonify(rerender(audit, api_language()) if audit else audit)
 
 
 @bp.get("/records/<int:record_id>/audits")
@@ -79,7 +82,8 @@ def list_audits(record_id: int) -> ResponseReturnValue:
     """Every audit of a record, oldest first."""
     store = get_store()
     find_record(store, record_id)
-    return jsonify(AuditRowSchema(many=True).dump(store.audits(record_id)))
+    lang = api_language()
+    return jsonify(AuditRowSchema(many=True).dump([localized_row(row, lang) for row in store.audits(record_id)]))
 
 
 def reaudit_request() -> dict[str, Any]:
@@ -109,7 +113,7 @@ def reaudit_request() -> dict[str, Any]:
 def post_audit(record_id: int) -> ResponseReturnValue:
     """Audit again under {profile, options}; the new audit is stored and returned."""
     values = reaudit_request()
-    row = reaudit_record(record_id, values["profile"], values["options"])
+    row = reaudit_record(record_id, values["profile"], values["options"], api_language())
     response = jsonify(AuditRowSchema().dump(row))
     response.headers["Location"] = url_for("api.get_audit", record_id=record_id)
     return response, 201

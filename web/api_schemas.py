@@ -27,7 +27,11 @@ class FindingSchema(Schema):
     seat = fields.Integer(allow_none=True)
     rule = fields.String(metadata={"description": "rulebook section, e.g. R8.3"})
     kind = fields.String(validate=validate.OneOf(["schema", "illegal", "missettled"]))
-    message = fields.String()
+    code = fields.String(metadata={"description": "stable snake_case name of the problem (format 1.1; "
+                                                  "docs/findings.md lists every code)"})
+    params = fields.Dict(metadata={"description": "the named values the message is made from"})
+    message = fields.String(metadata={"description": "rendered from code and params in the asked language "
+                                                     "(?lang= or Accept-Language; English by default)"})
     expected = fields.Raw(allow_none=True)
     actual = fields.Raw(allow_none=True)
 
@@ -40,7 +44,9 @@ class ItemSchema(Schema):
     to = fields.Integer()
     amount = fields.Integer()
     rule = fields.String()
-    note = fields.String(allow_none=True)
+    code = fields.String(metadata={"description": "the note's code (docs/findings.md, settlement notes)"})
+    params = fields.Dict(metadata={"description": "the named values the note is made from"})
+    note = fields.String(allow_none=True, metadata={"description": "rendered in the asked language"})
 
 
 class SettlementSchema(Schema):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from flask import Flask, Response, g, request, url_for
 
+from audit.catalogue import Lang
+
 LANGUAGES = ("zh", "en")
 DEFAULT_LANGUAGE = "zh"
 COOKIE = "lang"
@@ -312,6 +314,25 @@ def current_language() -> str:
     """The request's language: ?lang=, then the cookie, then Chinese."""
     chosen = request.args.get("lang") or request.cookies.get(COOKIE)
     return chosen if chosen in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def api_language() -> Lang:
+    """The language of the API's messages (record-format.md): `?lang=`, then the first of
+    Accept-Language (by quality) whose primary tag is one we speak, then English. The page's
+    cookie does not count: an API client asks explicitly."""
+    chosen = request.args.get("lang")
+    if chosen in LANGUAGES:
+        return Lang(chosen)
+    for tag, _quality in request.accept_languages:
+        primary = tag.split("-")[0].lower()
+        if primary in LANGUAGES:
+            return Lang(primary)
+    return Lang.EN
+
+
+def page_language() -> Lang:
+    """The language of the page being rendered (`?lang=`, the cookie, then Chinese)."""
+    return Lang(g.get("lang", DEFAULT_LANGUAGE))
 
 
 def gettext(message: str, **params: object) -> str:

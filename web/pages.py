@@ -13,6 +13,7 @@ from records.storage import VERDICTS
 from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
+from web.i18n import page_language
 from web.report_model import report_context
 from web.upload_request import run_upload, upload_status, uploaded_files
 from web.uploads import summarize
@@ -79,7 +80,7 @@ def _sort_labels() -> list[str]:
 def report(record_id: int) -> ResponseReturnValue:
     """The report of one record: header, findings, the steps, settlement, revisions, audits."""
     store = get_store()
-    detail = record_detail(store, record_id)
+    detail = record_detail(store, record_id, page_language())
     return render_template("report/steps_page.html", record=detail, audit=detail["audit"],
                            uploads=store.uploads(record_id), profiles=_profiles(), **report_context(detail))
 

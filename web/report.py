@@ -12,6 +12,7 @@ from flask.typing import ResponseReturnValue
 from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
+from web.i18n import page_language
 from web.pdf.typeset import pdf_response
 from web.report_model import record_result, report_context, whatif_side
 from web.views import form_options, record_detail, what_if_audit
@@ -23,7 +24,7 @@ bp = Blueprint("report", __name__)
 @requires(*READERS)
 def report_pdf(record_id: int) -> ResponseReturnValue:
     """The report as a paginated PDF: same sections, every step's table drawn."""
-    detail = record_detail(get_store(), record_id)
+    detail = record_detail(get_store(), record_id, page_language())
     html = render_template("pdf/report.html", record=detail, audit=detail["audit"], pdf=True,
                            **report_context(detail))
     return pdf_response(html, f"{detail['game_id']}.r{detail['revision']}.pdf")
@@ -35,7 +36,7 @@ def what_if(record_id: int) -> ResponseReturnValue:
     """The latest stored audit beside an audit under another profile or options (nothing stored;
     the page offers to store it through the re-audit form)."""
     store = get_store()
-    detail = record_detail(store, record_id)
+    detail = record_detail(store, record_id, page_language())
     profiles = engine.profiles()
     profile = request.args.get("profile") or None
     if profile is not None and profile not in profiles:
@@ -45,7 +46,7 @@ def what_if(record_id: int) -> ResponseReturnValue:
     claimed = record_result(detail["document"])
     latest = detail["audits"][-1] if detail["audits"] else {"profile": None, "options": None}
     stored = whatif_side(detail["audit"] or {}, latest["profile"], latest["options"], claimed)
-    other = whatif_side(what_if_audit(record_id, profile, options), profile, options, claimed)
+    other = whatif_side(what_if_audit(record_id, profile, options, page_language()), profile, options, claimed)
     return render_template("report/whatif.html", record=detail, audit=detail["audit"], stored=stored,
                            other=other, profiles=profiles, chosen=profile, options_text=options_text,
                            claimed=claimed)

@@ -17,6 +17,7 @@ from flask import current_app
 
 from audit import api as engine_api
 from audit import render
+from web.i18n import page_language
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,7 @@ def trace_for(document: Any, audit_row: dict[str, Any] | None, record: dict[str,
     if audit_row is not None and (audit_row["options"] is not None or audit_row["profile"] != record["profile"]):
         profile, options = audit_row["profile"], audit_row["options"]
     try:
-        return engine_api.trace_record(document, profile=profile, options=options)
+        return engine_api.trace_record(document, profile=profile, options=options, lang=page_language())
     except Exception:  # the engine promises not to raise; a report without steps beats a 500
         current_app.logger.exception("trace of record %s failed", record["id"])
         return None

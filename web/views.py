@@ -12,6 +12,7 @@ from typing import Any
 from flask import abort, current_app
 from marshmallow import ValidationError
 
+from audit.catalogue import Lang, rerender
 from records.pipeline import AuditFailed
 from records.storage import RecordQuery, Store, UnknownRecord
 from web.api_schemas import ListQuerySchema
@@ -31,13 +32,20 @@ def find_record(store: Store, record_id: int) -> dict[str, Any]:
     return record
 
 
-def record_detail(store: Store, record_id: int) -> dict[str, Any]:
-    """Everything known about a record, as the detail schema wants it."""
+def record_detail(store: Store, record_id: int, lang: Lang) -> dict[str, Any]:
+    """Everything known about a record, as the detail schema wants it; every audit's messages
+    and notes in `lang`."""
     record = find_record(store, record_id)
-    audits = store.audits(record_id)
+    audits = [localized_row(row, lang) for row in store.audits(record_id)]
     return {**record, "seats": store.players(record_id), "revisions": store.revisions(record_id),
             "audits": audits, "audit": audits[-1]["audit"] if audits else None,
             "document": store.document(record_id)}
+
+
+def localized_row(row: dict[str, Any], lang: Lang) -> dict[str, Any]:
+    """An audit row of the store whose audit speaks `lang`: stored audits keep `code` and
+    `params`, so one stored in English reads in Chinese (catalogue.rerender)."""
+    return {**row, "audit": rerender(row["audit"], lang)} if row.get("audit") else row
 
 
 def parse_list_query(args: dict[str, str]) -> RecordQuery:
@@ -76,21 +84,25 @@ def form_options(text: str) -> dict[str, Any] | None:
     return options
 
 
-def reaudit_record(record_id: int, profile: str | None, options: dict[str, Any] | None) -> dict[str, Any]:
-    """Re-audit through the pipeline; an engine failure is a 502, nothing stored."""
+def reaudit_record(record_id: int, profile: str | None, options: dict[str, Any] | None,
+                   lang: Lang = Lang.EN) -> dict[str, Any]:
+    """Re-audit through the pipeline; the stored row, its audit in `lang`; an engine failure is a
+    502, nothing stored."""
     find_record(get_store(), record_id)
     try:
-        return get_pipeline().reaudit(record_id, profile=profile, options=options, actor=account_name())
+        row = get_pipeline().reaudit(record_id, profile=profile, options=options, actor=account_name())
     except AuditFailed as exc:
         current_app.logger.exception("re-audit of record %s failed", record_id)
         raise ApiError(502, str(exc)) from exc
+    return localized_row(row, lang)
 
 
-def what_if_audit(record_id: int, profile: str | None, options: dict[str, Any] | None) -> dict[str, Any]:
+def what_if_audit(record_id: int, profile: str | None, options: dict[str, Any] | None,
+                  lang: Lang) -> dict[str, Any]:
     """The audit of a stored record under other rules, nothing stored (a match hand with its
-    whole match, so continuity findings stay); an engine failure is a 502."""
+    whole match, so continuity findings stay), in `lang`; an engine failure is a 502."""
     try:
-        return get_pipeline().what_if(record_id, profile=profile, options=options)
+        return get_pipeline().what_if(record_id, profile=profile, options=options, lang=lang)
     except AuditFailed as exc:
         current_app.logger.exception("what-if audit of record %s failed", record_id)
         raise ApiError(502, str(exc)) from exc

@@ -17,6 +17,7 @@ from flask.testing import FlaskClient
 
 from audit import render
 from audit.api import trace_record
+from audit.catalogue import render_finding
 from web import report
 from tests.conftest import ROOT
 
@@ -105,11 +106,27 @@ def test_pdf_text_has_patterns_findings_and_page_headers(client: FlaskClient, up
     text = text_of(path)
     pages = pages_of(path)
     assert pages > 0
-    for fragment in ("平胡", "热炮", "逐步回放", "明细账", "翻牌与鸡", "missettled-burn-not-applied",
-                     "seat 0's chicken credits are burned", "热炮 R8.3"):
+    for fragment in ("平胡", "热炮", "逐步回放", "明细账", "翻牌与鸡", "missettled-burn-not-applied", "热炮 R8.3"):
         assert fragment in text, fragment
     assert re.search(rf"\b1\s*/\s*{pages}\b", text)  # the page header: page numbers (CSS counter(page))
     assert text.count("missettled-burn-not-applied") >= pages  # the game id heads every page
+    burn = burn_finding(client, record_id)
+    assert squeezed(render_finding(burn, "zh")) in squeezed(text)  # the page's language: Chinese
+    english = text_of(pdf_of(client, f"/records/{record_id}.pdf", tmp_path, lang="en"))
+    assert squeezed(render_finding(burn, "en")) in squeezed(english)
+
+
+def burn_finding(client: FlaskClient, record_id: int) -> dict[str, Any]:
+    """The stored audit's burn finding, found by its code (R8.3)."""
+    audit = client.get(f"/api/records/{record_id}/audit").get_json()
+    (finding,) = [f for f in audit["findings"] if f["code"] == "burn_not_applied"]
+    assert finding["rule"] == "R8.3"
+    return finding
+
+
+def squeezed(text: str) -> str:
+    """Text without whitespace: pdftotext breaks lines where the page does."""
+    return re.sub(r"\s+", "", text)
 
 
 @needs_poppler
@@ -126,7 +143,9 @@ def test_pdf_of_an_illegal_hand_quotes_the_rule(client: FlaskClient, upload: Upl
     record_id = stored(upload, "illegal-pass-locked")
     text = text_of(pdf_of(client, f"/records/{record_id}.pdf", tmp_path))
     assert "过胡与过碰 R13.1" in text and "Winning while locked is illegal" in text
-    assert "passed a win at step 0" in text
+    audit = client.get(f"/api/records/{record_id}/audit").get_json()
+    (locked,) = [f for f in audit["findings"] if f["code"] == "win_pass_locked"]
+    assert locked["rule"] == "R13.1" and squeezed(render_finding(locked, "zh")) in squeezed(text)
     assert any('class="badge"' in svg and ">过</text>" in svg for svg in drawings.values())  # seat 2 pass-locked
 
 

@@ -12,6 +12,8 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 
 from audit import rulebook
+from audit.api import trace_record
+from audit.catalogue import render_finding, render_note
 from audit.views import Marker, MarkerKind
 from web.labels import marker_label
 from tests.conftest import ROOT
@@ -108,14 +110,15 @@ def test_missettled_ledger_marks_the_differences(client: FlaskClient, upload: Up
     html = page(client, f"/records/{record_id}")
     audit = json.loads((SAMPLES / "missettled-burn-not-applied.audit.json").read_text(encoding="utf-8"))
     (finding,) = [f for f in audit["findings"] if f["code"] == "burn_not_applied"]
-    assert "热炮 R8.3" in html and str(escape(finding["message"])) in html
+    assert "热炮 R8.3" in html and str(escape(render_finding(finding, "zh"))) in html  # the page's language
     assert 'href="#settlement"' in html  # a settlement finding links to the ledger
     ledger_html = html[html.index('class="ledger"'):html.index('id="chickens"')]
     assert ledger_html.count('class="differs"') == 1 and "+1" in ledger_html
     totals_html = html[html.index('class="totals"'):html.index('class="ledger"')]
     assert totals_html.count('class="differs"') == 2
     assert [kind for kind, _ in markers(html, "step-2")] == ["hot_shot"]  # the marker on the shot
-    assert "平胡 1 +热炮 1" in html
+    (hand,) = [item for item in audit["settlement"]["items"] if item["kind"] == "hand"]
+    assert str(escape(render_note(hand, "zh"))) in html
 
 
 def test_chickens_and_the_flip_tile(client: FlaskClient, upload: Upload) -> None:
@@ -123,7 +126,11 @@ def test_chickens_and_the_flip_tile(client: FlaskClient, upload: Upload) -> None
     html = page(client, f"/records/{record_id}")
     chickens = html[html.index('id="chickens"'):html.index('id="whatif"')]
     assert "翻开的牌（审计）" in chickens and "8p 八筒" in chickens  # the turned tile, drawn
-    assert chickens.count("<tr>") == 4 + 1 and "冲锋鸡 1s 3" in chickens
+    assert chickens.count("<tr>") == 4 + 1
+    doc = json.loads((SAMPLES / "clean-weile-rob-double.json").read_text(encoding="utf-8"))
+    charged = trace_record(doc).chickens[0]  # seat 0 holds the 冲锋鸡
+    assert any(part["code"] == "charge_chicken" for part in charged.params["parts"])
+    assert str(escape(render_note({"code": charged.code, "params": charged.params}, "zh"))) in chickens
     assert [kind for kind, _ in markers(html, "step-58")] == ["charge_chicken"]
     assert [kind for kind, _ in markers(html, "step-111")] == ["rob"]
     assert len(re.findall(r'<tr id="step-', html)) == 115
@@ -138,7 +145,9 @@ def test_report_without_steps_when_the_engine_cannot_replay(client: FlaskClient,
 
     monkeypatch.setattr("audit.api.trace_record", broken)
     html = page(client, f"/records/{record_id}")
-    assert "没有回放" in html and "平胡 1 +热炮 1" in html  # the stored audit still shows
+    audit = json.loads((SAMPLES / "clean-weile-hot-shot.audit.json").read_text(encoding="utf-8"))
+    (hand,) = [item for item in audit["settlement"]["items"] if item["kind"] == "hand"]
+    assert "没有回放" in html and str(escape(render_note(hand, "zh"))) in html  # the stored audit still shows
 
 
 def test_report_follows_a_reaudit_under_another_profile(client: FlaskClient, upload: Upload) -> None:

@@ -1,4 +1,4 @@
-"""How reports name rules and step markers, as template globals.
+"""How reports name rules, step markers and suits, as template globals.
 
 Rules are named in Chinese with their code in both languages (the players'
 terms, `audit.rulebook`). A step marker (`audit.views.Marker`) is labelled from
@@ -10,6 +10,7 @@ from __future__ import annotations
 from flask import Flask, g
 
 from audit import rulebook
+from audit.tiles import SUIT_LETTERS, SUIT_NAMES_ZH
 from audit.views import Marker, MarkerKind
 from web.i18n import DEFAULT_LANGUAGE
 
@@ -45,6 +46,17 @@ def marker_label(marker: Marker, language: str | None = None) -> str:
     return f"{term} ({gloss})"
 
 
+def suit_label(letter: str, language: str | None = None) -> str:
+    """A suit in compact tile text (`123万`): its Chinese name from the tile vocabulary on a
+    Chinese page, the code's letter (`123m`) on an English one; `?` for anything else."""
+    if letter not in SUIT_LETTERS or len(letter) != 1:
+        return "?"
+    if (language or g.get("lang", DEFAULT_LANGUAGE)) == "zh":
+        return SUIT_NAMES_ZH[SUIT_LETTERS.index(letter)]
+    return letter
+
+
 def init_app(app: Flask) -> None:
     """Make the labels template globals."""
-    app.jinja_env.globals.update(rule_label=rule_label, rule_text=rule_text, marker_label=marker_label)
+    app.jinja_env.globals.update(rule_label=rule_label, rule_text=rule_text, marker_label=marker_label,
+                                 suit_label=suit_label)

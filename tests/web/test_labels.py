@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
-from audit import rulebook
+from audit import rulebook, tiles
 from audit.views import Marker, MarkerKind
-from web.labels import MARKER_TERMS, marker_label, rule_label, rule_text
+from web.labels import MARKER_TERMS, marker_label, rule_label, rule_text, suit_label
 
 
 def test_every_marker_kind_has_a_term_and_a_gloss() -> None:
@@ -44,3 +44,9 @@ def test_the_label_follows_the_page_language(app: Flask) -> None:
 def test_rules_are_named_and_quoted_from_the_rulebook() -> None:
     assert rule_label("R13.1") == rulebook.label("R13.1") == "过胡与过碰 R13.1"
     assert rule_text("R13.1") == rulebook.lookup("R13.1") and rule_text(None) is None
+
+
+def test_suits_read_from_the_tile_vocabulary() -> None:
+    assert [suit_label(letter, "zh") for letter in "mps"] == list(tiles.SUIT_NAMES_ZH)
+    assert [suit_label(letter, "en") for letter in "mps"] == ["m", "p", "s"]
+    assert suit_label("z", "zh") == suit_label("", "en") == suit_label("mp", "zh") == "?"

@@ -59,7 +59,7 @@ def _compare_flip(result: dict[str, Any], sett: Settlement) -> list[Finding]:
     if "flip" not in result:
         return []
     claimed = result["flip"]
-    want = code(sett.flip) if sett.flip is not None else None
+    want: str | None = code(sett.flip) if sett.flip is not None else None
     if claimed == want:
         return []
     if want is None:

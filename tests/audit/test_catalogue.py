@@ -33,6 +33,7 @@ from tests.audit.test_precedence import HOT, MUST_WIN, PAIR, QUIET, SHOOTER, THR
 from tests.audit.test_schema import random_mutants
 from tests.audit.test_turns import HANDS, ROUND
 from tests.builder import record, with_result
+from tests.conftest import variant
 from tests.helpers import INERT, quiet_round
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -310,7 +311,10 @@ FINDING_TRIGGERS: dict[str, Trigger] = {
     # profiles and options
     "unknown_profile": t(lambda: doc(lambda d: d["rules"].update(profile="nosuch"))),
     "unknown_profile_name": t(lambda: doc(lambda d: d["rules"].update(profile="bad name!"))),
-    "options_not_object": t(lambda: audit_hand(load(HOT_SHOT), options=[1]).to_json()["findings"]),  # type: ignore[arg-type]
+    # Only a document that skipped the schema can get here (`rules.options` must be an object):
+    # the engine still refuses it with a finding rather than a traceback.
+    "options_not_object": t(lambda: audit_hand(variant(load(HOT_SHOT), rules={"profile": "weile", "options": [1]}),
+                                               schema_checked=True).to_json()["findings"]),
     "variant_not_supported": t(lambda: options({"bao_pai": True})),
     "jian_dou_san_not_supported": t(lambda: options({"jian_dou_san": True})),
     "wugu_ji_without_values": t(lambda: options({"wugu_ji": True})),

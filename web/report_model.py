@@ -17,6 +17,7 @@ from flask import current_app
 
 from audit import api as engine_api
 from audit import render
+from audit.views import Trace
 from web.i18n import page_language
 
 
@@ -106,11 +107,10 @@ def record_result(document: Any) -> dict[str, Any]:
     return result if isinstance(result, dict) else {}
 
 
-def trace_for(document: Any, audit_row: dict[str, Any] | None, record: dict[str, Any]) -> Any:
+def trace_for(document: Any, audit_row: dict[str, Any] | None, record: dict[str, Any]) -> Trace | None:
     """The step views under the rules of the latest audit (a re-audit under another profile
-    shows its own pass locks): an `audit.views.Trace`, None when the engine cannot replay the
-    record. Typed Any for mypy: `audit.render`'s protocols declare settable attributes, which
-    the frozen views do not match."""
+    shows its own pass locks), in the page's language; None when the engine cannot replay the
+    record."""
     profile = options = None
     if audit_row is not None and (audit_row["options"] is not None or audit_row["profile"] != record["profile"]):
         profile, options = audit_row["profile"], audit_row["options"]

@@ -177,6 +177,10 @@ def test_unknown_parameter_or_value_is_an_error_not_a_guess() -> None:
     with pytest.raises(rulebook.RulebookError):
         rulebook.value_label("hot_shot.burn", "nothing", Lang.EN)
     assert rulebook.value_label("hot_shot.burn", "all", Lang.ZH).startswith("全烧")
+    assert rulebook.value_label("pass_pong_lock", True, Lang.ZH) == "是"
+    assert rulebook.value_label("pass_pong_lock", False, "en") == "no"
+    with pytest.raises(rulebook.RulebookError):
+        rulebook.value_label("no_such_parameter", True, Lang.ZH)
 
 
 def test_term_label_names_parameters_and_patterns_only() -> None:
@@ -243,3 +247,24 @@ def test_chinese_profile_table_has_every_row_and_every_number() -> None:
         for en_cell, zh_cell in zip(en_row.spans, zh_row.spans):
             en_numbers = re.findall(r"\d+", re.sub(r"\b[1-9][mps]\b", "", en_cell.text))  # tiles are words in zh
             assert en_numbers == re.findall(r"\d+", zh_cell.text), (en_cell, zh_cell)
+
+
+def test_every_value_r17_offers_has_words() -> None:
+    """The values an R17 rule offers (`owner` (default) | `all_unready`) read as words, so they
+    are covered before the profile model has the parameter."""
+    checked = 0
+    for code in rulebook.codes():
+        if not code.startswith("R17."):
+            continue
+        text = rulebook.rule_text(code, Lang.EN)
+        assert text is not None
+        runs = text.blocks[0].spans
+        if runs[0].style is not rulebook.SpanStyle.CODE:
+            continue
+        for i, span in enumerate(runs[2:], start=2):
+            offered = (i == 2 and runs[1].text == ": ") or runs[i - 1].text.endswith("| ")  # `name`: `default` (...) | `other`
+            if span.style is rulebook.SpanStyle.CODE and offered:
+                value: str | bool = {"true": True, "false": False}.get(span.text, span.text)
+                assert rulebook.value_label(runs[0].text, value, Lang.ZH), (code, span.text)
+                checked += 1
+    assert checked >= 16

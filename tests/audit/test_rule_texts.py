@@ -268,3 +268,14 @@ def test_every_value_r17_offers_has_words() -> None:
                 assert rulebook.value_label(runs[0].text, value, Lang.ZH), (code, span.text)
                 checked += 1
     assert checked >= 16
+
+
+def test_chinese_quotes_parameters_by_their_labels() -> None:
+    """A 「name」 in a Chinese text is a parameter's Chinese label (or a verdict's word), so the
+    text and the label a report shows beside a setting are the same words."""
+    forms = tomllib.loads((DATA_DIR / "forms.toml").read_text(encoding="utf-8"))
+    words = {str(entry[Lang.ZH.value]) for entry in rulebook.parameters().values()}
+    words |= {str(v) for v in forms["verdict"]["zh"].values()}
+    quoted = [(code, q) for code, text in rulebook.chinese_sources().items() for q in re.findall(r"「(.*?)」", text)]
+    assert len(quoted) >= 30
+    assert [(code, q) for code, q in quoted if q not in words] == []

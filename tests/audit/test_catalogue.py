@@ -335,6 +335,8 @@ FINDING_TRIGGERS: dict[str, Trigger] = {
     "profile_without_ping_hu": t(lambda: options({"hand_values.ping_hu": None})),
     "profile_bad_players": t(lambda: options({"players": [5]})),
     "kill_without_declared": t(lambda: options({"kill_declared": {"value": 10, "mode": "add"}}, "senyan")),
+    "charge_below_normal": t(lambda: options({"chicken.charge": 0})),
+    "parameter_needs": t(lambda: options({"dou_unready": "reverse"}, "kuhu")),
     "profile_not_toml": lambda tmp_path, monkeypatch: tmp_profile(tmp_path, monkeypatch, "broken", "name = "),
     "profile_misnamed": lambda tmp_path, monkeypatch: tmp_profile(tmp_path, monkeypatch, "other", WEILE_TOML),
     "players_not_in_profile": t(lambda: profile_error(lambda: next(simulate("weile", {}, 1, 0, players=3)))),

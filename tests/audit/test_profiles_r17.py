@@ -10,7 +10,7 @@ from audit.profiles import ProfileError, load_profile, resolve
 from audit.api import audit_record
 from tests.audit.test_compare import example
 
-R17_CHOICES = {  # dotted name -> (default, the other allowed values)
+R17_CHOICES: dict[str, tuple[object, list[object]]] = {  # dotted name -> (default, the other allowed values)
     "chicken.exposed_payers": ("owner", ["all_unready"]),
     "chicken.qualified_pay_each_other": (True, [False]),
     "chicken.claimed_charge": ("none", ["to_claimer"]),

@@ -21,6 +21,7 @@ from audit.tiles import code
 KIND_RULE: Final[dict[str, str]] = {
     ItemKind.HAND.value: "R6.3", ItemKind.DEALER.value: "R6.4", ItemKind.DOU.value: "R4.7",
     ItemKind.CHICKEN.value: "R11.6", ItemKind.HOT_SHOT.value: "R8.3", ItemKind.DRAW_SETTLE.value: "R12.1",
+    ItemKind.FOLLOW_DEALER.value: "R17.8",
 }
 """The rule a payment kind cites when the audit has no item of that kind to borrow it from; keyed by
 the JSON name, because the comparison reads the record's items (and in ItemKind's order, its sort)."""

@@ -168,8 +168,7 @@ def settle_chickens(st: GameState, hands: list[list[int]], won_or_ready: set[int
             if counted:
                 credit[seat].append(Line(counted * value, sp.rule, _count_part(counted, sp), False))
             if tc:
-                credit[seat].append(Line(value, sp.rule, note("chicken_count", {"count": 1, "chicken": sp.name,
-                                                                                "amount": value}), False))
+                credit[seat].append(Line(value, sp.rule, _count_part(1, sp), False))
             if seat in qual:
                 continue
             rule = sp.rule if sp.rule != "R11.6" else base_rule
@@ -188,8 +187,7 @@ def settle_chickens(st: GameState, hands: list[list[int]], won_or_ready: set[int
                     owed[seat].append(Line(exposed * value, rule, note("exposed_chickens", {
                         "count": exposed, "chicken": sp.name, "amount": exposed * value}), False))
                 if tc:
-                    owed[seat].append(Line(value, rule, note("chicken_count", {
-                        "count": 1, "chicken": sp.name, "amount": value}), False))
+                    owed[seat].append(Line(value, rule, _count_part(1, sp), False))
         _flip_lines(st, seat, hands[seat], flip, kinds, credit[seat])
         tallies.append(t)
     for ch in live:

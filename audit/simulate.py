@@ -282,6 +282,8 @@ def _win_tags(st: GameState, sett: Settlement) -> set[str]:
         "乌骨鸡": st.profile.wugu_on and any(it.kind is ItemKind.CHICKEN and part["params"].get("chicken") == "8p"
                                           for it in sett.items for part in it.params.get("parts", ())),
         "天胡": any(x.situational and x.situational[0].key == "tian_hu" for x in st.wins),
+        "跟庄": any(it.kind is ItemKind.FOLLOW_DEALER for it in sett.items),
+        "倒赔": any(it.rule == "R17.7" for it in sett.items),
         "地胡": any(x.situational and x.situational[0].key == "di_hu" for x in st.wins),
     }
     return {t for t, ok in checks.items() if ok} | _pattern_tags(st)

@@ -8,7 +8,7 @@ import itertools
 import json
 import shutil
 from collections.abc import Callable, Iterator
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -191,6 +191,19 @@ def r17(hands: list[str], events: str, options: dict[str, Any], flip: str = "9p"
     return items(audit_hand(record(hands, events, options=options, flip=flip)).to_json())
 
 
+R17_SAMPLE_NAMES = ["r17-1-baoji", "r17-2-qualified", "r17-3-claimed-charge", "r17-4-any-claim",
+                    "r17-5-discarder-ready", "r17-6-wugu-gold", "r17-7-dou-reverse", "r17-8-follow-dealer",
+                    "r17-9-wugu-no-responsibility", "r17-10-one-charge"]
+
+
+def without_items(rel: str) -> Findings:
+    """A sample that claims today's settlement under an R17 option, its items left out: the net
+    difference is explained by the house rule the platform did not play."""
+    d = load(rel)
+    d["result"].pop("items")
+    return findings(audit_record(d))
+
+
 def r17_waived() -> list[Json]:
     """A platform that pays the 责任鸡 R17.5 cancels (discarder ready)."""
     opts = {"chicken.responsibility_if_discarder_ready": False}
@@ -287,6 +300,8 @@ FINDING_TRIGGERS: dict[str, Trigger] = {
     "rob_paid_by_others": t(lambda: extra_item(record(ROB_HANDS, ROB, flip="8s"), "hand", 0, 2, 2)),
     "item_not_owed": t(lambda: extra_item(load(HOT_SHOT), "hand", 2, 1, 1)),
     "item_waived": t(r17_waived),
+    **{f"net_r17_{n.split('-')[1]}_not_played": t(partial(without_items, f"samples/missettled-{n}.json"))
+       for n in R17_SAMPLE_NAMES},
     "item_not_due": t(lambda: extra_item(load(HOT_SHOT), "dou", 3, 1, 3)),
     "next_dealer_not_winner": t(lambda: doc(lambda d: d["result"].update(next_dealer=3), HOT_SHOT)),
     "next_dealer_several_winners": t(lambda: doc(lambda d: d["result"].update(next_dealer=3),

@@ -15,7 +15,7 @@ import time
 import tomllib
 import types
 from dataclasses import MISSING, dataclass, fields, is_dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Final, Literal, Union, get_args, get_origin, get_type_hints
 
@@ -128,7 +128,7 @@ class Chicken:
     charge_scope: Literal["per_species", "first_any"] = "per_species"
     """R17.10: a 冲锋鸡 per chicken tile, or one per hand (the first 1s or 8p discarded)."""
 
-    @property
+    @cached_property
     def r17(self) -> bool:
         """Whether any R17 chicken parameter is off its default (the default path stays today's code)."""
         return (self.exposed_payers != "owner" or not self.qualified_pay_each_other

@@ -318,3 +318,62 @@ def test_a_platform_that_ignores_the_parameter_is_missettled_citing_it(
     assert found and {f.rule for f in found} == {rule}, [(f.rule, f.code) for f in found]
     clean = with_result(rec, legal(a))
     assert audit_hand(clean).findings == []
+
+
+# ---------------------------------------------------------------- more combinations and corners
+
+def test_r17_1_with_r17_6() -> None:
+    """GOLD under 包鸡 and 8p 金鸡: seat 1's discarded 8p (2 x 2 = 4) is paid by each of seats 1-3;
+    its 冲锋 extra (4 - 2) x 2 = 4 stays seat 1's; seat 0's 888p 12 from each."""
+    s = legal(play(GOLD_HANDS, GOLD, options={**WUGU, "chicken.wugu_gold": True,
+                                              "chicken.exposed_payers": "all_unready"}, flip="7p"))
+    assert kinds(s["items"], "chicken") == {(1, 0): 20, (2, 0): 16, (3, 0): 16}
+    pool = [i for i in s["items"] if i["rule"] == "R17.1"]
+    assert sorted((i["from"], i["amount"]) for i in pool) == [(1, 4), (2, 4), (3, 4)]
+
+
+WUGU_ANY_HANDS = [DEALER, "234s 567s 678m 99m 3p 8p", "88p 777p 888s 22m 34m 9p",
+                  "1m 3m 4m 7m 8m 2p 3p 4p 6p 9p 3s 6s 8p"]
+WUGU_ANY = ANY.replace("1s", "8p")
+"""ANY with 8p: seat 1's first 8p stays on the table (冲锋乌骨鸡 4, seat 1 ready); seat 3 (not ready)
+later discards an 8p that seat 2 (ready) pongs (3 x 2 = 6 from each)."""
+
+
+def test_r17_4_with_r17_5_and_r17_9() -> None:
+    base = {(0, 1): 4, (2, 1): 4, (3, 1): 4, (0, 2): 6, (1, 2): 6, (3, 2): 6}
+    assert chicken(WUGU_ANY_HANDS, WUGU_ANY, WUGU, flip="9p") == base
+    anyc = {**WUGU, "chicken.responsibility_claims": "any"}
+    assert chicken(WUGU_ANY_HANDS, WUGU_ANY, anyc, flip="9p") == {**base, (3, 2): 8}
+    not_ready = {**anyc, "chicken.responsibility_if_discarder_ready": False}
+    assert chicken(WUGU_ANY_HANDS, WUGU_ANY, not_ready, flip="9p") == {**base, (3, 2): 8}  # seat 3 not ready
+    never = {**not_ready, "chicken.wugu_responsibility": False}
+    assert chicken(WUGU_ANY_HANDS, WUGU_ANY, never, flip="9p") == base
+
+
+def test_r17_7_example_of_the_rulebook() -> None:
+    """A non-ready seat's added kong (3 from each) with only the winner ready: the konger pays the winner 3.
+    Seat 3 pongs seat 2's 1p, later adds the fourth; nobody but the self-drawing dealer is ready."""
+    hands = [DEALER, INERT[0], INERT[1], "1m 3m 4m 7m 8m 2p 3p 4p 6p 9p 1p 1p 3s"]
+    events = ("0 discard 9s\n1 draw 5m\n1 discard 5m\n2 draw 5s\n2 discard 1p\n3 pong 1p\n3 discard 3s\n"
+              "0 draw 3m\n0 discard 3m\n1 draw 6s\n1 discard 6s\n2 draw 5s\n2 discard 5s\n3 draw 1p\n3 kong 1p added\n"
+              "3 draw 9m\n3 discard 9m\n0 draw 2p\n0 win 2p")
+    assert kinds(legal(play(hands, events, flip="9p"))["items"], "dou") == {}
+    s = legal(play(hands, events, options={"dou_unready": "reverse"}, flip="9p"))
+    assert kinds(s["items"], "dou") == {(3, 0): 3}
+
+
+def test_r17_8_counts_a_first_discard_after_the_seats_own_kong() -> None:
+    """Seat 2 conceals 1111p before its first discard, a 9s like everybody's: still 跟庄."""
+    hands = [DEALER, INERT[0], "1p 1p 1p 2m 3m 6m 9m 4p 7p 8p 2s 4s 9s", INERT[2]]
+    events = FOLLOW.replace("2 draw 5s\n2 discard 9s", "2 draw 1p\n2 kong 1p concealed\n2 draw 5s\n2 discard 9s")
+    s = legal(play(hands, events, options={"follow_dealer": 1}, flip="9p"))
+    assert kinds(s["items"], "follow_dealer") == {(0, 1): 1, (0, 2): 1, (0, 3): 1}
+
+
+def test_r17_8_another_dealer_pays_and_a_non_dealer_may_win() -> None:
+    """Dealer seat 1; the first discards of seats 1, 2, 3, 0 are all 9s; seat 1 (the dealer) pays."""
+    hands = [INERT[0], "123m 456m 789m 234p 5p 9s", INERT[1], INERT[2]]
+    events = ("1 discard 9s\n2 draw 5m\n2 discard 9s\n3 draw 5s\n3 discard 9s\n0 draw 5m\n0 discard 9s\n"
+              "1 draw 2p\n1 win 2p")
+    s = legal(play(hands, events, options={"follow_dealer": 3}, dealer=1, flip="9p"))
+    assert kinds(s["items"], "follow_dealer") == {(1, 0): 3, (1, 2): 3, (1, 3): 3}

@@ -72,11 +72,19 @@ def _without(kind: ItemKind | None = None, rule: str | None = None) -> Model:
 
 
 def _dou_ignores_ready(st: GameState, sett: Settlement) -> list[int] | None:
-    return _with_profile(st, dou_requires_ready=False) if st.profile.dou_requires_ready and st.wins else None
+    # (R17.7 倒赔 needs the readiness rule, so the model plays without it too.)
+    if not st.profile.dou_requires_ready or not st.wins:
+        return None
+    return _with_profile(st, dou_requires_ready=False, dou_unready="void")
 
 
 def _chickens_ignore_ready(st: GameState, sett: Settlement) -> list[int] | None:
-    return _with_profile(st, chicken_requires_ready=False) if st.profile.chicken_requires_ready and st.wins else None
+    # (R17.1 包鸡 and R17.2 need the readiness rule, so the model plays without them too.)
+    prof = st.profile
+    if not prof.chicken_requires_ready or not st.wins:
+        return None
+    return _with_profile(st, chicken_requires_ready=False, chicken=replace(
+        prof.chicken, exposed_payers="owner", qualified_pay_each_other=True))
 
 
 def _house_rule_not_played(name: str, default: object) -> Model:

@@ -377,3 +377,15 @@ def test_r17_8_another_dealer_pays_and_a_non_dealer_may_win() -> None:
               "1 draw 2p\n1 win 2p")
     s = legal(play(hands, events, options={"follow_dealer": 3}, dealer=1, flip="9p"))
     assert kinds(s["items"], "follow_dealer") == {(1, 0): 3, (1, 2): 3, (1, 3): 3}
+
+
+def test_without_items_dou_paid_to_an_unready_konger_is_named_under_reverse() -> None:
+    """KONG under 倒赔, claimed as if the unready konger were paid its dou (3 from each): R4.7's
+    model (which plays without 倒赔, as it needs the readiness rule) names it."""
+    opts = {"dou_unready": "reverse"}
+    rep = replay(record(KONG_HANDS, KONG, flip="9p"), resolve("weile", {"dou_requires_ready": False}))
+    scores = settle(rep.state).scores()
+    rec = record(KONG_HANDS, KONG, flip="9p", options=opts)
+    rec["result"] = {"scores": scores, "next_dealer": 0}
+    codes = {(f.rule, f.code) for f in audit_hand(rec).findings}
+    assert codes == {("R4.7", "net_dou_to_unready")}, codes

@@ -51,7 +51,7 @@ share their pairs); named to sort last, so the other configurations keep their s
 EVENT_KINDS = {"draw", "discard", "declare", "pong", "pass", "kong:concealed", "kong:added", "kong:exposed",
                "win:self_draw", "win:discard", "win:rob"}
 RARE = {"热炮", "抢杠", "一炮多响", "荒庄", "查叫", "报听(硬)", "报听(软)", "杀报", "must-win", "过胡", "过碰", "憨包豆",
-        "杠开", "金鸡", "责任鸡", "冲锋鸡", "乌骨鸡", "3 players", "七对", "大对子", "清一色"}
+        "杠开", "金鸡", "责任鸡", "冲锋鸡", "乌骨鸡", "3 players", "七对", "大对子", "清一色", "跟庄", "倒赔"}
 """Summary rows that must each appear at least once across the run (天胡/地胡 are welcome, not required)."""
 
 

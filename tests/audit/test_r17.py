@@ -389,3 +389,20 @@ def test_without_items_dou_paid_to_an_unready_konger_is_named_under_reverse() ->
     rec["result"] = {"scores": scores, "next_dealer": 0}
     codes = {(f.rule, f.code) for f in audit_hand(rec).findings}
     assert codes == {("R4.7", "net_dou_to_unready")}, codes
+
+
+def test_r17_1_a_burned_seat_does_not_qualify_even_when_ready() -> None:
+    """Reading (docs/decisions.md 14.3): "a seat that does not qualify" is R11.7's term, so a burned
+    shooter that is ready shares in 包鸡. Seat 1 (ready) holds the 冲锋鸡; seat 3 discards a plain 1s,
+    then conceals 1111p and shoots the 热炮 the dealer wins (burned, waiting on 4s/5s); seat 2 is not
+    ready. Owner: only seat 1's 3 from each. 包鸡: seat 3's 1s costs 1 from each of seats 2 and 3 to
+    each of seats 0 and 1."""
+    hands = [DEALER, S1, INERT[0], "1p 1p 1p 2m 3m 4m 6m 7m 8m 5s 5s 1s 4s"]
+    events = ("0 discard 9s\n1 draw 4p\n1 discard 1s\n2 draw 5m\n2 discard 5m\n3 draw 4s\n3 discard 1s\n"
+              "0 draw 3m\n0 discard 3m\n1 draw 7s\n1 discard 7s\n2 draw 6s\n2 discard 6s\n"
+              "3 draw 1p\n3 kong 1p concealed\n3 draw 2p\n3 discard 2p\n0 win 2p")
+    a = play(hands, events, flip="9p")
+    assert a.settlement is not None and 3 in a.settlement.burned and a.settlement.ready[3] is not None
+    assert chicken(hands, events, flip="9p") == {(0, 1): 3, (2, 1): 3, (3, 1): 3}
+    got = chicken(hands, events, {"chicken.exposed_payers": "all_unready"}, flip="9p")
+    assert got == {(0, 1): 3, (2, 1): 4, (3, 1): 4, (2, 0): 1, (3, 0): 1}

@@ -65,6 +65,9 @@ class Knobs:
     """Extra weight for keeping 1s in hand (chickens pay)."""
     keep_fourth: float = 4.0
     """Extra weight for keeping the fourth tile of an own pong (a later 转弯豆, maybe robbed)."""
+    follow: float = 0.9
+    """Where the profile plays 跟庄 (R17.8): follow the dealer's first discard with one's own first
+    discard when holding it (asked only under such a profile, so other profiles play as before)."""
 
     @classmethod
     def with_overrides(cls, overrides: dict[str, Any]) -> "Knobs":
@@ -185,6 +188,10 @@ def choose_discard(st: GameState, a: int, rng: random.Random, knobs: Knobs, slop
     held = [t for t in range(NUM_KINDS) if seat.hand[t]]
     if sloppy:
         return rng.choice(held)
+    if st.profile.follow_dealer is not None:
+        tile = _follow_tile(st, a)
+        if tile is not None and rng.random() < knobs.follow:
+            return tile
     fed = _feed_tile(st, a, held, rng, knobs)
     if fed is not None:
         return fed
@@ -204,6 +211,23 @@ def choose_discard(st: GameState, a: int, rng: random.Random, knobs: Knobs, slop
         if n_live > most:
             best, most = t, n_live
     return best
+
+
+def _follow_tile(st: GameState, a: int) -> int | None:
+    """R17.8: the dealer's first discard, when this is `a`'s first discard, every seat between the
+    dealer and `a` followed it, and `a` holds one; for the dealer's own first discard, a tile every
+    other seat holds (the bots peek, as when they feed a win)."""
+    seat = st.seats[a]
+    if seat.discards_made:
+        return None
+    if a == st.dealer:
+        common = [t for t in range(NUM_KINDS) if seat.hand[t] and all(o.hand[t] for o in st.seats)]
+        return common[0] if common else None
+    tile = st.seats[st.dealer].first_discard
+    between = [(st.dealer + i) % st.n for i in range(1, (a - st.dealer) % st.n)]
+    if tile < 0 or not seat.hand[tile] or any(st.seats[s].first_discard != tile for s in between):
+        return None
+    return tile
 
 
 def _isolated(cnt: list[int], t: int) -> bool:

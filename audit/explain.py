@@ -72,14 +72,51 @@ def _without(kind: ItemKind | None = None, rule: str | None = None) -> Model:
 
 
 def _dou_ignores_ready(st: GameState, sett: Settlement) -> list[int] | None:
-    return _with_profile(st, dou_requires_ready=False) if st.profile.dou_requires_ready and st.wins else None
+    # (R17.7 倒赔 needs the readiness rule, so the model plays without it too.)
+    if not st.profile.dou_requires_ready or not st.wins:
+        return None
+    return _with_profile(st, dou_requires_ready=False, dou_unready="void")
 
 
 def _chickens_ignore_ready(st: GameState, sett: Settlement) -> list[int] | None:
-    return _with_profile(st, chicken_requires_ready=False) if st.profile.chicken_requires_ready and st.wins else None
+    # (R17.1 包鸡 and R17.2 need the readiness rule, so the model plays without them too.)
+    prof = st.profile
+    if not prof.chicken_requires_ready or not st.wins:
+        return None
+    return _with_profile(st, chicken_requires_ready=False, chicken=replace(
+        prof.chicken, exposed_payers="owner", qualified_pay_each_other=True))
+
+
+def _house_rule_not_played(name: str, default: object) -> Model:
+    """R17: the profile plays house rule `name` (a `chicken.` parameter or a top-level one); the
+    platform settled by today's rule. None when the profile leaves it at its default."""
+    group, _, field_ = name.rpartition(".")
+
+    def model(st: GameState, sett: Settlement) -> list[int] | None:
+        prof = st.profile
+        holder = prof.chicken if group else prof
+        if getattr(holder, field_) == default or not st.wins:
+            return None
+        if group:
+            changes: dict[str, object] = {field_: default}
+            return _with_profile(st, chicken=replace(prof.chicken, **changes))  # type: ignore[arg-type]
+        return _with_profile(st, **{field_: default})
+    return model
+
+
+R17_DEFAULTS: Final[list[tuple[str, str, object]]] = [
+    ("R17.1", "chicken.exposed_payers", "owner"), ("R17.2", "chicken.qualified_pay_each_other", True),
+    ("R17.3", "chicken.claimed_charge", "none"), ("R17.4", "chicken.responsibility_claims", "first"),
+    ("R17.5", "chicken.responsibility_if_discarder_ready", True), ("R17.6", "chicken.wugu_gold", False),
+    ("R17.7", "dou_unready", "void"), ("R17.8", "follow_dealer", None),
+    ("R17.9", "chicken.wugu_responsibility", True), ("R17.10", "chicken.charge_scope", "per_species"),
+]
+"""(rule, parameter, today's rule) of each R17 house rule."""
 
 
 MODELS: Final[list[tuple[str, str, Model]]] = [
+    *((rule, "net_" + rule.lower().replace(".", "_") + "_not_played", _house_rule_not_played(name, default))
+      for rule, name, default in R17_DEFAULTS),
     ("R8.3", "net_hot_shot_burn_not_applied", _no_burn(False)),
     ("R9.3", "net_rob_burn_not_applied", _no_burn(True)),
     ("R9.3", "net_rob_billed_to_all", _rob_by_all),
@@ -91,7 +128,8 @@ MODELS: Final[list[tuple[str, str, Model]]] = [
     ("R4.7", "net_dou_missing", _without(kind=ItemKind.DOU)),
     ("R11.6", "net_chickens_missing", _without(kind=ItemKind.CHICKEN)),
 ]
-"""(rule, finding code, model), tried in order: the first whose scores are the claimed ones explains them."""
+"""(rule, finding code, model), tried in order: the first whose scores are the claimed ones explains them.
+The R17 models come first and answer only where the profile plays that house rule."""
 
 
 def explain(st: GameState, sett: Settlement, claimed_units: list[int]) -> Explanation | None:

@@ -78,6 +78,8 @@ class ItemKind(str, Enum):
     """热炮 transfer: the shooter pays the winner what its last kong would have earned (R8.3)."""
     DRAW_SETTLE = "draw_settle"
     """查叫: not-ready seats pay ready ones at an exhaustive draw (R12.1)."""
+    FOLLOW_DEALER = "follow_dealer"
+    """跟庄 / 开局跟: the dealer pays each other seat when the first discards all match (R17.8, R17.11)."""
 
 
 class BurnKind(str, Enum):

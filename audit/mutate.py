@@ -45,8 +45,12 @@ CLASSES = (
     "wrong_pattern_value", "hot_shot_burn_ignored", "rob_paid_by_three", "robbed_kong_paid",
     "chicken_miscount", "responsibility_missing", "wrong_flip", "wrong_next_dealer", "dou_not_ready",
     "scores_not_zero",
+    "r17_1_shared_missing", "r17_2_qualified_paid", "r17_3_claimed_extra_missing", "r17_4_responsibility_missing",
+    "r17_5_responsibility_paid", "r17_6_gold_missing", "r17_7_reverse_missing", "r17_8_follow_missing",
+    "r17_9_responsibility_paid", "r17_10_second_charge",
 )
-"""Every mutation class, in the order they are written."""
+"""Every mutation class, in the order they are written (the R17 house-rule faults last, so the
+others draw the same sites as before)."""
 SITE_CLASSES = (
     "draw_wall", "discard_not_held", "pong_without_pair", "kong_concealed_without_four",
     "kong_added_without_pong", "kong_empty_wall", "ping_hu_without_pass", "win_while_locked",
@@ -548,7 +552,9 @@ def m_responsibility_missing(sc: Scan, rng: random.Random) -> Mutant | None:
     """R11.4: the 责任鸡 extra of a claimed first 1s (or 8p) left out of the ledger."""
     sett = sc.settlement
     assert sett is not None
-    extras = [i for i in sett.items if i.kind is ItemKind.CHICKEN and i.rule == "R11.4"]
+    # (Under R17 a house-rule payment of the same pair and amount would be an equal reading of the gap.)
+    extras = [i for i in sett.items if i.kind is ItemKind.CHICKEN and i.rule == "R11.4"
+              and not any(o.rule.startswith("R17") and o.amount == i.amount for o in _pair(sett.items, i))]
     if not extras:
         return None
     item = rng.choice(extras)
@@ -577,10 +583,12 @@ def m_chicken_miscount(sc: Scan, rng: random.Random) -> Mutant | None:
         return None
     seat = rng.choice(plain)
     extra = sc.profile.chicken.normal * _base(sc)
+    # R17.2: where qualifying seats do not pay each other, only the others pay a chicken credit.
+    exempt = set() if sc.profile.chicken.qualified_pay_each_other else {t.seat for t in sett.chickens if t.qualifies}
 
     def change(rec: dict[str, Any]) -> str:
         for o in range(st.n):
-            if o != seat:
+            if o != seat and o not in exempt:
                 _pay(rec, ItemKind.CHICKEN, o, seat, extra, "鸡 (one too many)")
         return f"seat {seat} credited one chicken too many"
     return _missettled(sc, "chicken_miscount", "R11.6", change)
@@ -658,12 +666,128 @@ def m_scores_not_zero(sc: Scan, rng: random.Random) -> Mutant | None:
     return _missettled(sc, "scores_not_zero", "R15.1", change)
 
 
+# ------------------------------------------------------------------ R17 house-rule faults
+
+def _pair(items: list[Any], it: Any) -> list[Any]:
+    return [i for i in items if (i.kind, i.payer, i.payee) == (it.kind, it.payer, it.payee)]
+
+
+def _item_sites(sett: Settlement, rule: str) -> list[Any]:
+    """Computed payments under `rule` that are the only payment of their pair with that amount (so
+    leaving one out is a difference the audit can only read as that payment)."""
+    return [i for i in sett.items if i.rule == rule
+            and sum(1 for o in _pair(sett.items, i) if o.amount == i.amount) == 1]
+
+
+def _waived_sites(sett: Settlement, rule: str) -> list[Any]:
+    """Payments `rule` cancels, alone of their pair among the cancelled ones with that amount."""
+    return [i for i in sett.waived if i.rule == rule
+            and sum(1 for o in _pair(sett.waived, i) if o.amount == i.amount) == 1]
+
+
+def _leave_out(cls: str, rule: str) -> Callable[[Scan, random.Random], Mutant | None]:
+    """A platform that does not play the parameter: one payment it requires left out."""
+    def mutator(sc: Scan, rng: random.Random) -> Mutant | None:
+        sett = sc.settlement
+        assert sett is not None
+        sites = _item_sites(sett, rule)
+        if not sites:
+            return None
+        item = rng.choice(sites)
+        amount = item.amount * _base(sc)
+
+        def change(rec: dict[str, Any]) -> str:
+            res = rec["result"]
+            mine = next(i for i in res["items"] if i["kind"] == item.kind.value and i["from"] == item.payer
+                        and i["to"] == item.payee and i["amount"] == amount and i["note"] == item.note())
+            res["items"].remove(mine)
+            res["scores"][item.payer] += amount
+            res["scores"][item.payee] -= amount
+            return f"{rule} {item.kind.value} {item.payer}->{item.payee} {amount} left out"
+        return _missettled(sc, cls, rule, change)
+    return mutator
+
+
+def _pay_waived(cls: str, rule: str) -> Callable[[Scan, random.Random], Mutant | None]:
+    """A platform that does not play the parameter: one payment it cancels paid all the same."""
+    def mutator(sc: Scan, rng: random.Random) -> Mutant | None:
+        sett = sc.settlement
+        assert sett is not None
+        sites = _waived_sites(sett, rule)
+        if not sites:
+            return None
+        item = rng.choice(sites)
+        amount = item.amount * _base(sc)
+
+        def change(rec: dict[str, Any]) -> str:
+            _pay(rec, item.kind, item.payer, item.payee, amount, f"{item.note()} ({rule} not played)")
+            return f"{rule} cancels {item.kind.value} {item.payer}->{item.payee} {amount}, paid anyway"
+        return _missettled(sc, cls, rule, change)
+    return mutator
+
+
+def m_r17_6_gold_missing(sc: Scan, rng: random.Random) -> Mutant | None:
+    """R17.6: an 8p 金鸡 payment made without the gold multiplier (the pair has no other R17 payment)."""
+    sett = sc.settlement
+    assert sett is not None
+    mult = sc.profile.chicken.gold_multiplier
+    sites = [i for i in sett.items if i.rule == "R17.6" and i.amount % mult == 0
+             and all(o is i or not o.rule.startswith("R17") for o in _pair(sett.items, i))
+             and all(o.amount != i.amount - i.amount // mult for o in _pair(sett.items, i))]
+    if not sites or mult < 2:
+        return None
+    item = rng.choice(sites)
+    amount = item.amount * _base(sc)
+    short = amount - amount // mult
+
+    def change(rec: dict[str, Any]) -> str:
+        res = rec["result"]
+        mine = next(i for i in res["items"] if i["kind"] == item.kind.value and i["from"] == item.payer
+                    and i["to"] == item.payee and i["amount"] == amount and i["note"] == item.note())
+        mine["amount"] -= short
+        res["scores"][item.payer] += short
+        res["scores"][item.payee] -= short
+        return f"8p 金鸡 {item.payer}->{item.payee} paid {amount - short} instead of {amount}"
+    return _missettled(sc, "r17_6_gold_missing", "R17.6", change)
+
+
+def m_r17_10_second_charge(sc: Scan, rng: random.Random) -> Mutant | None:
+    """R17.10: the second species' 冲锋鸡 paid as well (every payment of its extra)."""
+    sett = sc.settlement
+    assert sett is not None
+    dropped = [i for i in sett.waived if i.rule == "R17.10"]
+    if not dropped or any(sum(1 for o in _pair(sett.waived, i) if o.amount == i.amount) > 1 for i in dropped):
+        return None
+    base = _base(sc)
+
+    def change(rec: dict[str, Any]) -> str:
+        for item in dropped:
+            _pay(rec, item.kind, item.payer, item.payee, item.amount * base, f"{item.note()} (second 冲锋鸡)")
+        return f"a second 冲锋鸡 paid ({len(dropped)} payments)"
+    return _missettled(sc, "r17_10_second_charge", "R17.10", change)
+
+
+R17_SETTLEMENT: dict[str, Callable[[Scan, random.Random], Mutant | None]] = {
+    "r17_1_shared_missing": _leave_out("r17_1_shared_missing", "R17.1"),
+    "r17_2_qualified_paid": _pay_waived("r17_2_qualified_paid", "R17.2"),
+    "r17_3_claimed_extra_missing": _leave_out("r17_3_claimed_extra_missing", "R17.3"),
+    "r17_4_responsibility_missing": _leave_out("r17_4_responsibility_missing", "R17.4"),
+    "r17_5_responsibility_paid": _pay_waived("r17_5_responsibility_paid", "R17.5"),
+    "r17_6_gold_missing": m_r17_6_gold_missing,
+    "r17_7_reverse_missing": _leave_out("r17_7_reverse_missing", "R17.7"),
+    "r17_8_follow_missing": _leave_out("r17_8_follow_missing", "R17.8"),
+    "r17_9_responsibility_paid": _pay_waived("r17_9_responsibility_paid", "R17.9"),
+    "r17_10_second_charge": m_r17_10_second_charge,
+}
+"""One fault per R17 parameter: the audit must find it missettled citing that R17 section."""
+
+
 SETTLEMENT: dict[str, Callable[[Scan, random.Random], Mutant | None]] = {
     "wrong_pattern_value": m_wrong_pattern_value, "hot_shot_burn_ignored": m_hot_shot_burn_ignored,
     "rob_paid_by_three": m_rob_paid_by_three, "robbed_kong_paid": m_robbed_kong_paid,
     "chicken_miscount": m_chicken_miscount, "responsibility_missing": m_responsibility_missing,
     "wrong_flip": m_wrong_flip, "wrong_next_dealer": m_wrong_next_dealer, "dou_not_ready": m_dou_not_ready,
-    "scores_not_zero": m_scores_not_zero,
+    "scores_not_zero": m_scores_not_zero, **R17_SETTLEMENT,
 }
 MUTATORS = {**ILLEGAL, **SETTLEMENT}
 

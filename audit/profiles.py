@@ -15,9 +15,9 @@ import time
 import tomllib
 import types
 from dataclasses import MISSING, dataclass, fields, is_dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any, Final, Literal, Union, get_args, get_origin, get_type_hints
 
 from audit.catalogue import Lang, finding_message
 
@@ -111,6 +111,30 @@ class Chicken:
     gold_multiplier: int
     flip: int
     concealed_kong_flip: int | None = None
+    exposed_payers: Literal["owner", "all_unready"] = "owner"
+    """R17.1: who pays for a non-qualifying seat's discarded chickens (包鸡: every non-qualifying seat)."""
+    qualified_pay_each_other: bool = True
+    """R17.2: whether qualifying seats pay each other their chicken value (the 冲锋 extra is always paid)."""
+    claimed_charge: Literal["none", "to_claimer"] = "none"
+    """R17.3: whether a claimed first chicken keeps its 冲锋 extra (the claimer's if it qualifies)."""
+    responsibility_claims: Literal["first", "any"] = "first"
+    """R17.4: which claims of a chicken make a 责任鸡: the first discarded one only, or any."""
+    responsibility_if_discarder_ready: bool = True
+    """R17.5: whether a 责任鸡 extra is owed when its discarder won or is ready."""
+    wugu_gold: bool = False
+    """R17.6: whether a flip chicken of 8p makes 8p 金鸡 (multiplied, no flip credit), as for 1s."""
+    wugu_responsibility: bool = True
+    """R17.9: whether a claimed 8p can make a 责任鸡."""
+    charge_scope: Literal["per_species", "first_any"] = "per_species"
+    """R17.10: a 冲锋鸡 per chicken tile, or one per hand (the first 1s or 8p discarded)."""
+
+    @cached_property
+    def r17(self) -> bool:
+        """Whether any R17 chicken parameter is off its default (the default path stays today's code)."""
+        return (self.exposed_payers != "owner" or not self.qualified_pay_each_other
+                or self.claimed_charge != "none" or self.responsibility_claims != "first"
+                or not self.responsibility_if_discarder_ready or self.wugu_gold
+                or not self.wugu_responsibility or self.charge_scope != "per_species")
 
 
 @dataclass(frozen=True)
@@ -179,6 +203,11 @@ class Profile:
     dealer_bonus: DealerBonus | None = None
     jian_dou_san: JianDouSan | None = None
     flip_up_down_counts_discards: bool | None = None
+    dou_unready: Literal["void", "reverse"] = "void"
+    """R17.7: the dou of a seat that neither won nor is ready: void (R4.7), or paid in reverse (倒赔)."""
+    follow_dealer: int | None = None
+    """R17.8 跟庄 / 开局跟: units the dealer pays each other seat when the first discards all match;
+    absent: not played."""
 
     def dou_value(self, kind: str) -> int:
         """Units of one dou payment of a kong kind (见豆三 makes every kind 3)."""
@@ -350,6 +379,26 @@ def _check_profile(prof: Profile) -> None:
         raise ProfileError("players", "profile_bad_players")
     if prof.kill_declared is not None and prof.declared is None:
         raise ProfileError("kill_declared", "kill_without_declared")
+    _check_r17(prof)
+
+
+_NEEDS_CHICKEN_READY: Final = (("chicken.exposed_payers", "all_unready"),
+                               ("chicken.qualified_pay_each_other", False))
+"""R17.1, R17.2: values the rulebook allows "only where `chicken_requires_ready` is true"."""
+
+
+def _check_r17(prof: Profile) -> None:
+    """R17: a 冲锋鸡 is its tile plus an extra, so its charge may not be below its normal value; the
+    values R17 allows "only where" another parameter is true are refused without it (R16.10: an
+    option the profile cannot honour), never silently ignored."""
+    c = prof.chicken
+    if c.charge < c.normal:
+        raise ProfileError("chicken.charge", "charge_below_normal", {"charge": c.charge, "normal": c.normal})
+    for path, value in _NEEDS_CHICKEN_READY:
+        if getattr(c, path.split(".")[1]) == value and not prof.chicken_requires_ready:
+            raise ProfileError(path, "parameter_needs", {"got": repr(value), "needs": "chicken_requires_ready"})
+    if prof.dou_unready == "reverse" and not prof.dou_requires_ready:
+        raise ProfileError("dou_unready", "parameter_needs", {"got": repr("reverse"), "needs": "dou_requires_ready"})
 
 
 _RECENT: dict[str, tuple[float, Profile]] = {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from audit import chickens, hands
+from audit import chickens, hands, house
 from audit.chickens import SeatChickens
 from audit.catalogue import Lang, note_text
 from audit.kinds import ITEM_KINDS, BurnKind, ItemKind, MeldKind, WinKind
@@ -21,6 +21,7 @@ from audit.tiles import code
 KIND_RULE: Final[dict[str, str]] = {
     ItemKind.HAND.value: "R6.3", ItemKind.DEALER.value: "R6.4", ItemKind.DOU.value: "R4.7",
     ItemKind.CHICKEN.value: "R11.6", ItemKind.HOT_SHOT.value: "R8.3", ItemKind.DRAW_SETTLE.value: "R12.1",
+    ItemKind.FOLLOW_DEALER.value: "R17.8",
 }
 """The rule a payment kind cites when the audit has no item of that kind to borrow it from; keyed by
 the JSON name, because the comparison reads the record's items (and in ItemKind's order, its sort)."""
@@ -116,11 +117,13 @@ class Settlement:
     n: int = 4
     void_kongs: dict[int, Burn] = field(default_factory=dict)
     """Seats with a kong that scores nothing because of the ending: 热炮 that_kong, a robbed kong."""
+    waived: list[Item] = field(default_factory=list)
+    """Payments an R17 parameter cancels (never paid; the comparison's words when a platform pays them)."""
 
     def __init__(self, items: list[Item], next_dealer: int, next_dealer_streak: int, next_dealer_rule: str,
                  flip: int | None, ending: str, ready: dict[int, Valued | None] | None = None,
                  burned: dict[int, Burn] | None = None, tallies: list[SeatChickens] | None = None,
-                 n: int = 4, void_kongs: dict[int, Burn] | None = None) -> None:
+                 n: int = 4, void_kongs: dict[int, Burn] | None = None, waived: list[Item] | None = None) -> None:
         # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.items = items
         self.next_dealer = next_dealer
@@ -133,6 +136,7 @@ class Settlement:
         self.chickens = [] if tallies is None else tallies
         self.n = n
         self.void_kongs = {} if void_kongs is None else void_kongs
+        self.waived = [] if waived is None else waived
 
     def scores(self) -> list[int]:
         """Net units per seat."""
@@ -201,12 +205,20 @@ def _settle_wins(st: GameState, ready: dict[int, Valued | None], ignore_burn: bo
         items += _transfer_items(st, w)
     won_or_ready = {w.seat for w in st.wins} | {s for s, v in ready.items() if v is not None}
     items += _dou_items(st, won_or_ready, set(burned), void_kong)
+    if st.profile.dou_unready == "reverse":
+        items += _reversed_dou_items(st, won_or_ready, set(burned), void_kong)
     turned = st.wall[st.front] if st.wall_left > 0 else None
-    tallies, chicken_items = _chicken_items(st, won_or_ready, set(burned), turned)
+    waived: list[Item] = []
+    if st.profile.chicken.r17:
+        tallies, chicken_items, waived = _house_chicken_items(st, won_or_ready, set(burned), turned)
+    else:
+        tallies, chicken_items = _chicken_items(st, won_or_ready, set(burned), turned)
     items += chicken_items
+    if st.profile.follow_dealer is not None:
+        items += _follow_dealer_items(st)
     nxt, rule = _next_dealer_after_wins(st)
     return Settlement(items, nxt, st.streak + 1 if nxt == st.dealer else 0, rule, turned, "win",
-                      ready, burned, tallies, st.n, _void_kongs(st, void_kong))
+                      ready, burned, tallies, st.n, _void_kongs(st, void_kong), waived)
 
 
 def _void_kongs(st: GameState, void: Meld | None) -> dict[int, Burn]:
@@ -292,6 +304,59 @@ def _dou_items(st: GameState, won_or_ready: set[int], burned: set[int], void: Me
             params = {"kong": m.kind.value, "tile": code(m.tile)}
             out += [Item(ItemKind.DOU, p, seat, value, "R4.7", "dou", params) for p in payers if p is not None]
     return out
+
+
+def _reversed_dou_items(st: GameState, won_or_ready: set[int], burned: set[int], void: Meld | None) -> list[Item]:
+    """R17.7 倒赔: each scoring kong of a seat that neither won nor is ready is paid back by its konger
+    to each seat that would have paid it, if that seat won or is ready; a dou a burn voided stays void."""
+    prof = st.profile
+    out: list[Item] = []
+    for seat, s in enumerate(st.seats):
+        if seat in won_or_ready or seat in burned:
+            continue
+        for m in s.melds:
+            if not m.is_kong or not m.scores or m is void:
+                continue
+            value = prof.dou_value(m.kind.value)
+            payers = [m.from_seat] if m.kind is MeldKind.EXPOSED else [o for o in range(st.n) if o != seat]
+            params = {"kong": m.kind.value, "tile": code(m.tile)}
+            out += [Item(ItemKind.DOU, seat, p, value, "R17.7", "dou_reversed", params)
+                    for p in payers if p is not None and p in won_or_ready]
+    return out
+
+
+def follows_dealer(st: GameState) -> int | None:
+    """R17.8 跟庄: the tile, when the first discards of the dealer and of the next seats (all of them),
+    in turn order, are the same tile; None otherwise."""
+    order = [st.seats[(st.dealer + i) % st.n] for i in range(st.n)]
+    tile = order[0].first_discard
+    if tile < 0:
+        return None
+    for before, after in zip(order, order[1:]):
+        if after.first_discard != tile or not before.first_discard_step < after.first_discard_step:
+            return None
+    return tile
+
+
+def _follow_dealer_items(st: GameState) -> list[Item]:
+    """R17.8: the dealer pays each other seat `follow_dealer` units (the hand ended with a win)."""
+    units = st.profile.follow_dealer
+    tile = follows_dealer(st)
+    if tile is None or not units:
+        return []
+    params = {"tile": code(tile), "units": units}
+    return [Item(ItemKind.FOLLOW_DEALER, st.dealer, o, units, "R17.8", "follow_dealer", params)
+            for o in range(st.n) if o != st.dealer]
+
+
+def _house_chicken_items(st: GameState, won_or_ready: set[int], burned: set[int],
+                         turned: int | None) -> tuple[list[SeatChickens], list[Item], list[Item]]:
+    """R11 with the profile's R17 chicken parameters (audit.house)."""
+    flip = chickens.flip_of(st.profile, turned)
+    hands_ = [final_hand(st, s) for s in range(st.n)]
+    tallies, pays, waived = house.settle_chickens(st, hands_, won_or_ready, burned, flip)
+    return (tallies, [Item(ItemKind.CHICKEN, p.payer, p.payee, p.amount, p.rule, p.code, p.params) for p in pays],
+            [Item(ItemKind.CHICKEN, p.payer, p.payee, p.amount, p.rule, p.code, p.params) for p in waived])
 
 
 def _chicken_items(st: GameState, won_or_ready: set[int], burned: set[int],

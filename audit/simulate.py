@@ -41,7 +41,7 @@ TZ = timezone(timedelta(hours=8))
 
 TAGS = ("自摸", "点炮", "抢杠", "一炮多响", "热炮", "荒庄", "查叫", "报听(硬)", "报听(软)", "杀报", "must-win",
         "过胡", "过碰", "pass", "碰", "闷豆", "转弯豆", "点豆", "憨包豆", "杠开", "金鸡", "翻牌", "责任鸡", "冲锋鸡",
-        "乌骨鸡", "天胡", "地胡", "七对", "龙七对", "大对子", "清一色", "单吊", "3 players")
+        "乌骨鸡", "天胡", "地胡", "七对", "龙七对", "大对子", "清一色", "单吊", "3 players", "跟庄", "倒赔")
 """Summary rows in print order: how many hands had each event."""
 
 
@@ -282,6 +282,8 @@ def _win_tags(st: GameState, sett: Settlement) -> set[str]:
         "乌骨鸡": st.profile.wugu_on and any(it.kind is ItemKind.CHICKEN and part["params"].get("chicken") == "8p"
                                           for it in sett.items for part in it.params.get("parts", ())),
         "天胡": any(x.situational and x.situational[0].key == "tian_hu" for x in st.wins),
+        "跟庄": any(it.kind is ItemKind.FOLLOW_DEALER for it in sett.items),
+        "倒赔": any(it.rule == "R17.7" for it in sett.items),
         "地胡": any(x.situational and x.situational[0].key == "di_hu" for x in st.wins),
     }
     return {t for t, ok in checks.items() if ok} | _pattern_tags(st)

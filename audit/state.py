@@ -149,6 +149,9 @@ class SeatState:
     version: int = 0
     _waits: tuple[int, list[int]] | None = None
     keys: list[int] = field(default_factory=list)
+    first_discard: int = -1
+    """The tile of the seat's first discard, -1 before it (R17.8 跟庄); `first_discard_step` its step."""
+    first_discard_step: int = -1
 
     def __init__(self, hand: list[int], melds: list[Meld] | None = None,
                  discards: list[tuple[int, int]] | None = None, declared: str | None = None,
@@ -156,7 +159,7 @@ class SeatState:
                  turn_draws: set[int] | None = None, first_turn: bool = False, kong_this_turn: Meld | None = None,
                  made_kong: bool = False, lock: Lock | None = None, pong_locks: set[int] | None = None,
                  version: int = 0, _waits: tuple[int, list[int]] | None = None,
-                 keys: list[int] | None = None) -> None:
+                 keys: list[int] | None = None, first_discard: int = -1, first_discard_step: int = -1) -> None:
         # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.hand = hand
         self.melds = [] if melds is None else melds
@@ -174,6 +177,8 @@ class SeatState:
         self.version = version
         self._waits = _waits
         self.keys = [] if keys is None else keys
+        self.first_discard = first_discard
+        self.first_discard_step = first_discard_step
         self.__post_init__()
 
     def meld_tiles(self) -> list[int]:
@@ -443,7 +448,8 @@ def _copy_seat(seat: SeatState, memo: dict[int, Meld]) -> SeatState:
                      discards=list(seat.discards), declared=seat.declared, declared_step=seat.declared_step,
                      draws=seat.draws, discards_made=seat.discards_made, turn_draws=set(seat.turn_draws),
                      first_turn=seat.first_turn, kong_this_turn=kong,
-                     made_kong=seat.made_kong, lock=lock, pong_locks=set(seat.pong_locks), version=seat.version)
+                     made_kong=seat.made_kong, lock=lock, pong_locks=set(seat.pong_locks), version=seat.version,
+                     first_discard=seat.first_discard, first_discard_step=seat.first_discard_step)
 
 
 def _copy_window(window: Window | None, memo: dict[int, Meld]) -> Window | None:
@@ -490,6 +496,9 @@ def _apply_discard(st: GameState, ev: Event) -> None:
     assert ev.tile is not None
     seat.add(ev.tile, -1)
     seat.discards.append((ev.tile, ev.step))
+    if seat.discards_made == 0:
+        seat.first_discard = ev.tile
+        seat.first_discard_step = ev.step
     seat.discards_made += 1
     seat.pong_locks.clear()
     if st.profile.pass_lock_until == "discard":

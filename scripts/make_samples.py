@@ -173,6 +173,75 @@ def fault_must_win() -> tuple[Doc, int]:
     return doc, 3
 
 
+R17_SAMPLES: list[tuple[str, str, str, str, dict[str, Any], str, str]] = [
+    # (name, rule, hands, events, options, flip, arithmetic in words)
+    ("r17-1-baoji", "R17.1", "BAOJI_HANDS", "BAOJI", {"chicken.exposed_payers": "all_unready"}, "5s",
+     "weile, 包鸡: seat 0 self-draws holding one 1s; seats 1-3 are not ready; seat 1's first discard, a 1s, "
+     "is the 冲锋鸡 (normal 1 + extra 2). Seat 0 gets 1 from each of seats 1-3 for its own 1s, 1 from each of "
+     "seats 1-3 for seat 1's discarded 1s (every seat that does not qualify pays for it), and the extra 2 "
+     "from seat 1 alone: chickens seat 0 +8, seat 1 -4, seats 2 and 3 -2 each (today's rule: seat 1 pays "
+     "the whole 3 alone: +6, -4, -1, -1). Hand: 平胡 1 + self-draw 1 from each."),
+    ("r17-2-qualified", "R17.2", "HANDS", "CHARGE", {"chicken.qualified_pay_each_other": False}, "9p",
+     "weile: seat 1 (ready) discarded the 冲锋鸡 (1 + extra 2); seat 0 won; seats 2 and 3 are not ready and "
+     "seat 2 has a 1s discarded. Seats 2 and 3 pay seat 1 its 3; seat 0 qualifies too, so it pays seat 1 only "
+     "the extra 2 (R17.2 cancels the 1). Seat 2 pays its exposed 1s, 1, to each of seats 0 and 1 (R11.6)."),
+    ("r17-3-claimed-charge", "R17.3", "HANDS", "claimed:9p", {"chicken.claimed_charge": "to_claimer"}, "9p",
+     "weile: seat 2 (ready) pongs seat 1's first 1s: it keeps the 冲锋 extra 2, from each other seat, on top "
+     "of 3 from each for its three melded 1s, and seat 1 owes it the 责任鸡 2: seat 2 gets 5 from seat 0, "
+     "7 from seat 1 and 5 from seat 3 (today's rule: 3, 5, 3)."),
+    ("r17-4-any-claim", "R17.4", "ANY_HANDS", "ANY", {"chicken.responsibility_claims": "any"}, "9p",
+     "weile: seat 1's first 1s stays on the table (its 冲锋鸡, 3 from each); seat 3 later discards a 1s that "
+     "seat 2 (ready) pongs. Under `any` that claim is a 责任鸡 too: seat 3 pays seat 2 3 for the melded 1s "
+     "plus 2 (today's rule: 3)."),
+    ("r17-5-discarder-ready", "R17.5", "HANDS", "claimed:9p", {"chicken.responsibility_if_discarder_ready": False},
+     "9p", "weile: seat 2 (ready) pongs seat 1's first 1s, but seat 1, the discarder, is ready: no 责任鸡 extra. "
+     "Seat 2 gets 3 from each other seat for its melded 1s (today's rule: seat 1 pays 5)."),
+    ("r17-6-wugu-gold", "R17.6", "GOLD_HANDS", "GOLD", {"wugu_ji": {"normal": 2, "charge": 4}, "chicken.wugu_gold": True},
+     "7p", "weile with 乌骨鸡 2 / 4: the flip 7p makes 8p the flip chicken, and under R17.6 8p 金鸡 x2 with no flip "
+     "credit: seat 0's 888p is 3 x 2 x 2 = 12 from each other seat; seat 1 (not ready) discarded the first 8p, "
+     "its 冲锋乌骨鸡 (2 + extra 2) x 2 = 8 more to seat 0 (today's rule: 3 x 2 + 3 flip credits = 9 from each, "
+     "and 4)."),
+    ("r17-7-dou-reverse", "R17.7", "KONG_HANDS", "KONG", {"dou_unready": "reverse"}, "9p",
+     "weile, 倒赔: seat 3 made a concealed kong of 1p (3 from each) and is not ready at the end: it pays the "
+     "3 back to seat 0 (won) and to seat 1 (ready); seat 2 is not ready and gets nothing (today's rule: "
+     "the dou is void)."),
+    ("r17-8-follow-dealer", "R17.8", "FOLLOW_HANDS", "FOLLOW", {"follow_dealer": 2}, "9p",
+     "weile, 跟庄 2: the dealer and seats 1, 2 and 3, in turn, all discard 9s first and the hand ends with a "
+     "win: the dealer pays each other seat 2 (item kind follow_dealer)."),
+    ("r17-9-wugu-no-responsibility", "R17.9", "WUGU_CLAIM_HANDS", "WUGU_CLAIM",
+     {"wugu_ji": {"normal": 2, "charge": 4}, "chicken.wugu_responsibility": False}, "9p",
+     "weile with 乌骨鸡 2 / 4: seat 2 (ready) pongs seat 1's first 8p: 3 x 2 = 6 from each other seat and no "
+     "责任鸡 (today's rule: seat 1 pays 2 more); seat 3 (not ready) discarded the first 1s, its 冲锋鸡: 3 to "
+     "each of seats 0, 1 and 2."),
+    ("r17-10-one-charge", "R17.10", "WUGU_CLAIM_HANDS", "WUGU_CLAIM",
+     {"wugu_ji": {"normal": 2, "charge": 4}, "chicken.charge_scope": "first_any"}, "9p",
+     "weile with 乌骨鸡 2 / 4: the first chicken discarded is seat 1's 8p, ponged by seat 2 (no 冲锋鸡 this "
+     "hand; seat 1 owes the 责任鸡 2); seat 3's 1s, discarded later, is a plain exposed chicken: 1 to each "
+     "of seats 0, 1 and 2 (per species it would be a 冲锋鸡, 3 to each)."),
+]
+"""One worked example per R17 parameter (hands from tests/audit/test_r17.py): the clean record
+settles under the option; the missettled one claims today's settlement, the option ignored."""
+
+
+def r17_samples() -> list[tuple[str, Doc, dict[str, Any]]]:
+    from tests.audit import test_r17 as hands_
+    out: list[tuple[str, Doc, dict[str, Any]]] = []
+    for name, rule, hands, events, options, flip, words in R17_SAMPLES:
+        evs = hands_.claimed(events.split(":")[1]) if events.startswith("claimed:") else getattr(hands_, events)
+        hs = getattr(hands_, hands)
+        doc = record(hs, evs, options=options, flip=flip)
+        plain = record(hs, evs, options={k: v for k, v in options.items() if k == "wugu_ji"}, flip=flip)
+        clean = dress(itemised(doc), f"clean-{name}")
+        wrong = dress(with_result(doc, audit_record(plain)["settlement"]), f"missettled-{name}")
+        out.append((f"clean-{name}", clean, {"verdict": "clean", "rule": None, "step": None,
+                                              "covers": f"{rule} {name.split('-', 2)[2]}", "arithmetic": words}))
+        out.append((f"missettled-{name}", wrong, {
+            "verdict": "missettled", "rule": rule, "step": None,
+            "covers": f"{rule} ignored: the record settles by today's rule",
+            "arithmetic": f"The same hand claimed as if {rule} were not played; " + words}))
+    return out
+
+
 def samples() -> list[tuple[str, Doc, dict[str, Any]]]:
     out: list[tuple[str, Doc, dict[str, Any]]] = []
     for name, (rel, covers) in CLEAN.items():
@@ -218,7 +287,7 @@ def match_sample() -> tuple[str, Doc, dict[str, Any]]:
 def main() -> None:
     OUT.mkdir(exist_ok=True)
     manifest: dict[str, Any] = {}
-    for name, doc, intent in [*samples(), match_sample()]:
+    for name, doc, intent in [*samples(), match_sample(), *r17_samples()]:
         (OUT / f"{name}.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         audits = audit_document(doc)
         payload: Any = audits[0] if len(audits) == 1 else audits

@@ -39,7 +39,7 @@ class FindingSchema(Schema):
 class ItemSchema(Schema):
     """One payment of the computed settlement (contract)."""
 
-    kind = fields.String(metadata={"description": "hand, dealer, dou, chicken, hot_shot or draw_settle"})
+    kind = fields.String(metadata={"description": "hand, dealer, dou, chicken, hot_shot, draw_settle or follow_dealer"})
     from_ = fields.Integer(data_key="from", attribute="from")
     to = fields.Integer()
     amount = fields.Integer()

@@ -127,6 +127,7 @@ ZH: dict[str, str] = {
     "chicken": "鸡",
     "hot_shot": "热炮",
     "draw_settle": "查叫",
+    "follow_dealer": "跟庄",
     "current": "最新",
     "Audits": "审计记录",
     "Engine": "引擎",

@@ -8,7 +8,7 @@ import itertools
 import json
 import shutil
 from collections.abc import Callable, Iterator
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ from tests.audit.test_pass import HANDS as PASS_HANDS
 from tests.audit.test_precedence import HOT, MUST_WIN, PAIR, QUIET, SHOOTER, THREE, after_hot_shot
 from tests.audit.test_schema import random_mutants
 from tests.audit.test_turns import HANDS, ROUND
+from tests.audit import test_r17 as r17_hands
 from tests.builder import record, with_result
 from tests.conftest import variant
 from tests.helpers import INERT, quiet_round
@@ -185,6 +186,33 @@ def t(f: Callable[[], Findings]) -> Trigger:
 ROB = ROB_PLAY + "2 win 5s"
 HOT_SHOT = "spec/examples/hot-shot-weile.json"
 
+def r17(hands: list[str], events: str, options: dict[str, Any], flip: str = "9p") -> list[Json]:
+    """The items of a tests/audit/test_r17.py hand under R17 options."""
+    return items(audit_hand(record(hands, events, options=options, flip=flip)).to_json())
+
+
+R17_SAMPLE_NAMES = ["r17-1-baoji", "r17-2-qualified", "r17-3-claimed-charge", "r17-4-any-claim",
+                    "r17-5-discarder-ready", "r17-6-wugu-gold", "r17-7-dou-reverse", "r17-8-follow-dealer",
+                    "r17-9-wugu-no-responsibility", "r17-10-one-charge"]
+
+
+def without_items(rel: str) -> Findings:
+    """A sample that claims today's settlement under an R17 option, its items left out: the net
+    difference is explained by the house rule the platform did not play."""
+    d = load(rel)
+    d["result"].pop("items")
+    return findings(audit_record(d))
+
+
+def r17_waived() -> list[Json]:
+    """A platform that pays the 责任鸡 R17.5 cancels (discarder ready)."""
+    opts = {"chicken.responsibility_if_discarder_ready": False}
+    plain = audit_hand(record(r17_hands.HANDS, r17_hands.claimed("9p"), flip="9p")).settlement
+    assert plain is not None
+    rec = with_result(record(r17_hands.HANDS, r17_hands.claimed("9p"), flip="9p", options=opts), plain.to_json(1))
+    return findings(audit_hand(rec).to_json())
+
+
 FINDING_TRIGGERS: dict[str, Trigger] = {
     # R2 turn order
     "out_of_turn_dealer_first": t(lambda: hand(HANDS, "1 discard 9p")),
@@ -271,6 +299,9 @@ FINDING_TRIGGERS: dict[str, Trigger] = {
     "item_amount_differs": t(lambda: findings(audit_document(load("samples/missettled-rob-paid-by-three.json")))),
     "rob_paid_by_others": t(lambda: extra_item(record(ROB_HANDS, ROB, flip="8s"), "hand", 0, 2, 2)),
     "item_not_owed": t(lambda: extra_item(load(HOT_SHOT), "hand", 2, 1, 1)),
+    "item_waived": t(r17_waived),
+    **{f"net_r17_{n.split('-')[1]}_not_played": t(partial(without_items, f"samples/missettled-{n}.json"))
+       for n in R17_SAMPLE_NAMES},
     "item_not_due": t(lambda: extra_item(load(HOT_SHOT), "dou", 3, 1, 3)),
     "next_dealer_not_winner": t(lambda: doc(lambda d: d["result"].update(next_dealer=3), HOT_SHOT)),
     "next_dealer_several_winners": t(lambda: doc(lambda d: d["result"].update(next_dealer=3),
@@ -335,6 +366,8 @@ FINDING_TRIGGERS: dict[str, Trigger] = {
     "profile_without_ping_hu": t(lambda: options({"hand_values.ping_hu": None})),
     "profile_bad_players": t(lambda: options({"players": [5]})),
     "kill_without_declared": t(lambda: options({"kill_declared": {"value": 10, "mode": "add"}}, "senyan")),
+    "charge_below_normal": t(lambda: options({"chicken.charge": 0})),
+    "parameter_needs": t(lambda: options({"dou_unready": "reverse"}, "kuhu")),
     "profile_not_toml": lambda tmp_path, monkeypatch: tmp_profile(tmp_path, monkeypatch, "broken", "name = "),
     "profile_misnamed": lambda tmp_path, monkeypatch: tmp_profile(tmp_path, monkeypatch, "other", WEILE_TOML),
     "players_not_in_profile": t(lambda: profile_error(lambda: next(simulate("weile", {}, 1, 0, players=3)))),
@@ -386,6 +419,15 @@ NOTE_TRIGGERS: dict[str, Callable[[], list[Json]]] = {
     "flip_chicken": sample("clean-cuocuo-hot-shot-transfer"),
     "responsibility_chicken": sample("clean-guizhou-3p"),
     "responsibility_chicken_reverse": lambda: items(audit_document(jds_hands()[15])),
+    "charge_extra": lambda: r17(r17_hands.HANDS, r17_hands.CHARGE, {"chicken.qualified_pay_each_other": False}),
+    "charge_extra_gold": lambda: r17(r17_hands.GOLD_HANDS, r17_hands.GOLD,
+                                     {**r17_hands.WUGU, "chicken.wugu_gold": True}, "7p"),
+    "claimed_charge_extra": lambda: r17(r17_hands.HANDS, r17_hands.claimed("9p"),
+                                        {"chicken.claimed_charge": "to_claimer"}),
+    "shared_discards": lambda: r17(r17_hands.BAOJI_HANDS, r17_hands.BAOJI,
+                                   {"chicken.exposed_payers": "all_unready"}, "5s"),
+    "dou_reversed": lambda: r17(r17_hands.KONG_HANDS, r17_hands.KONG, {"dou_unready": "reverse"}),
+    "follow_dealer": lambda: r17(r17_hands.FOLLOW_HANDS, r17_hands.FOLLOW, {"follow_dealer": 1}),
 }
 """Every note code (notes and their parts) and a settlement that uses it."""
 

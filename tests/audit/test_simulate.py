@@ -36,13 +36,22 @@ CONFIGS: dict[str, tuple[str, dict[str, Any], int]] = {
     "senyan": ("senyan", {}, 4),
     "guizhou": ("guizhou", {}, 4),
     "guizhou-3p": ("guizhou", {"jian_dou_san": True}, 3),
+    "weile-r17": ("weile", {"wugu_ji": {"normal": 2, "charge": 4}, "chicken.exposed_payers": "all_unready",
+                            "chicken.qualified_pay_each_other": False, "chicken.claimed_charge": "to_claimer",
+                            "chicken.responsibility_claims": "any", "chicken.responsibility_if_discarder_ready": False,
+                            "chicken.wugu_gold": True, "dou_unready": "reverse", "follow_dealer": 1,
+                            "chicken.wugu_responsibility": False, "chicken.charge_scope": "first_any"}, 4),
+    "weile-r17b": ("weile", {"wugu_ji": {"normal": 2, "charge": 4}, "chicken.wugu_gold": True,
+                             "chicken.responsibility_claims": "any"}, 4),
 }
-"""Every profile, the options that change the most code paths, and a 3-player table."""
+"""Every profile, the options that change the most code paths, a 3-player table, every R17 house
+rule on at once, and two of them alone (8p 金鸡, 责任鸡 for any claim: the others' payments would
+share their pairs); named to sort last, so the other configurations keep their seeds."""
 
 EVENT_KINDS = {"draw", "discard", "declare", "pong", "pass", "kong:concealed", "kong:added", "kong:exposed",
                "win:self_draw", "win:discard", "win:rob"}
 RARE = {"热炮", "抢杠", "一炮多响", "荒庄", "查叫", "报听(硬)", "报听(软)", "杀报", "must-win", "过胡", "过碰", "憨包豆",
-        "杠开", "金鸡", "责任鸡", "冲锋鸡", "乌骨鸡", "3 players", "七对", "大对子", "清一色"}
+        "杠开", "金鸡", "责任鸡", "冲锋鸡", "乌骨鸡", "3 players", "七对", "大对子", "清一色", "跟庄", "倒赔"}
 """Summary rows that must each appear at least once across the run (天胡/地胡 are welcome, not required)."""
 
 

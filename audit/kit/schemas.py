@@ -22,4 +22,4 @@ def schema_bytes(name: str) -> bytes:
 
 def schema_files() -> dict[str, bytes]:
     """The schemas as kit files (`schemas/zhuoji-1.json`, ...)."""
-    return {f"schemas/{name}": schema_bytes(name) for name in SCHEMA_NAMES if (SCHEMA_DIR / name).is_file()}
+    return {f"schemas/{name}": schema_bytes(name) for name in SCHEMA_NAMES}

@@ -48,6 +48,22 @@ def test_the_kit_has_its_files_and_its_size(kit: Path) -> None:
         assert "result" not in rec and "extra" not in rec and rec["format"] == "zhuoji/1"
         assert case["kind"] in ("settlement", "rejection")
     assert (kit / "README.md").read_text("utf-8").count("| `R") >= 15
+    assert {p.name for p in (kit / "schemas").iterdir()} == {"zhuoji-1.json", "zhuoji-match-1.json"}
+
+
+def test_every_case_with_the_right_answer_validates_against_the_kits_json_schema(kit: Path) -> None:
+    from jsonschema import Draft202012Validator
+
+    lines, _ = answer_kit(kit)
+    answers = {a["case"]: a for a in map(json.loads, lines)}
+    validator = Draft202012Validator(json.loads((kit / "schemas" / "zhuoji-1.json").read_text("utf-8")))
+    for case in _manifest(kit)["cases"]:
+        rec = json.loads((kit / case["file"]).read_text("utf-8"))
+        assert not validator.is_valid(rec)  # no result: the client adds its own
+        ans = answers[case["id"]]
+        rec["result"] = ({k: ans[k] for k in ("scores", "next_dealer", "flip", "items")} if case["kind"] == "settlement"
+                         else {"scores": [0] * len(rec["seats"]), "next_dealer": 0})
+        assert validator.is_valid(rec), case["id"]
 
 
 def test_every_applicable_item_reaches_its_count_by_the_cases_own_account(kit: Path) -> None:

@@ -11,7 +11,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-RULEBOOK = Path(__file__).resolve().parents[1] / "spec" / "rulebook.md"
+def _rulebook_path() -> Path:
+    """The vendored rulebook: `spec/rulebook.md` of the checkout, or, in an installed wheel (which has no
+    `spec/`), the copy `make dist` packs next to this module as `audit/rulebook.md`."""
+    here = Path(__file__).resolve()
+    checkout = here.parents[1] / "spec" / "rulebook.md"
+    return checkout if checkout.is_file() else here.with_name("rulebook.md")
+
+
+RULEBOOK = _rulebook_path()
 """The vendored rulebook (identical to shared/spec/rulebook.md)."""
 
 SECTION_NAMES_ZH: dict[str, str] = {

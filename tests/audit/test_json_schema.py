@@ -106,3 +106,14 @@ def test_three_seat_tables_have_their_own_limits() -> None:
 def test_match_envelope_faults_are_rejected(doc: Any) -> None:
     assert validate_match(doc) != [] and not MATCH.is_valid(doc)
     assert MATCH.is_valid({"format": "zhuoji-match/1", "table_id": "t1", "hands": [BASE, BASE]})
+
+
+def test_the_files_are_what_the_generator_writes_from_the_engines_kinds() -> None:
+    """A new item kind or event type (audit.kinds) must reach the published schema: regenerate with
+    `python scripts/json_schema.py`."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "json_schema.py"), "--check"], capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stdout

@@ -41,6 +41,8 @@ CHUNK = 25
 MIN_COUNT = 5
 """Cases each applicable coverage item needs (issue 15)."""
 DEFAULT_CASES = 300
+FILLER_POOL = 2
+"""Plain hands simulated per settlement slot left, to choose the fillers from (`Selection.fillers`)."""
 REJECTION_SHARE = 4
 """At least one case in this many is a rejection case (and every rejection class its count)."""
 
@@ -129,15 +131,26 @@ class Selection:
 
     def done(self) -> bool:
         return not self.short() and not self.rejections_short() and \
-            len(self.useful) + len(self.filler) >= self.n_settle
+            len(self.useful) + len(self.filler) >= FILLER_POOL * self.n_settle
 
     def offer(self, k: int, rec: dict[str, Any], ex: Exercised) -> None:
         """Keep a hand that adds to a short item; else keep it as a filler while the kit needs one."""
         if any(self.counts[i] < self.targets[i] for i in ex.items if i in self.targets):
             self.useful.append((k, rec, ex))
             self.counts.update(i for i in ex.items if i in self.targets)
-        elif len(self.useful) + len(self.filler) < self.n_settle:
+        elif len(self.filler) < FILLER_POOL * self.n_settle:
             self.filler.append((k, rec, ex))
+
+    def fillers(self, room: int) -> list[tuple[int, dict[str, Any], Exercised]]:
+        """The plain hands that fill the kit: those with the rarest items first (more cases of 抢杠 or
+        一炮多响 find more faults than more plain 点炮), ties in the order they were played."""
+        pool: Counter[str] = Counter()
+        for _, _, ex in self.useful + self.filler:
+            pool.update(i for i in ex.items if i in self.targets)
+
+        def rarity(entry: tuple[int, dict[str, Any], Exercised]) -> tuple[float, int]:
+            return (-sum(1 / pool[i] for i in entry[2].items if i in self.targets), entry[0])
+        return sorted(self.filler, key=rarity)[:max(room, 0)]
 
 
 def build_kit(profile: str, options: dict[str, Any], *, cases: int = DEFAULT_CASES, seed: int = 1,
@@ -219,7 +232,7 @@ def _files(sel: Selection, prof: Profile, profile: str, options: dict[str, Any],
     from audit.kit.schemas import schema_files
 
     kit_id = f"{profile}-{seed}"
-    chosen = sorted(sel.useful + sel.filler[:sel.n_settle - len(sel.useful)], key=lambda t: t[0])
+    chosen = sorted(sel.useful + sel.fillers(sel.n_settle - len(sel.useful)), key=lambda t: t[0])
     out: list[Case] = []
     for n, (_, rec, ex) in enumerate(chosen, 1):
         cid = f"s{n:04d}"

@@ -13,6 +13,7 @@ import json
 import tomllib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -234,10 +235,49 @@ def _settlement(kit: Kit, case: dict[str, Any], ans: Answer, r: CaseResult, lang
     if r.findings:
         r.difference = label(lang, "settle_differs", message=r.findings[0]["message"])
         r.cited = list(dict.fromkeys(f["rule"] for f in r.findings if f["rule"]))
+        if r.cited == ["R15.1"] and "items" not in got:
+            found = scaled_rule(exp["items"], exp["scores"], got["scores"])
+            if found:
+                r.cited = [rule for rule, _ in found] + ["R15.1"]
+                r.difference += " " + label(lang, "multiple_of",
+                                            hits=" / ".join(f"{rule} x {_factor(f)}" for rule, f in found))
     else:
         r.difference = label(lang, "no_engine_words", fields=", ".join(wrong))
         r.cited = list(case["sections"])
     r.step_report = _step_report(doc, case["id"], failures_dir, lang)
+
+
+def scaled_rule(items: list[dict[str, Any]], want: list[int], got: list[int]) -> list[tuple[str, Fraction]]:
+    """The rule whose payments the client's scores are off by a multiple of (missing: -1, doubled: +1, a wrong
+    金鸡 multiplier: +1/2 ...): names the broken rule of a scores-only answer the engine's own mistake models
+    (R16.16) do not explain. Only a rule whose payments alone move the scores that way counts; when several
+    do, the ones missing or counted twice (factor -1 or 1) are named, else whole multiples, else the rest: two
+    rules whose payments move the same seats alike (a hand and a dou both paid by seat 3 to seat 0) are both
+    named, since the scores cannot tell them apart."""
+    diff = [g - w for g, w in zip(got, want)]
+    if not any(diff):
+        return []
+    by_rule: dict[str, list[int]] = defaultdict(lambda: [0] * len(want))
+    for it in items:
+        net = by_rule[it["rule"]]
+        net[it["from"]] -= it["amount"]
+        net[it["to"]] += it["amount"]
+    hits = []
+    for rule, net in sorted(by_rule.items()):
+        pivot = next((i for i, v in enumerate(net) if v), None)
+        if pivot is None:
+            continue
+        factor = Fraction(diff[pivot], net[pivot])
+        if factor and all(Fraction(d) == factor * v for d, v in zip(diff, net)):
+            hits.append((rule, factor))
+    def plain(hit: tuple[str, Fraction]) -> int:
+        f = hit[1]
+        return 0 if abs(f) == 1 else 1 if f.denominator == 1 else 2
+    return [h for h in hits if plain(h) == min(map(plain, hits))]
+
+
+def _factor(f: Fraction) -> str:
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
 
 
 def _rejection(kit: Kit, case: dict[str, Any], ans: Answer, r: CaseResult, lang: Lang,

@@ -72,9 +72,17 @@ def dealer_stays_on_draw(st: GameState, sett: Settlement, rec: dict[str, Any]) -
     return out
 
 
+def dou_doubled(st: GameState, sett: Settlement, rec: dict[str, Any]) -> dict[str, Any]:
+    """R4.7: every kong paid twice its value (scores only: the check has to find the rule from the nets)."""
+    items = [Item(it.kind, it.payer, it.payee, it.amount * (2 if it.kind is ItemKind.DOU else 1), it.rule, it.code,
+                  it.params) for it in sett.items]
+    return _answer(sett, items, rec.get("base", 1), False)
+
+
 SETTLEMENT_FAULTS: dict[str, tuple[Fault, str]] = {
     "hot_burn_ignored": (hot_burn_ignored, "R8.3"), "rob_billed_to_three": (rob_billed_to_three, "R9.3"),
     "no_responsibility": (no_responsibility, "R11.4"), "dealer_stays_on_draw": (dealer_stays_on_draw, "R14.3"),
+    "dou_doubled": (dou_doubled, "R4.7"),
 }
 """Each wrong settlement client and the rule its fault breaks."""
 

@@ -62,6 +62,9 @@ EVENT_APPLIES: dict[str, Callable[[Profile], bool]] = {
     "must-win": lambda p: bool(p.must_win),
 }
 
+SECTION_APPLIES: dict[str, Callable[[Profile], bool]] = {"R5": lambda p: p.declared is not None}
+"""Sections a profile may not play at all: R5 报听 where the profile has no `declared` (senyan)."""
+
 PARAMETERS: tuple[tuple[str, Callable[[Profile], bool], str], ...] = (
     ("self_draw_bonus", lambda p: p.self_draw_bonus > 0, "a self-drawn win (自摸)"),
     ("kong_flower_bonus", lambda p: p.kong_flower_bonus > 0, "a win on a kong's replacement draw (杠开)"),
@@ -94,7 +97,8 @@ PARAMETERS: tuple[tuple[str, Callable[[Profile], bool], str], ...] = (
 
 def requirements(prof: Profile, rejection_classes: tuple[str, ...]) -> list[Requirement]:
     """Every row of the coverage table, applicable or not (the table shows both)."""
-    out = [Requirement(s, "section", _always, f"rulebook section {s}") for s in SETTLEMENT_SECTIONS]
+    out = [Requirement(s, "section", SECTION_APPLIES.get(s, _always), f"rulebook section {s}")
+           for s in SETTLEMENT_SECTIONS]
     for ev in RARE_EVENTS:
         name = hot_shot_item(prof) if ev == "热炮" else ev
         out.append(Requirement(name, "event", EVENT_APPLIES[ev], f"the rare event {ev}"))

@@ -203,3 +203,19 @@ def test_check_in_process_matches_the_cli(kit: Path, tmp_path: Path) -> None:
     (tmp_path / "a.jsonl").write_text("\n".join(lines), encoding="utf-8")
     rep = check(load_kit(kit), read_answers(tmp_path / "a.jsonl"))
     assert rep.ok and rep.passed == CASES
+
+
+@pytest.mark.parametrize(("profile", "item", "applies"), [
+    ("senyan", "R5", False), ("weile", "R5", True), ("senyan", "乌骨鸡", True), ("weile", "乌骨鸡", False),
+    ("cuocuo", "must-win", True), ("kuhu", "must-win", False), ("cuocuo", "过碰", True), ("weile", "杀报", True),
+    ("senyan", "杀报", False), ("senyan", "热炮 burn=that_kong", True), ("cuocuo", "热炮 burn=all+transfer_kong", True),
+])
+def test_what_applies_is_read_from_the_profile(profile: str, item: str, applies: bool) -> None:
+    from audit.kit.build import rejection_classes
+    from audit.kit.coverage import requirements
+    from audit.profiles import resolve
+
+    prof = resolve(profile, {})
+    rows = {r.item: r for r in requirements(prof, rejection_classes(prof))}
+    assert rows[item].applies(prof) is applies
+    assert ("declare_not_ready" in rejection_classes(prof)) is (prof.declared is not None)

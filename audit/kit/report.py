@@ -117,8 +117,9 @@ def to_html(rep: Report) -> str:
                         [[e(rule_label(s)), str(n), str(p), _rate(p, n)] for s, n, p in rep.per_section()]))
     given, of = rep.items_given()
     parts.append(f"<h2>{e(label(lang, 'per_kind'))}</h2><p>{e(label(lang, 'items_given', given=given, total=of))}</p>")
-    parts.append(_table([label(lang, "kind"), label(lang, "cases"), label(lang, "passed"), label(lang, "rate")],
-                        [[f"<code>{e(k)}</code>", str(n), str(p), _rate(p, n)] for k, n, p in rep.per_kind()]))
+    if rep.per_kind():
+        parts.append(_table([label(lang, "kind"), label(lang, "cases"), label(lang, "passed"), label(lang, "rate")],
+                            [[f"<code>{e(k)}</code>", str(n), str(p), _rate(p, n)] for k, n, p in rep.per_kind()]))
     fails = [r for r in rep.results if not r.passed]
     if fails:
         parts.append(f"<h2>{e(label(lang, 'failures'))}</h2>")

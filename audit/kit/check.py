@@ -235,10 +235,12 @@ def _settlement(kit: Kit, case: dict[str, Any], ans: Answer, r: CaseResult, lang
     if r.findings:
         r.difference = label(lang, "settle_differs", message=r.findings[0]["message"])
         r.cited = list(dict.fromkeys(f["rule"] for f in r.findings if f["rule"]))
+        if len(r.cited) > 1 and "R15.1" in r.cited:  # the nets differ because a payment does: name the payment
+            r.cited.remove("R15.1")
         if r.cited == ["R15.1"] and "items" not in got:
             found = scaled_rule(exp["items"], exp["scores"], got["scores"])
             if found:
-                r.cited = [rule for rule, _ in found] + ["R15.1"]
+                r.cited = [rule for rule, _ in found]
                 r.difference += " " + label(lang, "multiple_of",
                                             hits=" / ".join(f"{rule} x {_factor(f)}" for rule, f in found))
     else:

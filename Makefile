@@ -8,7 +8,7 @@ DB ?= instance/zhuoji.sqlite
 NATIVE_SRC := $(shell grep -o '"[a-z]*/[a-z_]*\.py"' audit/native.py | tr -d '"')
 NATIVE := build/native.stamp
 
-.PHONY: install system native clean-native run test bench clean
+.PHONY: install system native clean-native run test bench clean dist
 
 $(BIN)/python:
 	@command -v $(PY) >/dev/null 2>&1 || { echo "need $(PY)"; exit 1; }
@@ -36,6 +36,10 @@ native: $(NATIVE)
 
 clean-native:
 	rm -rf build .mypy_cache audit/*.so records/*.so $(wildcard audit_native__mypyc*.so)
+
+# The engine as a wheel (audit/ and its data, console scripts zhuoji-audit and zhuoji-kit), in dist/.
+dist: $(STAMP)
+	$(BIN)/python scripts/build_dist.py dist
 
 run: install native
 	$(BIN)/flask --app app bootstrap

@@ -25,7 +25,15 @@ from typing import Any
 
 from audit.lang import Lang
 
-RULEBOOK = Path(__file__).resolve().parents[1] / "spec" / "rulebook.md"
+def _rulebook_path() -> Path:
+    """The vendored rulebook: `spec/rulebook.md` of the checkout, or, in an installed wheel (which has no
+    `spec/`), the copy `make dist` packs next to this module as `audit/rulebook.md`."""
+    here = Path(__file__).resolve()
+    checkout = here.parents[1] / "spec" / "rulebook.md"
+    return checkout if checkout.is_file() else here.with_name("rulebook.md")
+
+
+RULEBOOK = _rulebook_path()
 """The vendored rulebook (identical to shared/spec/rulebook.md)."""
 DATA_DIR = Path(__file__).with_name("catalogue")
 RULEBOOK_ZH = DATA_DIR / "rulebook_zh.toml"

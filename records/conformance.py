@@ -1,0 +1,195 @@
+"""Conformance runs: a client build's answers to a kit, checked by the engine, kept for good.
+
+One row per run in `conformance_runs` (append-only, like the audits): the
+kit (its id and the sha256 of its manifest, so two runs compare only when
+they answered the very same cases), the platform and client version of the
+build, who sent it, the answers' sha256 and the check's report as JSON. The
+tables come from migration `m006_conformance`, in a migration set of their
+own so this module needs no change to `records.storage`; `ensure` applies it
+and is cheap to call on every open.
+
+Kits live in a folder of kit folders (`zhuoji-kit build --out KITS/NAME`);
+the service reads them, never writes them.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+from audit.catalogue import LANGS, Lang
+from audit.kit.answers import parse
+from audit.kit.check import CheckError, Kit, check, load_kit
+
+migrations = Migrations("zhuoji-conformance")
+
+
+@migrations()
+def m006_conformance(db: Database) -> None:
+    """The runs table, its look-up index, and the triggers that make it insert-only."""
+    db.table("conformance_runs").create({
+        "id": int, "kit": str, "kit_sha256": str, "profile": str, "platform": str, "client_version": str,
+        "uploader": str, "created_at": str, "total": int, "passed": int, "ok": int, "answers_sha256": str,
+        "report": str}, pk="id",
+        not_null={"kit", "kit_sha256", "platform", "client_version", "created_at", "total", "passed", "report"})
+    db.table("conformance_runs").create_index(["kit_sha256", "platform", "id"])
+    for event in ("UPDATE", "DELETE"):
+        db.execute(f"CREATE TRIGGER conformance_runs_no_{event.lower()} BEFORE {event} ON conformance_runs "
+                   f"BEGIN SELECT RAISE(ABORT, 'conformance_runs is append-only: {event} refused'); END")
+
+
+def ensure(db: Database) -> None:
+    """Create the conformance tables if this database has none yet."""
+    migrations.apply(db)
+
+
+class ConformanceError(ValueError):
+    """A run that cannot be made (unknown kit, bad field); `field` names what to fix."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+@dataclass(frozen=True)
+class KitInfo:
+    """A kit the service offers: its folder name, what the manifest says, and the manifest's digest."""
+
+    name: str
+    kit: str
+    profile: str
+    cases: int
+    sha256: str
+    engine: str
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256((path / "manifest.json").read_bytes()).hexdigest()
+
+
+def list_kits(folder: Path) -> list[KitInfo]:
+    """Every readable kit under `folder`, by name; folders that are no kit are skipped."""
+    out: list[KitInfo] = []
+    if not folder.is_dir():
+        return out
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+        try:
+            kit = load_kit(sub)
+        except CheckError:
+            continue
+        m = kit.manifest
+        out.append(KitInfo(sub.name, str(m.get("kit", sub.name)), str(m.get("profile", "")), len(kit.cases),
+                           _digest(sub), str(m.get("engine", ""))))
+    return out
+
+
+def open_kit(folder: Path, name: str) -> Kit:
+    """The kit `name` under `folder`; ConformanceError when there is none such."""
+    if not name or "/" in name or "\\" in name or name.startswith("."):
+        raise ConformanceError("kit", f"{name!r} is not a kit name")
+    try:
+        return load_kit(folder / name)
+    except CheckError:
+        raise ConformanceError("kit", f"no kit {name!r}; available: "
+                               f"{', '.join(k.name for k in list_kits(folder)) or 'none'}") from None
+
+
+def _text(value: Any, field: str, limit: int = 200) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ConformanceError(field, "required")
+    value = value.strip()
+    if len(value) > limit:
+        raise ConformanceError(field, f"at most {limit} characters")
+    return value
+
+
+def submit(db: Database, folder: Path, *, kit_name: str, platform: str, client_version: str, answers: bytes,
+           uploader: str | None, stamp: str) -> int:
+    """Check the answers against the kit and store the run (one transaction); its id. The report is kept
+    in every language (the engine's messages are rendered at check time), so a page shows either."""
+    platform = _text(platform, "platform")
+    client_version = _text(client_version, "client_version", 100)
+    kit = open_kit(folder, kit_name)
+    try:
+        text = answers.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConformanceError("answers", f"not UTF-8 text (byte {exc.start})") from None
+    parsed = parse(text)
+    reports = {lang.value: check(kit, parsed, lang) for lang in LANGS}
+    report = reports[Lang.EN.value]
+    row = {"kit": kit_name, "kit_sha256": _digest(kit.path), "profile": str(kit.manifest.get("profile", "")),
+           "platform": platform, "client_version": client_version, "uploader": uploader, "created_at": stamp,
+           "total": len(report.results), "passed": report.passed, "ok": int(report.ok),
+           "answers_sha256": hashlib.sha256(answers).hexdigest(),
+           "report": json.dumps({k: r.to_json() for k, r in reports.items()}, ensure_ascii=False, sort_keys=True)}
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        run_id = db.execute(f"INSERT INTO conformance_runs ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                            list(row.values())).lastrowid
+        db.commit()
+    except BaseException:
+        db.rollback()
+        raise
+    assert run_id is not None
+    return int(run_id)
+
+
+RUN_COLUMNS = ("id", "kit", "kit_sha256", "profile", "platform", "client_version", "uploader", "created_at",
+               "total", "passed", "ok")
+
+
+def runs(db: Database, *, platform: str | None = None, kit: str | None = None, limit: int = 200) -> list[dict[str, Any]]:
+    """Runs newest first (without their reports), optionally of one platform or kit."""
+    where, args = [], []
+    if platform is not None:
+        where.append("platform = ?")
+        args.append(platform)
+    if kit is not None:
+        where.append("kit = ?")
+        args.append(kit)
+    sql = f"SELECT {', '.join(RUN_COLUMNS)} FROM conformance_runs"
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    sql += " ORDER BY id DESC LIMIT ?"
+    return [dict(zip(RUN_COLUMNS, r)) for r in db.execute(sql, [*args, limit]).fetchall()]
+
+
+def run(db: Database, run_id: int, lang: Lang = Lang.EN) -> dict[str, Any] | None:
+    """One run with its report in `lang` (parsed), or None."""
+    cols = (*RUN_COLUMNS, "answers_sha256", "report")
+    row = db.execute(f"SELECT {', '.join(cols)} FROM conformance_runs WHERE id = ?", [run_id]).fetchone()
+    if row is None:
+        return None
+    out = dict(zip(cols, row))
+    out["report"] = json.loads(out["report"])[Lang(lang).value]
+    return out
+
+
+def previous(db: Database, current: dict[str, Any]) -> int | None:
+    """The run before this one of the same kit and platform (what a regression is measured against)."""
+    row = db.execute("SELECT id FROM conformance_runs WHERE kit_sha256 = ? AND platform = ? AND id < ? "
+                     "ORDER BY id DESC LIMIT 1", [current["kit_sha256"], current["platform"], current["id"]]).fetchone()
+    return int(row[0]) if row else None
+
+
+def compare(base: dict[str, Any], head: dict[str, Any]) -> dict[str, Any]:
+    """What changed from run `base` to run `head` of the same kit: newly failing and newly passing cases,
+    each with the head's (or base's) first difference; ConformanceError for runs of different kits."""
+    if base["kit_sha256"] != head["kit_sha256"]:
+        raise ConformanceError("kit", f"run {base['id']} answered kit {base['kit']} and run {head['id']} kit "
+                               f"{head['kit']}: only runs of the same kit compare")
+    before = {c["case"]: c for c in base["report"]["cases"]}
+    after = {c["case"]: c for c in head["report"]["cases"]}
+    failing = [{"case": cid, "cited_rules": c["cited_rules"], "difference": c["difference"]}
+               for cid, c in after.items() if not c["passed"] and before.get(cid, {}).get("passed", False)]
+    passing = [{"case": cid, "cited_rules": before[cid]["cited_rules"], "difference": before[cid]["difference"]}
+               for cid, c in after.items() if c["passed"] and cid in before and not before[cid]["passed"]]
+    still = sorted(cid for cid, c in after.items() if not c["passed"] and not before.get(cid, {}).get("passed", True))
+    return {"base": base["id"], "head": head["id"], "kit": head["kit"],
+            "base_passed": base["passed"], "head_passed": head["passed"], "total": head["total"],
+            "newly_failing": failing, "newly_passing": passing, "still_failing": still}

@@ -1,0 +1,37 @@
+"""records.conformance: its migration applies once, runs are insert-only, and only runs of one kit compare."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from records import conformance
+from records.storage import connect
+
+
+def _run(run_id: int, sha: str, passed: dict[str, bool]) -> dict:
+    cases = [{"case": c, "passed": ok, "cited_rules": [] if ok else ["R8.3"], "difference": "" if ok else "x"}
+             for c, ok in passed.items()]
+    return {"id": run_id, "kit": "k", "kit_sha256": sha, "passed": sum(passed.values()), "total": len(passed),
+            "report": {"cases": cases}}
+
+
+def test_the_migration_applies_once_and_runs_are_insert_only(tmp_path) -> None:
+    db = connect(tmp_path / "c.sqlite3")
+    conformance.ensure(db)
+    conformance.ensure(db)
+    assert [m.name for m in conformance.migrations.applied(db)] == ["m006_conformance"]
+    db.execute("INSERT INTO conformance_runs (kit, kit_sha256, platform, client_version, created_at, total, passed, "
+               "report) VALUES ('k', 's', 'p', '1', 't', 1, 1, '{}')")
+    for sql in ("UPDATE conformance_runs SET passed = 0", "DELETE FROM conformance_runs"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            db.execute(sql)
+
+
+def test_compare_names_newly_failing_and_passing_and_refuses_other_kits() -> None:
+    base = _run(1, "a", {"s1": True, "s2": False, "s3": True})
+    head = _run(2, "a", {"s1": False, "s2": True, "s3": True})
+    diff = conformance.compare(base, head)
+    assert [c["case"] for c in diff["newly_failing"]] == ["s1"] and [c["case"] for c in diff["newly_passing"]] == ["s2"]
+    with pytest.raises(conformance.ConformanceError):
+        conformance.compare(base, _run(3, "b", {"s1": True}))

@@ -1,0 +1,200 @@
+"""Conformance on the service (issue 15): the published JSON Schemas, and client builds' kit answers.
+
+- `GET /api/schema/zhuoji-1.json`, `/api/schema/zhuoji-match-1.json`: the engine's data files
+  (`audit/schemas/`) byte for byte, so a client team writing in another language validates its
+  records before it uploads.
+- A team uploads a kit's answers for a client build (platform + client version): `POST
+  /api/conformance/runs` (multipart: `kit`, `platform`, `client_version`, file `answers`) or the
+  form on `/conformance`. The run is checked by the engine (`audit.kit.check`) and stored
+  (`records.conformance`); its page shows the report, and any two runs of the same kit compare:
+  newly failing and newly passing cases, so a regression between builds shows at once.
+- An uploader token submits and reads runs of its own platform only (as for records).
+
+Kits are folders under `CONFORMANCE_KITS` (default `instance/kits`), written there with
+`zhuoji-kit build --out instance/kits/NAME`; the service only reads them.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+
+from audit.kit.schemas import SCHEMA_NAMES, schema_bytes
+from records import conformance
+from records.security import UPLOADER
+from records.storage import now
+from web.auth import API_READERS, account_name, current_account, requires
+from web.db import get_store
+from web.errors import ApiError
+from web.i18n import api_language, page_language
+
+bp = Blueprint("conformance", __name__)
+
+MAX_ANSWERS = 20 * 1024 * 1024
+"""Largest answers file accepted (a 10,000-case kit answers in about 5 MB)."""
+
+
+@bp.get("/api/schema/<name>")
+@requires(*API_READERS)
+def schema(name: str) -> ResponseReturnValue:
+    """A published JSON Schema (draft 2020-12), byte for byte the wheel's and the kit's."""
+    if name not in SCHEMA_NAMES:
+        abort(404, f"no schema {name!r}; published: {', '.join(SCHEMA_NAMES)}")
+    return Response(schema_bytes(name), mimetype="application/schema+json")
+
+
+# ----- helpers ------------------------------------------------------------------------------------
+
+
+def kits_folder() -> Path:
+    """Where the service's kits are."""
+    configured = current_app.config.get("CONFORMANCE_KITS")
+    return Path(configured) if configured else Path(current_app.instance_path) / "kits"
+
+
+def _db() -> Any:
+    db = get_store().db
+    conformance.ensure(db)
+    return db
+
+
+def _platform_scope() -> str | None:
+    """An uploader's platform (it sees and submits only that one); None for people."""
+    account = current_account()
+    return account.platform if account is not None and account.role == UPLOADER else None
+
+
+def _run_or_404(run_id: int, lang: Any) -> dict[str, Any]:
+    found = conformance.run(_db(), run_id, lang)
+    scope = _platform_scope()
+    if found is None or (scope is not None and found["platform"] != scope):
+        abort(404, f"no conformance run {run_id}")
+    return found
+
+
+def _submit(form: dict[str, str], answers: bytes | None) -> int:
+    """Check and store one run from request fields; ApiError 400/403 naming the field."""
+    scope = _platform_scope()
+    platform = (form.get("platform") or "").strip() or (scope or "")
+    if scope is not None and platform != scope:
+        raise ApiError(403, f"platform: {platform!r} is not the platform of this account ({scope!r}); "
+                            "nothing was stored", {"platform": [f"{platform!r} is not {scope!r}"]})
+    if answers is None:
+        raise ApiError(400, "answers: required (a file of one JSON answer a line)", {"answers": ["required"]})
+    if len(answers) > MAX_ANSWERS:
+        raise ApiError(413, f"answers: larger than {MAX_ANSWERS} bytes")
+    try:
+        return conformance.submit(_db(), kits_folder(), kit_name=form.get("kit", ""), platform=platform,
+                                  client_version=form.get("client_version", ""), answers=answers,
+                                  uploader=account_name(), stamp=now())
+    except conformance.ConformanceError as exc:
+        raise ApiError(400, str(exc), {exc.field: [str(exc)]}) from None
+
+
+def _answers_upload() -> bytes | None:
+    file = request.files.get("answers")
+    if file is not None:
+        data: bytes = file.read(MAX_ANSWERS + 1)
+        return data
+    return None
+
+
+def _compare(base_id: int, head_id: int, lang: Any) -> dict[str, Any]:
+    base, head = _run_or_404(base_id, lang), _run_or_404(head_id, lang)
+    try:
+        return conformance.compare(base, head)
+    except conformance.ConformanceError as exc:
+        raise ApiError(409, str(exc)) from None
+
+
+def _kit_rows() -> list[dict[str, Any]]:
+    return [k.__dict__ for k in conformance.list_kits(kits_folder())]
+
+
+# ----- API ----------------------------------------------------------------------------------------
+
+
+@bp.get("/api/conformance/kits")
+@requires(*API_READERS)
+def api_kits() -> ResponseReturnValue:
+    """The kits this service checks answers against."""
+    return jsonify({"kits": _kit_rows()})
+
+
+@bp.post("/api/conformance/runs")
+@requires(*API_READERS)
+def api_submit() -> ResponseReturnValue:
+    """Check a client build's answers to a kit and store the run; 201 with the run's report."""
+    run_id = _submit(request.form.to_dict(), _answers_upload())
+    found = _run_or_404(run_id, api_language())
+    return jsonify(found), 201, {"Location": url_for("conformance.api_run", run_id=run_id)}
+
+
+@bp.get("/api/conformance/runs")
+@requires(*API_READERS)
+def api_runs() -> ResponseReturnValue:
+    """Runs newest first (an uploader's platform only), filtered by `kit` and `platform`."""
+    scope = _platform_scope()
+    asked = request.args.get("platform") or None
+    if scope is not None and asked not in (None, scope):
+        abort(404, f"platform {asked!r} is not visible to this account")
+    return jsonify({"runs": conformance.runs(_db(), platform=scope or asked, kit=request.args.get("kit") or None)})
+
+
+@bp.get("/api/conformance/runs/<int:run_id>")
+@requires(*API_READERS)
+def api_run(run_id: int) -> ResponseReturnValue:
+    """One run and its report (messages in `?lang=` / Accept-Language)."""
+    return jsonify(_run_or_404(run_id, api_language()))
+
+
+@bp.get("/api/conformance/runs/<int:run_id>/compare/<int:base_id>")
+@requires(*API_READERS)
+def api_compare(run_id: int, base_id: int) -> ResponseReturnValue:
+    """What changed from run `base_id` to run `run_id` (same kit): newly failing and newly passing cases."""
+    return jsonify(_compare(base_id, run_id, api_language()))
+
+
+# ----- pages --------------------------------------------------------------------------------------
+
+
+@bp.get("/conformance")
+@requires(*API_READERS)
+def index() -> ResponseReturnValue:
+    """The kits, the runs, and the form to submit a build's answers."""
+    scope = _platform_scope()
+    return render_template("conformance/index.html", kits=_kit_rows(), scope=scope,
+                           runs=conformance.runs(_db(), platform=scope))
+
+
+@bp.post("/conformance")
+@requires(*API_READERS)
+def submit_form() -> ResponseReturnValue:
+    """The page's form: check, store, then show the run (or the form again with the problem)."""
+    try:
+        run_id = _submit(request.form.to_dict(), _answers_upload())
+    except ApiError as exc:
+        scope = _platform_scope()
+        return render_template("conformance/index.html", kits=_kit_rows(), scope=scope, error=exc.description,
+                               runs=conformance.runs(_db(), platform=scope)), exc.code or 400
+    return redirect(url_for("conformance.run_page", run_id=run_id), 303)
+
+
+@bp.get("/conformance/runs/<int:run_id>")
+@requires(*API_READERS)
+def run_page(run_id: int) -> ResponseReturnValue:
+    """One run's report; with the previous run of the same kit and platform compared (or `?with=ID`)."""
+    lang = page_language()
+    found = _run_or_404(run_id, lang)
+    other = request.args.get("with", type=int) or conformance.previous(_db(), found)
+    diff = None
+    if other is not None and other != run_id:
+        try:
+            diff = conformance.compare(_run_or_404(other, lang), found)
+        except conformance.ConformanceError:
+            diff = None
+    return render_template("conformance/run.html", run=found, report=found["report"], diff=diff,
+                           runs=[r for r in conformance.runs(_db(), platform=found["platform"], kit=found["kit"])
+                                 if r["id"] != run_id])

@@ -62,8 +62,8 @@ ZH: dict[str, str] = {
     # list page
     "Filters": "筛选",
     "Verdict": "结论",
-    "Profile": "规则",
-    "Rule section": "规则条款",
+    "Profile": "规则方案",
+    "Rule section": "规则条款（如 R8）",
     "Platform": "平台",
     "Client": "客户端",
     "Player": "玩家",
@@ -303,6 +303,10 @@ ZH: dict[str, str] = {
     "not audited": "未审计",
     "Not audited: the engine failed on this record; it is kept and will be audited again by `flask --app app reaudit`.":
         "未审计：审计引擎处理这条记录时出错；记录已保存，可用 `flask --app app reaudit` 重新审计。",
+    # issue 11: search, receipts, cases, safe what-if, upload totals, trail paging
+    "Search": "搜索",
+    "Back": "返回",
+    "game id, player name or id, platform, client": "牌局编号、玩家名字或编号、平台、客户端",
 }
 """Chinese for every message id; English is the id itself."""
 

@@ -182,6 +182,7 @@ class HandResultSchema(Schema):
     platform = fields.String(allow_none=True)
     revision = fields.Integer(allow_none=True)
     verdict = fields.String(allow_none=True)
+    sha256 = fields.String(allow_none=True, metadata={"description": "of the item's bytes, when they were read"})
     errors = fields.List(fields.Nested(UploadErrorSchema))
 
 

@@ -463,9 +463,9 @@ class Store:
         return stored
 
     def add_audit(self, record_id: int, audit: dict[str, Any], *, options: dict[str, Any] | None,
-                  engine_version: str, actor: str | None = None) -> dict[str, Any]:
+                  engine_version: str, actor: str | None = None, reason: str | None = None) -> dict[str, Any]:
         """A further audit of a stored record (a re-audit): it becomes the latest, the old ones
-        stay, and the trail names `actor` in the same transaction."""
+        stay, and the trail names `actor` (and the `reason` given, when one is) in the same transaction."""
         previous = self.record(record_id)["latest_audit_id"]
         stamp = now()
         with self.write():
@@ -473,7 +473,7 @@ class Store:
             trail.append(self.db, at=stamp, actor=actor, action="reaudit", record_id=record_id,
                          detail={"audit_id": audit_id, "profile": audit.get("profile"), "options": options,
                                  "verdict": audit["verdict"], "engine_version": engine_version,
-                                 "previous_audit_id": previous})
+                                 "previous_audit_id": previous, **({"reason": reason} if reason else {})})
         return self.audit_row(audit_id)
 
     def audit_target(self, record: dict[str, Any]) -> tuple[object, int, int]:

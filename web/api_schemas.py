@@ -210,6 +210,8 @@ class ReauditRequestSchema(Schema):
 
     profile = fields.String(allow_none=True, load_default=None)
     options = fields.Dict(keys=fields.String(), allow_none=True, load_default=None)
+    reason = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=1000),
+                           metadata={"description": "why this audit becomes the latest (kept in the trail)"})
 
 
 class ListQuerySchema(Schema):

@@ -347,6 +347,17 @@ ZH: dict[str, str] = {
     "case decided": "案件裁定",
     "case closed": "结案",
     "case reopened": "案件重新打开",
+    "These options cannot be used; nothing was audited or stored.": "这些选项无法使用；没有审计，也没有保存任何内容。",
+    "Parameters this profile knows (%(count)s)": "本规则方案可设的参数（%(count)s 个）",
+    "Nested tables and dotted names both work: %(nested)s or %(dotted)s.":
+        "可以用嵌套的表，也可以用点号连接的名字：%(nested)s 或 %(dotted)s。",
+    "The record's list verdict, its report and its overview counts will follow this audit from now on. The audits before it stay.":
+        "从此以后，这局的列表结论、审计报告和总览统计都以这次审计为准。之前的审计记录仍然保留。",
+    "Audit to store": "将保存的审计",
+    "Tick the confirmation and give a reason to store the audit.": "请勾选确认并填写理由，才能保存这次审计。",
+    "Reason (kept in the audit trail)": "理由（记入操作日志）",
+    "Yes, store this audit as the record's latest": "确认：把这次审计保存为这局的最新审计",
+    "Cancel": "取消",
     "Date from": "起始日期",
     "Date to": "截止日期",
     "game id, player name or id, platform, client": "牌局编号、玩家名字或编号、平台、客户端",

@@ -313,7 +313,11 @@ def test_report_page(client: FlaskClient, upload: Upload, record_id: int) -> Non
 
 
 def test_report_reaudit_form(client: FlaskClient, record_id: int) -> None:
-    response = client.post(f"/records/{record_id}/audit", data={"profile": "kuhu", "options": ""})
+    asked = client.post(f"/records/{record_id}/audit", data={"profile": "kuhu", "options": ""})
+    assert asked.status_code == 200 and 'name="confirm"' in asked.get_data(as_text=True)  # issue 11: asks first
+    assert client.get(f"/api/records/{record_id}/audit").get_json()["profile"] != "kuhu"
+    response = client.post(f"/records/{record_id}/audit", data={"profile": "kuhu", "options": "", "step": "confirm",
+                                                               "confirm": "yes", "reason": "played under kuhu"})
     assert response.status_code == 303 and response.headers["Location"].endswith(f"/records/{record_id}")
     assert client.get(f"/api/records/{record_id}/audit").get_json()["profile"] == "kuhu"
     bad = client.post(f"/records/{record_id}/audit", data={"profile": "", "options": "{oops"})

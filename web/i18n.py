@@ -358,6 +358,11 @@ ZH: dict[str, str] = {
     "Reason (kept in the audit trail)": "理由（记入操作日志）",
     "Yes, store this audit as the record's latest": "确认：把这次审计保存为这局的最新审计",
     "Cancel": "取消",
+    "Sent; auditing…": "已发送，正在审计…",
+    "%(count)s files chosen; press Send to upload them.": "已选择 %(count)s 个文件；按「上传」开始上传。",
+    "Created %(created)s · new revision %(revision)s · duplicate %(duplicate)s · rejected %(rejected)s · failed %(failed)s":
+        "新保存 %(created)s · 新版本 %(revision)s · 已存在 %(duplicate)s · 拒收 %(rejected)s · 失败 %(failed)s",
+    "skipped %(skipped)s": "跳过 %(skipped)s",
     "Date from": "起始日期",
     "Date to": "截止日期",
     "game id, player name or id, platform, client": "牌局编号、玩家名字或编号、平台、客户端",

@@ -17,7 +17,7 @@ from web.i18n import page_language
 from web.report_model import report_context
 from web.upload_request import run_upload, upload_status, uploaded_files
 from web.safe_audit import checked_reason, option_problem
-from web.uploads import summarize
+from web.uploads import summarize, totals
 from web.views import form_options, parse_list_query, reaudit_record, record_detail, what_if_audit
 
 bp = Blueprint("pages", __name__)
@@ -34,7 +34,7 @@ def index() -> ResponseReturnValue:
 @requires(*READERS)
 def upload_form() -> ResponseReturnValue:
     """The drop zone; static/upload.js posts each file to the API."""
-    return render_template("upload.html", results=None, summary=None, limit=_limit_text())
+    return render_template("upload.html", results=None, summary=None, totals=None, limit=_limit_text())
 
 
 @bp.post("/upload")
@@ -43,7 +43,7 @@ def upload_submit() -> ResponseReturnValue:
     """The same upload without JavaScript: results rendered on the page."""
     results = run_upload(uploaded_files())
     status = upload_status(results)
-    return render_template("upload.html", results=results, summary=summarize(results),
+    return render_template("upload.html", results=results, summary=summarize(results), totals=totals(results),
                            limit=_limit_text()), 200 if status in (200, 201) else status
 
 

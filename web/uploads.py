@@ -76,6 +76,22 @@ def summarize(results: Iterable[dict[str, Any]]) -> dict[str, int]:
     return counts
 
 
+TOTALS = ("created", "revision", "duplicate", "rejected", "skipped", "failed")
+"""The upload page's totals line, in order (static/upload.js counts the same way)."""
+
+
+def totals(results: Iterable[dict[str, Any]]) -> dict[str, int]:
+    """Result lines per outcome as the upload page counts them: a hand stored but not audited
+    (the engine failed on it) is `failed`, not created; a duplicate is never counted as saved."""
+    counts = dict.fromkeys(TOTALS, 0)
+    for result in results:
+        status = result["status"]
+        if status in ("created", "revision") and result.get("verdict") is None:
+            status = "failed"
+        counts[status if status in counts else "rejected"] += 1
+    return counts
+
+
 def _store(pipeline: Pipeline, units: list[Unit], uploader: str | None, actor: str | None) -> list[list[dict[str, Any]]]:
     """Store the units, one list of result lines per unit. A failing engine does not raise (its hands
     are kept, flagged, with an `engine` error); should the store still raise AuditFailed, every hand

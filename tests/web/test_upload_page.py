@@ -3,6 +3,7 @@ counted as saved, and the script sends only on Send (the browser test drives it)
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from flask.testing import FlaskClient
 
@@ -11,7 +12,7 @@ from web.uploads import totals
 
 
 def test_totals_count_each_outcome_once() -> None:
-    lines = [{"status": "created", "verdict": "clean"}, {"status": "revision", "verdict": "illegal"},
+    lines: list[dict[str, Any]] = [{"status": "created", "verdict": "clean"}, {"status": "revision", "verdict": "illegal"},
              {"status": "duplicate", "verdict": "clean"}, {"status": "rejected", "verdict": None},
              {"status": "created", "verdict": None}, {"status": "skipped", "verdict": None}]
     assert totals(lines) == {"created": 1, "revision": 1, "duplicate": 1, "rejected": 1, "skipped": 1, "failed": 1}

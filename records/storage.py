@@ -275,6 +275,8 @@ def m005_cases(db: Database) -> None:
                                       pk="id", not_null={"case_id", "outcome", "note", "payments_json", "decided_at"},
                                       foreign_keys=[("case_id", "cases", "id"), ("audit_id", "audits", "id")])
     db.table("case_decisions").create_index(["case_id"])
+    for column in ("actor", "action", "at"):  # the admin trail's filters (records/trail_pages.py)
+        db.table("trail").create_index([column])
     for table in APPEND_ONLY_M005:
         for event in ("UPDATE", "DELETE"):
             db.execute(f"CREATE TRIGGER {table}_no_{event.lower()} BEFORE {event} ON {table} "

@@ -34,5 +34,6 @@ def register(app: Flask) -> None:
     app.register_blueprint(report.bp)
     app.register_blueprint(overview.bp)
     app.register_blueprint(receipts.bp)
+    listing.favicon(app)
     cases.init_app(app)
     cli.init_app(app)

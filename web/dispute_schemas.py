@@ -3,11 +3,17 @@ blueprint). Kept apart from `web.api_schemas` so each file has one subject; quer
 RAISE on unknown keys, like the records list, so a typo is a 400 naming it."""
 from __future__ import annotations
 
-from marshmallow import RAISE, Schema, fields, validate
+from typing import Any
 
+from flask import request
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from records import trail
 from records.cases import CASE_LIMITS, OUTCOMES, STATUSES
 from records.receipts import OUTCOMES as RECEIPT_OUTCOMES
 from records.search import MAX_QUERY
+from records.trail_pages import TrailQuery
+from web.errors import ApiError
 
 
 class ReceiptQuerySchema(Schema):
@@ -130,3 +136,36 @@ class CaseQuerySchema(Schema):
     page = fields.Integer(validate=validate.Range(min=1, max=1_000_000), load_default=1)
     per_page = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
     lang = fields.String(validate=validate.OneOf(["zh", "en"]))
+
+
+class TrailQuerySchema(Schema):
+    """Query string of the admin trail page."""
+
+    class Meta:
+        unknown = RAISE
+
+    actor = fields.String(validate=validate.Length(max=200))
+    action = fields.String(validate=validate.OneOf(trail.ACTIONS))
+    record = fields.Integer(validate=validate.Range(min=1, max=2**63 - 1))
+    date_from = fields.Date()
+    date_to = fields.Date()
+    page = fields.Integer(validate=validate.Range(min=1, max=1_000_000), load_default=1)
+    per_page = fields.Integer(validate=validate.Range(min=1, max=500), load_default=100)
+    lang = fields.String(validate=validate.OneOf(["zh", "en"]))
+
+
+def trail_query() -> TrailQuery:
+    """The admin trail page's query string, checked (a bad value is a 400 naming it)."""
+    try:
+        values: dict[str, Any] = TrailQuerySchema().load({k: v for k, v in request.args.items() if v != ""})
+    except ValidationError as exc:
+        raise ApiError(400, "bad query parameter: " + "; ".join(f"{k}: {' '.join(map(str, v))}"
+                                                              for k, v in exc.normalized_messages().items()),
+                       exc.messages) from exc
+    values.pop("lang", None)
+    for key in ("date_from", "date_to"):
+        if key in values:
+            values[key] = values[key].isoformat()
+    if "record" in values:
+        values["record_id"] = values.pop("record")
+    return TrailQuery(**values)

@@ -363,6 +363,14 @@ ZH: dict[str, str] = {
     "Created %(created)s · new revision %(revision)s · duplicate %(duplicate)s · rejected %(rejected)s · failed %(failed)s":
         "新保存 %(created)s · 新版本 %(revision)s · 已存在 %(duplicate)s · 拒收 %(rejected)s · 失败 %(failed)s",
     "skipped %(skipped)s": "跳过 %(skipped)s",
+    "√ scale": "平方根刻度",
+    "Rejected submissions by day (receipts)": "每日拒收的提交（收件记录）",
+    "Bar lengths follow the square root of the count, so a group of one record stays visible; the count is written beside each bar. Every day of the range is listed, days without games included.":
+        "条形长度按数量的平方根画出，只有一局的分组也看得见；每条旁边写着确切数量。范围内的每一天都列出，没有牌局的日子也在。",
+    "%(count)s submissions were refused under these filters (they are not records; the receipts say why).":
+        "符合条件的提交中有 %(count)s 份被拒收（它们不是牌局记录；收件记录里写明了原因）。",
+    "Show the receipts": "查看收件记录",
+    "%(total)s entries": "共 %(total)s 条",
     "Date from": "起始日期",
     "Date to": "截止日期",
     "game id, player name or id, platform, client": "牌局编号、玩家名字或编号、平台、客户端",

@@ -49,6 +49,12 @@ def sort_link(endpoint: str, key: str, current: str, descending: bool) -> dict[s
     return {"href": url_for(endpoint, **args, sort=key, order=order), "state": state}
 
 
+def favicon(app: Flask) -> None:
+    """`/favicon.ico` (browsers ask for it at the root) answered by the static view, so it is
+    public like every static file and cached like them."""
+    app.add_url_rule("/favicon.ico", endpoint="static", defaults={"filename": "favicon.ico"})
+
+
 def init_app(app: Flask) -> None:
     """The template filter and global."""
     app.jinja_env.filters["local_time"] = local_time

@@ -233,7 +233,25 @@ def case_open_form() -> ResponseReturnValue:
     form = request.form
     values = _form_values(CaseRequestSchema(), {key: form.get(key, "") for key in ("number", "platform", "player",
                                                                                      "complaint")})
-    return redirect(url_for("cases.case_page", case_id=_open(values)), code=303)
+    record_id = _int_field("record", required=False)
+    case_id = _open(values)
+    if record_id is not None:  # opened from a record's page: that record is the first attached
+        _attach(case_id, {"record": record_id})
+    return redirect(url_for("cases.case_page", case_id=case_id), code=303)
+
+
+@bp.post("/cases/attach")
+@requires(*READERS)
+def case_attach_by_number() -> ResponseReturnValue:
+    """From a record's page: attach it to the case with this number (404 naming it when none)."""
+    number = (request.form.get("number") or "").strip()
+    found = cases.find(get_store().db, cases.CaseQuery(number=number, per_page=1)).rows if number else []
+    if not found:
+        raise ApiError(404, f"number: no case has the number {number!r}", {"number": ["no such case"]})
+    record_id = _int_field("record")
+    assert record_id is not None
+    _attach(int(found[0]["id"]), {"record": record_id})
+    return redirect(url_for("cases.case_page", case_id=found[0]["id"], _anchor="records"), code=303)
 
 
 @bp.get("/cases/<int:case_id>")

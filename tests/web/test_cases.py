@@ -162,3 +162,17 @@ def test_uploader_sees_only_its_platform(app: Flask, client: FlaskClient) -> Non
 def test_auditor_may_work_cases(app: Flask) -> None:
     auditor = login(app, "au", "auditor")
     assert auditor.post("/api/cases", json={"number": "K-9", "platform": "", "complaint": "x"}).status_code == 201
+
+
+def test_from_a_record_page_open_a_case_or_add_to_one(client: FlaskClient) -> None:
+    first, second = two_revisions(client)
+    page = client.get(f"/records/{first}").get_data(as_text=True)
+    assert 'action="/cases/attach"' in page and "用这局立案" in page
+    opened = client.post("/cases", data={"number": "K-r", "platform": "alpha", "complaint": "x", "record": str(first)})
+    case_id = int(opened.headers["Location"].rsplit("/", 1)[1])
+    added = client.post("/cases/attach", data={"number": "K-r", "record": str(second)})
+    assert added.status_code == 303
+    body = client.get(f"/api/cases/{case_id}").get_json()
+    assert [row["id"] for row in body["records"]] == [first, second]
+    assert client.post("/cases/attach", data={"number": "K-none", "record": str(first)}).status_code == 404
+    assert "K-r" in client.get(f"/records/{first}").get_data(as_text=True)

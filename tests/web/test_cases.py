@@ -157,6 +157,8 @@ def test_uploader_sees_only_its_platform(app: Flask, client: FlaskClient) -> Non
     assert client.post("/api/cases", json={"number": "K-c", "platform": "beta", "complaint": "x"},
                        headers=headers).status_code == 403
     assert client.get("/cases", headers=headers).status_code == 403
+    assert client.get("/receipts", headers=headers).status_code == 403  # the pages are for people
+    assert client.post(f"/api/cases/{alpha_case['id']}/records", json={"record": 1}, headers=headers).status_code == 403
 
 
 def test_auditor_may_work_cases(app: Flask) -> None:

@@ -106,5 +106,7 @@ def test_migration_fills_the_text_of_records_stored_before_it(store: Store) -> N
     for name in ("receipts", "case_decisions"):
         store.db.execute(f"DROP TRIGGER IF EXISTS {name}_no_delete")
         store.db.execute(f"DROP TRIGGER IF EXISTS {name}_no_update")
+    for column in ("actor", "action", "at"):
+        store.db.execute(f"DROP INDEX idx_trail_{column}")
     m005.fn(store.db)
     assert found(store, q="bob") == {ids["a"], ids["c"]}

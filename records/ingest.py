@@ -29,7 +29,7 @@ import struct
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Protocol
 
@@ -100,6 +100,11 @@ class Problem:
     rule: str | None = None
     line: int | None = None
     column: int | None = None
+    sha256: str | None = None
+    """Hex sha256 of the bytes of the refused item (file, member or line), when they were read:
+    the receipt names exactly what was refused (`records.receipts`)."""
+    game_id: str | None = None
+    """The item's game id when it can be read at all, even from JSON that does not parse."""
 
     def describe(self) -> str:
         """The one-line message shown to a person: where, then what."""
@@ -253,7 +258,7 @@ class _Reader:
         """Dispatch on the file name's extension."""
         name = (origin.member or origin.file).lower()
         if len(data) > self.limits.max_file_bytes:
-            yield _too_big(origin, len(data), self.limits.max_file_bytes)
+            yield replace(_too_big(origin, len(data), self.limits.max_file_bytes), sha256=hashlib.sha256(data).hexdigest())
         elif name.endswith(ZIP_EXTENSIONS) and origin.member is None:
             yield from self.archive(origin, data)
         elif name.endswith(LINES_EXTENSIONS):
@@ -315,6 +320,16 @@ class _Reader:
                 yield from self.file(where, data_or_problem)
 
     def document(self, origin: Origin, raw: bytes, raw_kind: str) -> Iterator[Item]:
+        """One JSON document's items; each problem carries the sha256 of the document's bytes
+        and, for a record, its game id when readable."""
+        digest: str | None = None
+        for item in self._document(origin, raw, raw_kind):
+            if isinstance(item, Problem):
+                digest = digest or hashlib.sha256(raw).hexdigest()
+                item = replace(item, sha256=digest, game_id=item.game_id or _readable_game_id(raw))
+            yield item
+
+    def _document(self, origin: Origin, raw: bytes, raw_kind: str) -> Iterator[Item]:
         """Parse one JSON document and hand it to the record or match check."""
         if not self._count(origin, 1):
             return
@@ -370,6 +385,24 @@ class _Reader:
         if good:  # with a bad hand the engine must see its schema findings too: no schema_checked
             yield Unit(origin, doc, raw, tuple(good), is_match=True,
                        schema_checked=self.validators.engine_schema and not errors)
+
+
+_GAME_ID = re.compile(rb'"game_id"\s*:\s*"((?:[^"\\]|\\.){1,200})"')
+
+
+def _readable_game_id(raw: bytes) -> str | None:
+    """The game id of a single record's bytes, read even from broken JSON (so the receipt of a
+    refused upload can be found by it); None for a match, whose hands each have one."""
+    if b'"zhuoji-match/1"' in raw[:4096]:
+        return None
+    found = _GAME_ID.search(raw[:65536])
+    if found is None:
+        return None
+    try:
+        value = json.loads(b'"' + found.group(1) + b'"')
+    except ValueError:
+        return None
+    return value if isinstance(value, str) else None
 
 
 def _oversized(origin: Origin, doc: Any, limits: Limits, longest: int | None = None) -> Problem | None:

@@ -36,6 +36,12 @@ class AuditFailed(RuntimeError):
     """The engine raised or answered something that is not the contract's audit."""
 
 
+class OptionsRefused(ValueError):
+    """A re-audit whose options the engine refused (a `P` finding): such an audit says nothing
+    about the game, only about the options, and is never stored as a record's latest. The
+    message is the finding's path and code."""
+
+
 @dataclass(frozen=True)
 class Engine:
     """An auditor and what the store records about it."""
@@ -119,8 +125,15 @@ class Pipeline:
         return audit if lang is Lang.EN else rerender(audit, lang)
 
     def reaudit(self, record_id: int, *, profile: str | None = None, options: dict[str, Any] | None = None,
-                actor: str | None = None) -> dict[str, Any]:
-        """Audit a stored record again and keep the audit as its latest; AuditFailed stores nothing."""
+                actor: str | None = None, reason: str | None = None) -> dict[str, Any]:
+        """Audit a stored record again and keep the audit as its latest, `reason` in the trail;
+        AuditFailed stores nothing, and neither does OptionsRefused (the options, not the game,
+        made the audit invalid: the audit without them would differ)."""
         audit = self.what_if(record_id, profile=profile, options=options)  # stored in English
+        if options and audit.get("verdict") == "invalid":
+            refused = [f for f in audit.get("findings") or [] if isinstance(f, dict) and f.get("rule") == "P"]
+            if refused and self.what_if(record_id, profile=profile).get("verdict") != "invalid":
+                first = refused[0]
+                raise OptionsRefused(f"{(first.get('params') or {}).get('path', 'options')}: {first.get('code')}")
         return self.store.add_audit(record_id, audit, options=options, engine_version=self.engine.version,
-                                    actor=actor)
+                                    actor=actor, reason=reason)

@@ -39,7 +39,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from records import trail
+from records import search, trail
 from records.ingest import Hand, Unit
 
 VERDICTS = ("invalid", "illegal", "missettled", "clean")
@@ -102,6 +102,13 @@ class RecordQuery:
     """Inclusive bounds on the local date of `played_at` (YYYY-MM-DD)."""
     game_id: str | None = None
     """Prefix of the game id."""
+    q: str | None = None
+    """A fragment of the game id, a player's name or id, the platform or the client, in any case
+    or width (`records.search`)."""
+    case: str | None = None
+    """A case number: records attached to that case, or with a note naming it."""
+    decision: str | None = None
+    """The decision of the record's latest note (`records.trail.DECISIONS`)."""
     all_revisions: bool = False
     sort: str = "id"
     descending: bool = True
@@ -134,11 +141,14 @@ SORTS: dict[str, str] = {
     "profile": "r.profile",
     "verdict": "r.verdict",
     "revision": "r.revision",
+    "client": "r.client",
+    "players": "r.players",
+    "findings": "r.findings_count",
 }
 """Sort keys the list accepts, mapped to columns (never interpolate user text)."""
 
 LIST_COLUMNS = """r.id, r.platform, r.game_id, r.revision, r.is_current, r.client, r.profile,
-r.played_at, r.players, r.dealer, r.dealer_streak, r.base, r.verdict, r.audit_profile, r.rules,
+r.played_at, r.played_utc, r.players, r.dealer, r.dealer_streak, r.base, r.verdict, r.audit_profile, r.rules,
 r.findings_count, r.sha256, r.uploaded_at, r.uploader, r.source, r.match_id, r.match_index,
 r.latest_audit_id, r.audit_error"""
 
@@ -225,6 +235,56 @@ def m003_trust(db: Database) -> None:
         for event in ("UPDATE", "DELETE"):
             db.execute(f"CREATE TRIGGER {table}_no_{event.lower()} BEFORE {event} ON {table} "
                        f"BEGIN SELECT RAISE(ABORT, '{table} is append-only: {event} refused'); END")
+
+
+@migrations()
+def m005_cases(db: Database) -> None:
+    """Issue 11: the folded search text of every record (`records.search`), the receipt of
+    every submitted item, accepted or not (`records.receipts`), and cases across records with
+    their decisions (`records.cases`). Receipts and decisions are append-only like the trail;
+    the text of records already stored is computed here once."""
+    db.table("record_search").create({"record_id": int, "text": str}, pk="record_id", not_null={"text"},
+                                     foreign_keys=[("record_id", "records", "id")])
+    seats: dict[int, list[dict[str, Any]]] = {}
+    for row in db.query("SELECT record_id, name, player_id FROM record_players ORDER BY record_id, seat"):
+        seats.setdefault(row["record_id"], []).append(row)
+    db.conn.executemany("INSERT INTO record_search (record_id, text) VALUES (?, ?)",
+                        [(row["id"], search.record_text(row["game_id"], row["platform"], row["client"],
+                                                        seats.get(row["id"], [])))
+                         for row in db.query("SELECT id, game_id, platform, client FROM records")])
+    db.table("receipts").create({"id": int, "at": str, "uploader": str, "actor": str, "source": str, "file": str,
+                                 "member": str, "line": int, "hand": int, "game_id": str, "platform": str,
+                                 "sha256": str, "outcome": str, "record_id": int, "revision": int,
+                                 "error_codes": str, "errors_json": str, "text": str},
+                                pk="id", not_null={"at", "source", "file", "outcome", "text"},
+                                foreign_keys=[("record_id", "records", "id")])
+    for columns in (["at"], ["outcome", "at"], ["game_id"], ["record_id"], ["platform", "at"]):
+        db.table("receipts").create_index(columns)
+    db.table("cases").create({"id": int, "number": str, "platform": str, "player": str, "complaint": str,
+                              "status": str, "created_at": str, "created_by": str, "updated_at": str,
+                              "text": str},
+                             pk="id", not_null={"number", "platform", "complaint", "status", "created_at", "text"})
+    db.table("cases").create_index(["number"], unique=True)
+    db.table("cases").create_index(["status", "id"])
+    db.table("case_records").create({"case_id": int, "record_id": int, "added_at": str, "added_by": str},
+                                    pk=("case_id", "record_id"),
+                                    foreign_keys=[("case_id", "cases", "id"), ("record_id", "records", "id")])
+    db.table("case_records").create_index(["record_id"])
+    db.table("case_decisions").create({"id": int, "case_id": int, "outcome": str, "note": str, "payments_json": str,
+                                       "audit_id": int, "decided_at": str, "decided_by": str},
+                                      pk="id", not_null={"case_id", "outcome", "note", "payments_json", "decided_at"},
+                                      foreign_keys=[("case_id", "cases", "id"), ("audit_id", "audits", "id")])
+    db.table("case_decisions").create_index(["case_id"])
+    for column in ("actor", "action", "at"):  # the admin trail's filters (records/trail_pages.py)
+        db.table("trail").create_index([column])
+    for table in APPEND_ONLY_M005:
+        for event in ("UPDATE", "DELETE"):
+            db.execute(f"CREATE TRIGGER {table}_no_{event.lower()} BEFORE {event} ON {table} "
+                       f"BEGIN SELECT RAISE(ABORT, '{table} is append-only: {event} refused'); END")
+
+
+APPEND_ONLY_M005 = ("receipts", "case_decisions")
+"""The append-only tables of m005 (a decision is corrected by a later one, never edited)."""
 
 
 def connect(path: str | Path) -> Database:
@@ -405,9 +465,9 @@ class Store:
         return stored
 
     def add_audit(self, record_id: int, audit: dict[str, Any], *, options: dict[str, Any] | None,
-                  engine_version: str, actor: str | None = None) -> dict[str, Any]:
+                  engine_version: str, actor: str | None = None, reason: str | None = None) -> dict[str, Any]:
         """A further audit of a stored record (a re-audit): it becomes the latest, the old ones
-        stay, and the trail names `actor` in the same transaction."""
+        stay, and the trail names `actor` (and the `reason` given, when one is) in the same transaction."""
         previous = self.record(record_id)["latest_audit_id"]
         stamp = now()
         with self.write():
@@ -415,7 +475,7 @@ class Store:
             trail.append(self.db, at=stamp, actor=actor, action="reaudit", record_id=record_id,
                          detail={"audit_id": audit_id, "profile": audit.get("profile"), "options": options,
                                  "verdict": audit["verdict"], "engine_version": engine_version,
-                                 "previous_audit_id": previous})
+                                 "previous_audit_id": previous, **({"reason": reason} if reason else {})})
         return self.audit_row(audit_id)
 
     def audit_target(self, record: dict[str, Any]) -> tuple[object, int, int]:
@@ -477,7 +537,10 @@ class Store:
             self.db.execute("UPDATE records SET is_current = 0 WHERE platform = ? AND game_id = ?",
                             [platform, game_id])
         record_id = self._insert("records", row)
-        self._insert_many("record_players", _players(record_id, hand.doc))
+        players = _players(record_id, hand.doc)
+        self._insert_many("record_players", players)
+        self._insert("record_search", {"record_id": record_id,
+                                       "text": search.record_text(game_id, platform, row["client"], players)})
         self._log_upload(record_id, hand, uploader, actor, stamp, "created" if revision == 1 else "revision")
         return Stored(hand, record_id, game_id, platform, revision, "created" if revision == 1 else "revision", None)
 
@@ -586,8 +649,13 @@ class Store:
                                   "WHERE record_id = ? ORDER BY id", [record_id]))
 
     def search(self, query: RecordQuery) -> Page:
-        """One page of records matching every filter, and counts per verdict."""
-        clauses, params = where_filters(query)
+        """One page of records matching every filter, and counts per verdict. A `q` search scans
+        the search texts once into a temporary table (this connection's, in memory), which the
+        counts and the page then share, instead of scanning twice."""
+        clauses, params = where_filters(replace(query, q=None))
+        if query.q and search.fold(query.q):
+            self._search_hits(query.q)
+            clauses.append("r.id IN (SELECT id FROM temp.search_hits)")
         counts = self._verdict_counts(clauses, params)
         if query.verdict == UNAUDITED:
             clauses, total = clauses + ["r.verdict IS NULL"], counts.get(UNAUDITED, 0)
@@ -604,6 +672,15 @@ class Store:
         rows = list(self.db.query(f"SELECT {LIST_COLUMNS} FROM records r WHERE {where} ORDER BY {order} "
                                   f"LIMIT ? OFFSET ?", params + [query.per_page, offset]))
         return Page(rows, total, counts, max(query.page, 1), query.per_page)
+
+    def _search_hits(self, text: str) -> None:
+        """Fill temp.search_hits with the ids of records whose search text contains `text`."""
+        self.db.execute("PRAGMA temp_store = MEMORY")
+        self.db.execute("CREATE TEMP TABLE IF NOT EXISTS search_hits (id INTEGER PRIMARY KEY)")
+        self.db.execute("DELETE FROM temp.search_hits")
+        self.db.execute(f"INSERT INTO temp.search_hits SELECT record_id FROM record_search WHERE {search.MATCH}",
+                        [search.pattern(text)])
+        self.db.conn.commit()  # ends the implicit transaction of the temp writes (main is untouched)
 
     def _verdict_counts(self, clauses: list[str], params: list[Any]) -> dict[str, int]:
         """Counts per verdict under every filter but the verdict one (for the tabs); records with
@@ -726,6 +803,17 @@ def where_filters(query: RecordQuery) -> tuple[list[str], list[Any]]:
     if query.player:
         clauses.append("r.id IN (SELECT record_id FROM record_players WHERE name = ? OR player_id = ?)")
         params += [query.player, query.player]
+    if query.q and search.fold(query.q):
+        clauses.append(f"r.id IN (SELECT record_id FROM record_search WHERE {search.MATCH})")
+        params.append(search.pattern(query.q))
+    if query.case:
+        clauses.append("(r.id IN (SELECT cr.record_id FROM case_records cr JOIN cases c ON c.id = cr.case_id "
+                       "WHERE c.number = ?) OR r.id IN (SELECT record_id FROM notes WHERE case_number = ?))")
+        params += [query.case.strip(), query.case.strip()]
+    if query.decision:
+        clauses.append("r.id IN (SELECT n.record_id FROM notes n WHERE n.decision = ? AND n.id = "
+                       "(SELECT max(m.id) FROM notes m WHERE m.record_id = n.record_id))")
+        params.append(query.decision)
     if query.rule:
         column = "rule" if "." in query.rule else "section"
         clauses.append(f"r.latest_audit_id IN (SELECT audit_id FROM audit_rules WHERE {column} = ?)")

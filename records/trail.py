@@ -29,7 +29,8 @@ from sqlite_utils import Database
 GENESIS = "0" * 64
 """The `prev` of the first trail row."""
 ACTIONS = ("upload", "view", "export", "reaudit", "annotate", "login", "login-failed", "logout",
-           "account-create", "account-update", "token-create", "token-revoke", "bootstrap")
+           "account-create", "account-update", "token-create", "token-revoke", "bootstrap",
+           "receipt", "case-open", "case-attach", "case-decide", "case-close", "case-reopen")
 """Every action the trail records."""
 DECISIONS = ("open", "confirmed", "dismissed", "escalated", "closed")
 """What an auditor may record as the decision on a case."""

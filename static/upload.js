@@ -1,5 +1,6 @@
-// Upload page: drop or choose many files, send each to POST /api/records with a
-// progress bar, then show one line per hand. No inline script (CSP); every
+// Upload page: drop or choose many files, then Send: each file goes to POST /api/records with
+// a progress bar, then an "auditing" phase while the server audits, then one line per hand and
+// a totals line. No inline script (CSP); every
 // visible string comes translated from the form's data- attributes.
 (function () {
   "use strict";
@@ -52,7 +53,29 @@
   }
 
   function failure(list, file, message) {
-    showResult(list, {source: file.name, status: "rejected", errors: [{code: "http", message: message}]});
+    showResult(list, {source: file.name, status: "failed", errors: [{code: "http", message: message}]});
+    count({status: "failed"});
+  }
+
+  // The totals line counts as web/uploads.py totals() does: a hand stored without an audit
+  // (the engine failed) is failed, a duplicate is never counted as saved.
+  var totals = null;
+  var totalsLine = null;
+
+  function fill(template, values) {
+    return template.replace(/%\((\w+)\)s/g, function (whole, name) {
+      return values[name] !== undefined ? String(values[name]) : whole;
+    });
+  }
+
+  function count(result) {
+    var status = result.status;
+    if ((status === "created" || status === "revision") && !result.verdict) { status = "failed"; }
+    if (totals[status] === undefined) { status = "rejected"; }
+    totals[status] += 1;
+    var text = fill(data.msgTotals, totals);
+    if (totals.skipped) { text += " · " + fill(data.msgSkipped, totals); }
+    totalsLine.textContent = text;
   }
 
   function send(file, list) {
@@ -73,15 +96,22 @@
       xhr.setRequestHeader("Accept", "application/json");
       var csrf = document.querySelector('meta[name="csrf-token"]');
       if (csrf) { xhr.setRequestHeader("X-CSRF-Token", csrf.content); }
+      var phase = row.querySelector(".status");
       xhr.upload.onprogress = function (event) {
         if (event.lengthComputable) { bar.value = Math.round(100 * event.loaded / event.total); }
+      };
+      xhr.upload.onload = function () {
+        // Every byte is sent; the server now audits before it answers.
+        bar.removeAttribute("value");
+        phase.textContent = data.msgAuditing;
+        row.classList.add("auditing");
       };
       xhr.onload = function () {
         list.removeChild(row);
         var answer = null;
         try { answer = JSON.parse(xhr.responseText); } catch (ignored) { answer = null; }
         if (answer && answer.results) {
-          answer.results.forEach(function (result) { showResult(list, result); });
+          answer.results.forEach(function (result) { showResult(list, result); count(result); });
         } else {
           failure(list, file, data.msgFailed + " (" + xhr.status + ")" + (answer && answer.message ? ": " + answer.message : ""));
         }
@@ -102,20 +132,36 @@
       return;
     }
     var list = el("ol", "results");
-    output.replaceChildren(list);
+    totals = {created: 0, revision: 0, duplicate: 0, rejected: 0, skipped: 0, failed: 0};
+    totalsLine = el("p", "upload-totals");
+    totalsLine.id = "upload-totals";
+    totalsLine.textContent = fill(data.msgTotals, totals);
+    output.replaceChildren(totalsLine, list);
     // One file at a time keeps the server's write lock short and the order readable.
     files.reduce(function (chain, file) {
       return chain.then(function () { return send(file, list); });
     }, Promise.resolve());
   }
 
+  // Choosing (or dropping) files only selects them; Send uploads. `chosen` holds the selection,
+  // so a drop and a choice work alike and Send after a finished upload says nothing is chosen.
+  var chosen = [];
+  var chosenLine = document.getElementById("chosen");
+
+  function choose(files) {
+    chosen = files;
+    if (chosenLine) { chosenLine.textContent = files.length ? fill(data.msgChosen, {count: files.length}) : ""; }
+  }
+
   form.addEventListener("submit", function (event) {
     event.preventDefault();
-    uploadAll(Array.prototype.slice.call(input.files));
+    var files = chosen;
+    choose([]);
+    input.value = "";
+    uploadAll(files);
   });
   input.addEventListener("change", function () {
-    uploadAll(Array.prototype.slice.call(input.files));
-    input.value = "";  // so that Send does not upload the same files again
+    choose(Array.prototype.slice.call(input.files));
   });
   ["dragenter", "dragover"].forEach(function (name) {
     zone.addEventListener(name, function (event) {
@@ -130,6 +176,6 @@
     });
   });
   zone.addEventListener("drop", function (event) {
-    uploadAll(Array.prototype.slice.call(event.dataTransfer.files));
+    choose(Array.prototype.slice.call(event.dataTransfer.files));
   });
 }());

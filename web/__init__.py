@@ -16,7 +16,7 @@ def register(app: Flask) -> None:
     The modules are imported here, not at the top, so that importing one of them (`web.charts`,
     `web.i18n` in a test) does not load every blueprint."""
     from web import admin, api, auth, cli, db, drawings, errors, i18n, labels, login, maintenance, pages, trail
-    from web import conformance, overview, report
+    from web import cases, conformance, listing, overview, receipts, report
 
     db.init_app(app)
     i18n.init_app(app)
@@ -28,9 +28,13 @@ def register(app: Flask) -> None:
     maintenance.init_app(app)
     drawings.init_app(app)
     labels.init_app(app)
+    listing.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(report.bp)
     app.register_blueprint(overview.bp)
     app.register_blueprint(conformance.bp)
+    app.register_blueprint(receipts.bp)
+    listing.favicon(app)
+    cases.init_app(app)
     cli.init_app(app)

@@ -22,11 +22,12 @@ from flask import Blueprint, Flask, abort, redirect, render_template, request, u
 from flask.cli import with_appcontext
 from flask.typing import ResponseReturnValue
 
-from records import trail
+from records import trail, trail_pages
 from records.security import ADMIN, ROLES, Account, AccountError, Accounts, new_password
 from records.storage import Store, now
 from web.auth import account_name, requires
 from web.db import get_store, init_db
+from web.dispute_schemas import trail_query
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -178,9 +179,14 @@ def revoke_token(token_id: int) -> ResponseReturnValue:
 @bp.get("/trail")
 @requires(ADMIN)
 def trail_page() -> ResponseReturnValue:
-    """The newest trail entries of the whole service (logins, account changes, record actions)."""
+    """The trail of the whole service (logins, account changes, record actions), newest first,
+    filtered by actor, action, record and date and paged (`records.trail_pages`)."""
     store = get_store()
-    return render_template("admin/trail.html", entries=trail.entries(store.db, limit=500))
+    query = trail_query()
+    page = trail_pages.find(store.db, query)
+    args = {key: value for key, value in request.args.items() if key not in ("page", "lang") and value}
+    return render_template("admin/trail.html", entries=page.rows, page=page, query=query, args=args,
+                           actions=trail.ACTIONS, actors=trail_pages.actors(store.db))
 
 
 # ----- commands -------------------------------------------------------------------------------

@@ -113,7 +113,8 @@ def reaudit_request() -> dict[str, Any]:
 def post_audit(record_id: int) -> ResponseReturnValue:
     """Audit again under {profile, options}; the new audit is stored and returned."""
     values = reaudit_request()
-    row = reaudit_record(record_id, values["profile"], values["options"], api_language())
+    row = reaudit_record(record_id, values["profile"], values["options"], api_language(),
+                         reason=(values.get("reason") or "").strip() or None)
     response = jsonify(AuditRowSchema().dump(row))
     response.headers["Location"] = url_for("api.get_audit", record_id=record_id)
     return response, 201

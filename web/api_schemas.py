@@ -11,6 +11,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, fields, validate
 
 from records import trail
+from records.search import MAX_QUERY
 from records.storage import SORTS, UNAUDITED, VERDICTS
 from web.uploads import STATUSES
 
@@ -114,7 +115,8 @@ class RecordSummarySchema(Schema):
     client = fields.String(allow_none=True)
     profile = fields.String(allow_none=True, metadata={"description": "the profile the record names"})
     audit_profile = fields.String(allow_none=True, metadata={"description": "the profile of the latest audit"})
-    played_at = fields.String(allow_none=True)
+    played_at = fields.String(allow_none=True, metadata={"description": "as recorded, with its own offset"})
+    played_utc = fields.String(allow_none=True, metadata={"description": "the same instant in UTC (sort key)"})
     player_names = fields.String(attribute="players", allow_none=True)
     dealer = fields.Integer(allow_none=True)
     dealer_streak = fields.Integer(allow_none=True)
@@ -180,6 +182,7 @@ class HandResultSchema(Schema):
     platform = fields.String(allow_none=True)
     revision = fields.Integer(allow_none=True)
     verdict = fields.String(allow_none=True)
+    sha256 = fields.String(allow_none=True, metadata={"description": "of the item's bytes, when they were read"})
     errors = fields.List(fields.Nested(UploadErrorSchema))
 
 
@@ -207,6 +210,8 @@ class ReauditRequestSchema(Schema):
 
     profile = fields.String(allow_none=True, load_default=None)
     options = fields.Dict(keys=fields.String(), allow_none=True, load_default=None)
+    reason = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=1000),
+                           metadata={"description": "why this audit becomes the latest (kept in the trail)"})
 
 
 class ListQuerySchema(Schema):
@@ -225,6 +230,12 @@ class ListQuerySchema(Schema):
     date_from = fields.Date()
     date_to = fields.Date()
     game_id = fields.String(metadata={"description": "prefix"})
+    q = fields.String(validate=validate.Length(max=MAX_QUERY),
+                      metadata={"description": "fragment of the game id, a player name or id, the platform or "
+                                               "the client; any case or width"})
+    case = fields.String(validate=validate.Length(max=64), metadata={"description": "case number"})
+    decision = fields.String(validate=validate.OneOf(trail.DECISIONS),
+                             metadata={"description": "decision of the record's latest note"})
     revisions = fields.String(validate=validate.OneOf(["current", "all"]), load_default="current")
     sort = fields.String(validate=validate.OneOf(sorted(SORTS)), load_default="id")
     order = fields.String(validate=validate.OneOf(["asc", "desc"]), load_default="desc")

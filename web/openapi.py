@@ -11,6 +11,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from web import api_schemas as s
+from web import openapi_disputes
 
 SCHEMAS = {
     "Finding": s.FindingSchema, "SettlementItem": s.ItemSchema, "Settlement": s.SettlementSchema,
@@ -109,11 +110,11 @@ def build_spec() -> APISpec:
     spec = APISpec(title="Zhuoji audit service", version="1", openapi_version="3.0.3",
                    plugins=[MarshmallowPlugin()],
                    info={"description": "Upload and audit Guiyang Zhuoji mahjong hand records (zhuoji/1)."})
-    for name, schema in SCHEMAS.items():
+    for name, schema in {**SCHEMAS, **openapi_disputes.SCHEMAS}.items():
         spec.components.schema(name, schema=schema)
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer",
                                                "description": "an API token (docs/trust.md)"})
-    for path, operations in {**_paths(), **_trail_paths()}.items():
+    for path, operations in {**_paths(), **_trail_paths(), **openapi_disputes.paths()}.items():
         for operation in operations.values():  # every operation needs an account (docs/trust.md)
             operation.setdefault("security", [{"bearer": []}])
             operation["responses"] = {**_errors(401, 403), **operation["responses"]}

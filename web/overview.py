@@ -7,6 +7,7 @@ server-side (`web.charts`), the same SVG in the page and in the PDF.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from datetime import date, timedelta
 from typing import Any
 
 from flask import Blueprint, abort, render_template, request, url_for
@@ -14,7 +15,7 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from audit import rulebook
-from records import stats
+from records import receipts, stats
 from records.storage import VERDICTS, RecordQuery
 from web.auth import READERS, requires, scope_query
 from web.charts import Bar, Series, bar_chart_svg
@@ -27,11 +28,16 @@ bp = Blueprint("overview", __name__)
 
 COLOURS = {"invalid": "#6d4c41", "illegal": "#c62828", "missettled": "#b26a00", "clean": "#2e7d32"}
 """The verdict badges' colours (static/style.css)."""
+REJECTED_COLOUR = "#546e7a"
+"""Refused submissions: not a verdict, so a colour of their own."""
 TOP = 25
 """Most platforms or clients a chart shows; the table says how many there are."""
 FILTERS = ("verdict", "profile", "rule", "platform", "client", "player", "date_from", "date_to", "game_id",
            "revisions")
 """List parameters the overview honours (sort and paging mean nothing here)."""
+SCALE = "sqrt"
+"""Bar lengths follow the square root of the count (`web.charts.SCALES`): a one-record group
+stays visible beside a large one; each bar's count is written beside it, and the charts say so."""
 DEFAULT_FOCUS = "R8"
 """The section of the per-client findings chart: 热炮, which client builds mis-settle most."""
 
@@ -95,7 +101,7 @@ def _chart(chart_id: str, title: str, buckets: list[stats.Bucket], *, label: Any
         links = {v: _link(args, **extra, verdict=v) for v in VERDICTS if bucket.counts[v]} if extra is not None else {}
         rows.append(Row(label(bucket), href, bucket.counts, links, bucket.total, note(bucket)))
     bars = [Bar(row.label, row.counts, row.href, row.links, f"{row.total} · {row.rate}") for row in rows[:TOP]]
-    svg = bar_chart_svg(bars, series=series, title=title)
+    svg = bar_chart_svg(bars, series=series, title=title, scale=SCALE, scale_label=_("√ scale"))
     return Chart(chart_id, title, Markup(svg), rows, max(len(rows) - TOP, 0))
 
 
@@ -105,9 +111,11 @@ def build_charts(query: RecordQuery, args: dict[str, str], focus: str) -> tuple[
     total = stats.totals(db, query)
     rate = lambda bucket: _("%(rate)s not clean", rate=_percent(bucket.not_clean))  # noqa: E731
     unit, periods = stats.by_period(db, query)
+    if unit == "day":
+        periods = every_day(periods, query)
 
     def period_filters(bucket: stats.Bucket) -> dict[str, str] | None:
-        if bucket.key is None:
+        if bucket.key is None or not bucket.total:  # an empty day links nowhere
             return None
         start, end = stats.period_range(unit, bucket.key)
         return {"date_from": start, "date_to": end}
@@ -132,15 +140,53 @@ def build_charts(query: RecordQuery, args: dict[str, str], focus: str) -> tuple[
     return total, charts
 
 
+def every_day(periods: list[stats.Bucket], query: RecordQuery) -> list[stats.Bucket]:
+    """The daily buckets with every day between the first and the last (or the filter's own
+    bounds) present, empty ones included, so a day without games shows as a gap, not as nothing;
+    the undated bucket stays last. Never more than `stats.DAILY_SPAN` + 1 days."""
+    dated = {bucket.key: bucket for bucket in periods if bucket.key is not None}
+    undated = [bucket for bucket in periods if bucket.key is None]
+    keys = sorted(dated)
+    try:
+        first = date.fromisoformat(query.date_from or keys[0])
+        last = date.fromisoformat(query.date_to or keys[-1])
+    except (IndexError, ValueError):
+        return periods
+    if (last - first).days > stats.DAILY_SPAN:
+        first = date.fromisoformat(keys[0]) if keys else first
+        last = date.fromisoformat(keys[-1]) if keys else last
+    if (last - first).days > stats.DAILY_SPAN or last < first:
+        return periods
+    days = [(first + timedelta(days=n)).isoformat() for n in range((last - first).days + 1)]
+    return [dated.get(day) or stats.Bucket(day) for day in days] + undated
+
+
+def rejected_chart(query: RecordQuery) -> Chart:
+    """Submissions refused (rejected or refused receipts) per UTC day, under the overview's
+    platform and date filters, each bar linking to those receipts (`records.receipts`)."""
+    counts = receipts.rejected_by_day(get_store().db, platform=query.platform, date_from=query.date_from,
+                                      date_to=query.date_to)
+    series = [Series("rejected", _("rejected"), REJECTED_COLOUR)]
+    rows, bars = [], []
+    for day, count in counts.items():
+        href = url_for("receipts.receipts_page", date_from=day, date_to=day, outcome="rejected")
+        rows.append(Row(day, href, {"rejected": count}, {}, count, ""))
+        bars.append(Bar(day, {"rejected": count}, href, {}, str(count)))
+    title = _("Rejected submissions by day (receipts)")
+    svg = bar_chart_svg(bars[-TOP:], series=series, title=title, scale=SCALE, scale_label=_("√ scale"))
+    return Chart("rejected", title, Markup(svg), rows, max(len(rows) - TOP, 0))
+
+
 def _context() -> dict[str, Any]:
     """What both the page and the PDF show."""
     query, args, focus = overview_query()
     total, charts = build_charts(query, args, focus)
     store = get_store()
     choices = {column: store.distinct(column) for column in ("platform", "profile", "client")}
+    rejected = rejected_chart(query)
     return {"query": query, "args": args, "focus": focus, "total": total, "charts": charts, "choices": choices,
             "verdicts": VERDICTS, "colours": COLOURS, "sections": list(rulebook.SECTION_NAMES_ZH),
-            "percent": _percent}
+            "percent": _percent, "rejected": rejected, "rejected_total": sum(row.total for row in rejected.rows)}
 
 
 @bp.get("/overview")

@@ -16,8 +16,9 @@ from web.db import get_store
 from web.i18n import page_language
 from web.report_model import report_context
 from web.upload_request import run_upload, upload_status, uploaded_files
-from web.uploads import summarize
-from web.views import form_options, parse_list_query, reaudit_record, record_detail
+from web.safe_audit import checked_reason, option_problem
+from web.uploads import summarize, totals
+from web.views import form_options, parse_list_query, reaudit_record, record_detail, what_if_audit
 
 bp = Blueprint("pages", __name__)
 
@@ -33,7 +34,7 @@ def index() -> ResponseReturnValue:
 @requires(*READERS)
 def upload_form() -> ResponseReturnValue:
     """The drop zone; static/upload.js posts each file to the API."""
-    return render_template("upload.html", results=None, summary=None, limit=_limit_text())
+    return render_template("upload.html", results=None, summary=None, totals=None, limit=_limit_text())
 
 
 @bp.post("/upload")
@@ -42,7 +43,7 @@ def upload_submit() -> ResponseReturnValue:
     """The same upload without JavaScript: results rendered on the page."""
     results = run_upload(uploaded_files())
     status = upload_status(results)
-    return render_template("upload.html", results=results, summary=summarize(results),
+    return render_template("upload.html", results=results, summary=summarize(results), totals=totals(results),
                            limit=_limit_text()), 200 if status in (200, 201) else status
 
 
@@ -96,10 +97,28 @@ def _profiles() -> list[str]:
 @bp.post("/records/<int:record_id>/audit")
 @requires(*READERS)
 def reaudit(record_id: int) -> ResponseReturnValue:
-    """The re-audit form: checked like the API, then back to the report."""
+    """The re-audit form, checked like the API (options included: a refused option is shown with
+    the known parameters, nothing run). Storing asks first: without `confirm=yes` and a reason
+    the answer is a page showing the audit that would be stored beside the stored one; with
+    them, the audit is stored, the reason in the trail, and back to the report."""
     profile = request.form.get("profile") or None
     if profile is not None and profile not in _profiles():
         abort(400, f"profile: unknown profile {profile!r}")
-    reaudit_record(record_id, profile, form_options(request.form.get("options", "")))
+    options_text = request.form.get("options", "")
+    options = form_options(options_text)
+    lang = page_language()
+    detail = record_detail(get_store(), record_id, lang)
+    problem = option_problem(record_id, profile, options)
+    if problem is not None:
+        return render_template("whatif_refused.html", record=detail, problem=problem, profiles=_profiles(),
+                               chosen=profile, options_text=options_text, lang=lang), 400
+    reason = checked_reason(request.form.get("reason"))
+    asked = request.form.get("step") == "confirm"  # posted from the confirmation page itself
+    if request.form.get("confirm") != "yes" or reason is None:
+        preview = what_if_audit(record_id, profile, options, lang)
+        return render_template("reaudit_confirm.html", record=detail, stored=detail["audit"], preview=preview,
+                               chosen=profile, options_text=options_text, options=options, missing=asked,
+                               reason=reason or ""), 400 if asked else 200
+    reaudit_record(record_id, profile, options, reason=reason)
     return redirect(url_for("pages.report", record_id=record_id), code=303)
 

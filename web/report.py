@@ -15,6 +15,7 @@ from web.db import get_store
 from web.i18n import page_language
 from web.pdf.typeset import pdf_response
 from web.report_model import record_result, report_context, whatif_side
+from web.safe_audit import option_problem
 from web.views import form_options, record_detail, what_if_audit
 
 bp = Blueprint("report", __name__)
@@ -43,6 +44,10 @@ def what_if(record_id: int) -> ResponseReturnValue:
         abort(400, f"profile: unknown profile {profile!r}; known: {', '.join(profiles)}")
     options_text = request.args.get("options", "")
     options = form_options(options_text)
+    problem = option_problem(record_id, profile, options)
+    if problem is not None:  # shown with the form, nothing run (web.safe_audit)
+        return render_template("whatif_refused.html", record=detail, problem=problem, profiles=profiles,
+                               chosen=profile, options_text=options_text, lang=page_language()), 400
     claimed = record_result(detail["document"])
     latest = detail["audits"][-1] if detail["audits"] else {"profile": None, "options": None}
     stored = whatif_side(detail["audit"] or {}, latest["profile"], latest["options"], claimed)

@@ -10,11 +10,11 @@ from typing import Any
 from flask import abort, request
 
 from records.ingest import Batch, read_upload
-from records.storage import identity
+from records.storage import identity, sha256
 from web.auth import account_name, check_upload_platform, upload_label
-from web.db import get_pipeline, ingest_limits, validators
+from web.db import get_pipeline, get_store, ingest_limits, validators
 from web.errors import ApiError
-from web.uploads import OK_STATUSES, store_batches
+from web.uploads import OK_STATUSES, keep_receipts, store_batches
 
 BODY_TYPES = {
     "application/json": "body.json",
@@ -81,8 +81,17 @@ def read_files(files: list[tuple[str, bytes]]) -> list[Batch]:
 
 
 def run_upload(files: list[tuple[str, bytes]]) -> list[dict[str, Any]]:
-    """Process every file of a request into result lines (shared with the upload form)."""
-    results = store_batches(get_pipeline(), read_files(files), uploader=uploader(), actor=account_name())
+    """Process every file of a request into result lines (shared with the upload form). A request
+    refused whole (size, platform) still leaves one receipt per file, saying why."""
+    try:
+        batches = read_files(files)
+    except ApiError as exc:
+        refused = [{"source": name, "file": name, "status": "refused", "sha256": sha256(data),
+                    "errors": [{"code": f"http-{exc.code}", "path": None, "message": exc.description}]}
+                   for name, data in files]
+        keep_receipts(get_store(), refused, uploader=uploader(), actor=account_name())
+        raise
+    results = store_batches(get_pipeline(), batches, uploader=uploader(), actor=account_name())
     if not results:
         abort(400, "the upload holds no hand: every file was empty")
     return results

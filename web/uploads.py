@@ -9,8 +9,9 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from records.ingest import Batch, Limits, Origin, Problem, Unit, Validators, read_upload
+from records import receipts
 from records.pipeline import AuditFailed, Pipeline
-from records.storage import Stored
+from records.storage import Store, Stored, now
 
 OK_STATUSES = ("created", "revision", "duplicate")
 """Statuses of a hand that is stored (now or before)."""
@@ -41,7 +42,17 @@ def store_batches(pipeline: Pipeline, batches: list[Batch], *, uploader: str | N
     results: list[dict[str, Any]] = []
     for batch in batches:
         results += [_problem_result(batch.refused)] if batch.refused is not None else _lines(batch, stored)
+    keep_receipts(pipeline.store, results, uploader=uploader, actor=actor)
     return results
+
+
+def keep_receipts(store: Store, results: list[dict[str, Any]], *, uploader: str | None,
+                  actor: str | None) -> None:
+    """A receipt for every result line, accepted or not, in one transaction after the upload
+    (`records.receipts`): the store already holds what was accepted, this says what was sent."""
+    if results:
+        with store.write():
+            receipts.add(store.db, results, uploader=uploader, actor=actor or uploader, at=now())
 
 
 def _lines(batch: Batch, stored: Iterator[list[dict[str, Any]]]) -> list[dict[str, Any]]:
@@ -62,6 +73,22 @@ def summarize(results: Iterable[dict[str, Any]]) -> dict[str, int]:
     for result in results:
         counts["hands"] += 1
         counts[result["status"]] += 1
+    return counts
+
+
+TOTALS = ("created", "revision", "duplicate", "rejected", "skipped", "failed")
+"""The upload page's totals line, in order (static/upload.js counts the same way)."""
+
+
+def totals(results: Iterable[dict[str, Any]]) -> dict[str, int]:
+    """Result lines per outcome as the upload page counts them: a hand stored but not audited
+    (the engine failed on it) is `failed`, not created; a duplicate is never counted as saved."""
+    counts = dict.fromkeys(TOTALS, 0)
+    for result in results:
+        status = result["status"]
+        if status in ("created", "revision") and result.get("verdict") is None:
+            status = "failed"
+        counts[status if status in counts else "rejected"] += 1
     return counts
 
 
@@ -90,7 +117,7 @@ def _stored_result(stored: Stored) -> dict[str, Any]:
         stored.hand.origin, "engine", f"stored, but not audited: {stored.audit_error}"))]
     return {**_base(stored.hand.origin), "status": stored.status, "record_id": stored.record_id,
             "game_id": stored.game_id, "platform": stored.platform, "revision": stored.revision,
-            "verdict": stored.verdict, "errors": errors}
+            "verdict": stored.verdict, "sha256": stored.hand.sha256, "errors": errors}
 
 
 def _error(problem: Problem) -> dict[str, Any]:
@@ -102,8 +129,9 @@ def _error(problem: Problem) -> dict[str, Any]:
 def _problem_result(problem: Problem) -> dict[str, Any]:
     """A bad item: rejected, or skipped when it was never meant to be a record."""
     status = "skipped" if problem.code == "junk" else "rejected"
-    return {**_base(problem.origin), "status": status, "record_id": None, "game_id": None, "platform": None,
-            "revision": None, "verdict": None, "errors": [_error(problem)]}
+    return {**_base(problem.origin), "status": status, "record_id": None, "game_id": problem.game_id,
+            "platform": None, "revision": None, "verdict": None, "sha256": problem.sha256,
+            "errors": [_error(problem)]}
 
 
 def _add_problem(results: list[dict[str, Any]], problem: Problem) -> None:

@@ -13,12 +13,13 @@ from flask import abort, current_app
 from marshmallow import ValidationError
 
 from audit.catalogue import Lang, rerender
-from records.pipeline import AuditFailed
+from records.pipeline import AuditFailed, OptionsRefused
 from records.storage import RecordQuery, Store, UnknownRecord
 from web.api_schemas import ListQuerySchema
 from web.auth import account_name, visible
 from web.db import get_pipeline, get_store
 from web.errors import ApiError
+from web.safe_audit import check_options, refused_error
 
 
 def find_record(store: Store, record_id: int) -> dict[str, Any]:
@@ -85,12 +86,16 @@ def form_options(text: str) -> dict[str, Any] | None:
 
 
 def reaudit_record(record_id: int, profile: str | None, options: dict[str, Any] | None,
-                   lang: Lang = Lang.EN) -> dict[str, Any]:
-    """Re-audit through the pipeline; the stored row, its audit in `lang`; an engine failure is a
-    502, nothing stored."""
+                   lang: Lang = Lang.EN, reason: str | None = None) -> dict[str, Any]:
+    """Re-audit through the pipeline (options checked first: `web.safe_audit`); the stored row,
+    its audit in `lang`; an engine failure is a 502, nothing stored."""
     find_record(get_store(), record_id)
+    check_options(record_id, profile, options, lang)
     try:
-        row = get_pipeline().reaudit(record_id, profile=profile, options=options, actor=account_name())
+        row = get_pipeline().reaudit(record_id, profile=profile, options=options, actor=account_name(),
+                                     reason=reason)
+    except OptionsRefused as exc:
+        raise refused_error(exc) from exc
     except AuditFailed as exc:
         current_app.logger.exception("re-audit of record %s failed", record_id)
         raise ApiError(502, str(exc)) from exc
@@ -100,7 +105,9 @@ def reaudit_record(record_id: int, profile: str | None, options: dict[str, Any] 
 def what_if_audit(record_id: int, profile: str | None, options: dict[str, Any] | None,
                   lang: Lang) -> dict[str, Any]:
     """The audit of a stored record under other rules, nothing stored (a match hand with its
-    whole match, so continuity findings stay), in `lang`; an engine failure is a 502."""
+    whole match, so continuity findings stay), in `lang`; options the engine would refuse are a
+    400 before it runs (`web.safe_audit`); an engine failure is a 502."""
+    check_options(record_id, profile, options, lang)
     try:
         return get_pipeline().what_if(record_id, profile=profile, options=options, lang=lang)
     except AuditFailed as exc:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from records.ingest import read_upload
-from records.pipeline import Pipeline
+from records.pipeline import OptionsRefused, Pipeline
 from records.storage import RecordQuery, Store, Stored, UnknownRecord, connect, section_of
 from tests.conftest import dumps, example_path, load_example, missettled, reference_paths, variant
 
@@ -88,8 +88,10 @@ def test_reaudit_keeps_every_audit(store: Store) -> None:
     assert [audit["verdict"] for audit in audits] == ["clean", "missettled"]
     assert store.record(stored.record_id)["verdict"] == "missettled"
     assert store.latest_audit(stored.record_id) == row["audit"]
-    again = Pipeline(store).reaudit(stored.record_id, profile=None, options={"flip": "none"})
-    assert again["options"] == {"flip": "none"} and len(store.audits(stored.record_id)) == 3
+    with pytest.raises(OptionsRefused):  # issue 11: an audit made invalid by its options is never stored
+        Pipeline(store).reaudit(stored.record_id, profile=None, options={"flip": "none"})
+    again = Pipeline(store).reaudit(stored.record_id, profile=None, options={"flip": "up_down"})
+    assert again["options"] == {"flip": "up_down"} and len(store.audits(stored.record_id)) == 3
 
 
 def test_match_hands_are_stored_and_reaudited_with_the_match(store: Store) -> None:

@@ -313,7 +313,11 @@ def test_report_page(client: FlaskClient, upload: Upload, record_id: int) -> Non
 
 
 def test_report_reaudit_form(client: FlaskClient, record_id: int) -> None:
-    response = client.post(f"/records/{record_id}/audit", data={"profile": "kuhu", "options": ""})
+    asked = client.post(f"/records/{record_id}/audit", data={"profile": "kuhu", "options": ""})
+    assert asked.status_code == 200 and 'name="confirm"' in asked.get_data(as_text=True)  # issue 11: asks first
+    assert client.get(f"/api/records/{record_id}/audit").get_json()["profile"] != "kuhu"
+    response = client.post(f"/records/{record_id}/audit", data={"profile": "kuhu", "options": "", "step": "confirm",
+                                                               "confirm": "yes", "reason": "played under kuhu"})
     assert response.status_code == 303 and response.headers["Location"].endswith(f"/records/{record_id}")
     assert client.get(f"/api/records/{record_id}/audit").get_json()["profile"] == "kuhu"
     bad = client.post(f"/records/{record_id}/audit", data={"profile": "", "options": "{oops"})
@@ -350,7 +354,7 @@ def test_upload_form_without_javascript(client: FlaskClient) -> None:
     assert only_bad.status_code == 422
     good = dumps(variant(load_example("hot-shot-weile"), game_id="form-ok"))
     ok = client.post("/upload", data={"files": [(io.BytesIO(good), "d.json")]})
-    assert ok.status_code == 200 and "共 1 局，保存 1 局" in ok.get_data(as_text=True)
+    assert ok.status_code == 200 and "新保存 1 · 新版本 0 · 已存在 0" in ok.get_data(as_text=True)  # issue 11 totals
 
 
 def test_language_switch_is_remembered(client: FlaskClient) -> None:

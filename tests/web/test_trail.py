@@ -49,8 +49,9 @@ def test_upload_view_export_reaudit_and_note_are_logged_with_their_actor(app: Fl
     auditor.post(f"/records/{record_id}/notes", data={"case_number": "A-17", "decision": "escalated",
                                                       "text": "热炮 not paid"})
     client.post("/api/records", data=example_path("hot-shot-weile").read_bytes(), content_type="application/json")
-    assert actions(app, record_id) == [("upload", "admin"), ("view", "auditor1"), ("export", "auditor1"),
-                                       ("reaudit", "auditor1"), ("annotate", "auditor1"), ("upload", "admin")]
+    assert actions(app, record_id) == [("upload", "admin"), ("receipt", "admin"), ("view", "auditor1"),
+                                       ("export", "auditor1"), ("reaudit", "auditor1"), ("annotate", "auditor1"),
+                                       ("upload", "admin"), ("receipt", "admin")]  # each receipt too (issue 11)
     store = store_of(app)
     try:
         rows = {row["action"]: row["detail"] for row in reversed(trail.entries(store.db, record_id=record_id))}

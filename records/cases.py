@@ -1,0 +1,249 @@
+"""Cases: one player's complaint, the records it is about, and what was decided. No Flask here.
+
+A dispute is rarely one record: "game X, I was paid 3 too little" may involve
+two revisions of X, or several hands of a match. A case has a number (the
+platform's ticket), a platform, the player and the complaint; records (any
+revision) are attached to it; a decision names its outcome, who owes whom how
+much, and the audit it rests on; then the case is closed (and may be reopened).
+
+- `cases` rows change only in `status` and `updated_at`; `case_records` only
+  grows; `case_decisions` is append-only (triggers in m005): a later decision
+  supersedes an earlier one, which stays.
+- Every change is a trail entry in the same transaction (callers hold
+  `Store.write()`), so the hash chain covers the whole story.
+- A record may be attached only if it is of the case's platform; a decision's
+  audit must be an audit of an attached record; a closed case refuses changes.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlite_utils import Database
+
+from records import search, trail
+
+STATUSES = ("open", "decided", "closed")
+"""open: being worked; decided: a decision is recorded; closed: done (reopening goes back to
+`decided` when there is a decision, else `open`)."""
+OUTCOMES = ("upheld", "partly_upheld", "dismissed", "withdrawn")
+"""What was decided about the complaint."""
+CASE_LIMITS = {"number": 64, "platform": 200, "player": 200, "complaint": 4000, "note": 4000}
+"""Longest value of each text field, in characters."""
+
+
+class CaseError(ValueError):
+    """A change a case refuses; `status` is the HTTP answer (400, 404, 409), the message names
+    the field first (`record: ...`)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+    @property
+    def field(self) -> str:
+        """The field the message names."""
+        return str(self).split(":", 1)[0]
+
+
+@dataclass(frozen=True)
+class CaseQuery:
+    """Filters and page of the case list."""
+
+    status: str | None = None
+    platform: str | None = None
+    number: str | None = None
+    q: str | None = None
+    """Fragment of the number, platform, player or complaint (folded)."""
+    page: int = 1
+    per_page: int = 50
+
+
+def _text(number: str, platform: str, player: str | None, complaint: str) -> str:
+    """The folded search text of a case."""
+    return search.joined([number, platform, player, complaint])
+
+
+def open_case(db: Database, *, number: str, platform: str, player: str | None, complaint: str,
+              actor: str, at: str) -> int:
+    """Open a case; CaseError(409) when its number is taken. Inside a write transaction."""
+    number, platform, complaint = number.strip(), platform.strip(), complaint.strip()
+    player = (player or "").strip() or None
+    if not number:
+        raise CaseError(400, "number: a case needs a number")
+    if not complaint:
+        raise CaseError(400, "complaint: a case needs the complaint's text")
+    if db.execute("SELECT 1 FROM cases WHERE number = ?", [number]).fetchone():
+        raise CaseError(409, f"number: case {number!r} already exists")
+    cursor = db.execute(
+        "INSERT INTO cases (number, platform, player, complaint, status, created_at, created_by, updated_at, text) "
+        "VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?)",
+        [number, platform, player, complaint, at, actor, at, _text(number, platform, player, complaint)])
+    case_id = int(cursor.lastrowid or 0)
+    trail.append(db, at=at, actor=actor, action="case-open",
+                 detail={"case_id": case_id, "number": number, "platform": platform, "player": player,
+                         "complaint_sha256": hashlib.sha256(complaint.encode("utf-8")).hexdigest()})
+    return case_id
+
+
+def case_row(db: Database, case_id: int) -> dict[str, Any]:
+    """A case's own row; CaseError(404) when there is none."""
+    rows = list(db.query("SELECT id, number, platform, player, complaint, status, created_at, created_by, "
+                         "updated_at FROM cases WHERE id = ?", [case_id]))
+    if not rows:
+        raise CaseError(404, f"case: case {case_id} does not exist")
+    return rows[0]
+
+
+def _changeable(db: Database, case_id: int) -> dict[str, Any]:
+    """The case, unless it is closed (409)."""
+    case = case_row(db, case_id)
+    if case["status"] == "closed":
+        raise CaseError(409, f"case: case {case['number']} is closed; reopen it first")
+    return case
+
+
+def attach(db: Database, *, case_id: int, record_id: int, revision: int | None, actor: str, at: str) -> tuple[int, bool]:
+    """Attach a record (or, with `revision`, that revision of the record's game) to a case.
+    Returns (the record id attached, whether it is new to the case)."""
+    case = _changeable(db, case_id)
+    row = db.execute("SELECT id, platform, game_id, revision FROM records WHERE id = ?", [record_id]).fetchone()
+    if row is None:
+        raise CaseError(404, f"record: record {record_id} does not exist")
+    if revision is not None and revision != row[3]:
+        other = db.execute("SELECT id FROM records WHERE platform = ? AND game_id = ? AND revision = ?",
+                           [row[1], row[2], revision]).fetchone()
+        if other is None:
+            raise CaseError(404, f"revision: game {row[2]} has no revision {revision}")
+        record_id = int(other[0])
+    if row[1] != case["platform"]:
+        raise CaseError(400, f"record: record {record_id} is of platform {row[1]!r}, the case of {case['platform']!r}")
+    if db.execute("SELECT 1 FROM case_records WHERE case_id = ? AND record_id = ?", [case_id, record_id]).fetchone():
+        return record_id, False
+    db.execute("INSERT INTO case_records (case_id, record_id, added_at, added_by) VALUES (?, ?, ?, ?)",
+               [case_id, record_id, at, actor])
+    db.execute("UPDATE cases SET updated_at = ? WHERE id = ?", [at, case_id])
+    trail.append(db, at=at, actor=actor, action="case-attach", record_id=record_id,
+                 detail={"case_id": case_id, "number": case["number"], "game_id": row[2],
+                         "revision": revision or row[3]})
+    return record_id, True
+
+
+def decide(db: Database, *, case_id: int, outcome: str, note: str, payments: list[dict[str, Any]],
+           audit_id: int | None, actor: str, at: str) -> int:
+    """Record a decision (it supersedes earlier ones, which stay) and mark the case decided."""
+    case = _changeable(db, case_id)
+    if outcome not in OUTCOMES:
+        raise CaseError(400, f"outcome: one of {', '.join(OUTCOMES)}")
+    note = note.strip()
+    if not note:
+        raise CaseError(400, "note: a decision needs a note saying why")
+    for index, payment in enumerate(payments):
+        if payment["from"] == payment["to"]:
+            raise CaseError(400, f"payments[{index}]: `from` and `to` are the same ({payment['from']!r})")
+    if audit_id is not None:
+        found = db.execute("SELECT 1 FROM audits a JOIN case_records cr ON cr.record_id = a.record_id "
+                           "WHERE a.id = ? AND cr.case_id = ?", [audit_id, case_id]).fetchone()
+        if found is None:
+            raise CaseError(400, f"audit: audit {audit_id} is not an audit of a record attached to this case")
+    text = json.dumps(payments, ensure_ascii=False)
+    cursor = db.execute("INSERT INTO case_decisions (case_id, outcome, note, payments_json, audit_id, decided_at, "
+                        "decided_by) VALUES (?, ?, ?, ?, ?, ?, ?)", [case_id, outcome, note, text, audit_id, at, actor])
+    decision_id = int(cursor.lastrowid or 0)
+    db.execute("UPDATE cases SET status = 'decided', updated_at = ? WHERE id = ?", [at, case_id])
+    trail.append(db, at=at, actor=actor, action="case-decide",
+                 detail={"case_id": case_id, "number": case["number"], "decision_id": decision_id,
+                         "outcome": outcome, "payments": payments, "audit_id": audit_id,
+                         "note_sha256": hashlib.sha256(note.encode("utf-8")).hexdigest()})
+    return decision_id
+
+
+def close(db: Database, *, case_id: int, actor: str, at: str) -> None:
+    """Close a decided case (an undecided one: 409, decide first)."""
+    case = _changeable(db, case_id)
+    if case["status"] != "decided":
+        raise CaseError(409, f"case: case {case['number']} has no decision yet; decide it before closing")
+    db.execute("UPDATE cases SET status = 'closed', updated_at = ? WHERE id = ?", [at, case_id])
+    trail.append(db, at=at, actor=actor, action="case-close", detail={"case_id": case_id, "number": case["number"]})
+
+
+def reopen(db: Database, *, case_id: int, actor: str, at: str) -> None:
+    """Reopen a closed case: back to `decided` (its decision stands until a new one)."""
+    case = case_row(db, case_id)
+    if case["status"] != "closed":
+        raise CaseError(409, f"case: case {case['number']} is not closed")
+    db.execute("UPDATE cases SET status = 'decided', updated_at = ? WHERE id = ?", [at, case_id])
+    trail.append(db, at=at, actor=actor, action="case-reopen", detail={"case_id": case_id, "number": case["number"]})
+
+
+def attached(db: Database, case_id: int) -> list[dict[str, Any]]:
+    """The records of a case in the order they were attached, with their identity and verdict."""
+    return list(db.query(
+        "SELECT r.id, r.platform, r.game_id, r.revision, r.is_current, r.verdict, r.played_at, r.players, "
+        "r.latest_audit_id, cr.added_at, cr.added_by FROM case_records cr JOIN records r ON r.id = cr.record_id "
+        "WHERE cr.case_id = ? ORDER BY cr.added_at, r.id", [case_id]))
+
+
+def decisions(db: Database, case_id: int) -> list[dict[str, Any]]:
+    """Every decision of a case, oldest first (the last one stands)."""
+    rows = db.query("SELECT id, outcome, note, payments_json, audit_id, decided_at, decided_by FROM case_decisions "
+                    "WHERE case_id = ? ORDER BY id", [case_id])
+    return [{**{k: v for k, v in row.items() if k != "payments_json"}, "payments": json.loads(row["payments_json"])}
+            for row in rows]
+
+
+def of_record(db: Database, record_id: int) -> list[dict[str, Any]]:
+    """The cases a record is attached to."""
+    return list(db.query("SELECT c.id, c.number, c.status FROM case_records cr JOIN cases c ON c.id = cr.case_id "
+                         "WHERE cr.record_id = ? ORDER BY c.id", [record_id]))
+
+
+@dataclass(frozen=True)
+class CasePage:
+    """One page of cases, newest first, with counts per status under the other filters."""
+
+    rows: list[dict[str, Any]]
+    total: int
+    counts: dict[str, int]
+    page: int
+    per_page: int
+
+    @property
+    def pages(self) -> int:
+        """How many pages (at least 1)."""
+        return max(1, -(-self.total // self.per_page))
+
+
+def find(db: Database, query: CaseQuery) -> CasePage:
+    """Cases matching every filter, newest first."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if query.platform is not None:
+        clauses.append("platform = ?")
+        params.append(query.platform)
+    if query.number:
+        clauses.append("number = ?")
+        params.append(query.number.strip())
+    if query.q and search.fold(query.q):
+        clauses.append(search.MATCH)
+        params.append(search.pattern(query.q))
+    where = " AND ".join(clauses) or "1"
+    counts = dict.fromkeys(STATUSES, 0)
+    for status, count in db.execute(f"SELECT status, count(*) FROM cases WHERE {where} GROUP BY status", params):
+        counts[status] = count
+    if query.status:
+        where, params = f"{where} AND status = ?", params + [query.status]
+    total = counts.get(query.status, 0) if query.status else sum(counts.values())
+    rows = list(db.query(
+        f"SELECT c.id, c.number, c.platform, c.player, c.complaint, c.status, c.created_at, c.created_by, "
+        f"c.updated_at, (SELECT count(*) FROM case_records cr WHERE cr.case_id = c.id) AS records, "
+        f"(SELECT outcome FROM case_decisions d WHERE d.case_id = c.id ORDER BY d.id DESC LIMIT 1) AS outcome "
+        f"FROM cases c WHERE {where} ORDER BY c.id DESC LIMIT ? OFFSET ?",
+        params + [query.per_page, (max(query.page, 1) - 1) * query.per_page]))
+    return CasePage(rows, total, counts, max(query.page, 1), query.per_page)
+
+
+__all__ = ["CASE_LIMITS", "CaseError", "CasePage", "CaseQuery", "OUTCOMES", "STATUSES", "attach", "attached",
+           "case_row", "close", "decide", "decisions", "find", "of_record", "open_case", "reopen"]

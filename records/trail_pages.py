@@ -1,0 +1,75 @@
+"""The whole trail, filtered and paged, for the admin page (issue 11). No Flask here.
+
+The trail only grows (a busy day adds thousands of views), so the page asks for one
+page at a time under filters: actor (exact account name), action, record, and a range
+of UTC dates. The row ids order the trail (they are its chain order), so a page is
+`ORDER BY id DESC LIMIT n OFFSET m`; the count of the whole filtered trail is one more
+query. `records.trail` keeps writing and verifying it.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlite_utils import Database
+
+
+@dataclass(frozen=True)
+class TrailQuery:
+    """Filters and page of the trail; empty filters match everything."""
+
+    actor: str | None = None
+    action: str | None = None
+    record_id: int | None = None
+    date_from: str | None = None
+    date_to: str | None = None
+    """Inclusive UTC dates (YYYY-MM-DD) of `at`."""
+    page: int = 1
+    per_page: int = 100
+
+
+@dataclass(frozen=True)
+class TrailPage:
+    """One page of the trail, newest first."""
+
+    rows: list[dict[str, Any]]
+    total: int
+    page: int
+    per_page: int
+
+    @property
+    def pages(self) -> int:
+        """How many pages (at least 1)."""
+        return max(1, -(-self.total // self.per_page))
+
+
+def find(db: Database, query: TrailQuery) -> TrailPage:
+    """The trail rows matching every filter, newest first, detail parsed."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    for column, value in (("actor", query.actor), ("action", query.action), ("record_id", query.record_id)):
+        if value is not None and value != "":
+            clauses.append(f"{column} = ?")
+            params.append(value)
+    if query.date_from:
+        clauses.append("at >= ?")
+        params.append(query.date_from)
+    if query.date_to:
+        clauses.append("at < ?")
+        params.append(query.date_to + "T99")  # every stamp of that day sorts below it
+    where = " AND ".join(clauses) or "1"
+    total = int(db.execute(f"SELECT count(*) FROM trail WHERE {where}", params).fetchone()[0])
+    offset = (max(query.page, 1) - 1) * query.per_page
+    rows = db.query(f"SELECT id, at, actor, action, record_id, detail FROM trail WHERE {where} "
+                    "ORDER BY id DESC LIMIT ? OFFSET ?", params + [query.per_page, offset])
+    return TrailPage([{**row, "detail": json.loads(row["detail"]) if row["detail"] else None} for row in rows],
+                     total, max(query.page, 1), query.per_page)
+
+
+def actors(db: Database) -> list[str]:
+    """Names the trail records, for the filter's choices."""
+    return [row[0] for row in db.execute("SELECT DISTINCT actor FROM trail ORDER BY actor LIMIT 500")]
+
+
+__all__ = ["TrailPage", "TrailQuery", "actors", "find"]

@@ -1,0 +1,76 @@
+"""The records list and `GET /api/records` as a search (issue 11): one `q` box, record ids,
+local times with their offset, sortable headers, and bad filters as 400s in the asker's format."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from tests.conftest import dumps, load_example, variant
+
+
+def post(client: FlaskClient, doc: dict[str, Any]) -> int:
+    """Upload one record; its id."""
+    response = client.post("/api/records", data=dumps(doc), content_type="application/json")
+    assert response.status_code == 201, response.get_data(as_text=True)
+    return int(response.get_json()["results"][0]["record_id"])
+
+
+def two(client: FlaskClient) -> tuple[int, int]:
+    """Two records: one played at +08:00 by 阿明 and Bob, one at Z an hour later in UTC terms."""
+    base = load_example("hot-shot-weile")
+    seats = [dict(seat, name=name) for seat, name in zip(base["seats"], ("Bob", "阿明", "C", "D"))]
+    first = post(client, variant(base, game_id="GY-0301-east", platform="alpha", seats=seats,
+                                 played_at="2026-03-01T20:15:00+08:00"))
+    second = post(client, variant(base, game_id="GY-0301-west", platform="beta",
+                                  played_at="2026-03-01T13:15:00Z"))
+    return first, second
+
+
+def test_api_q_finds_fragments_case_insensitively(client: FlaskClient) -> None:
+    first, second = two(client)
+    def ids(**args: str) -> list[int]:
+        body = client.get("/api/records", query_string=args).get_json()
+        return sorted(row["id"] for row in body["records"])
+    assert ids(q="bo") == [first] and ids(q="阿") == [first] and ids(q="0301") == [first, second]
+    assert ids(q="WEST") == [second] and ids(q="ALPHA") == [first]
+    row = client.get("/api/records", query_string={"q": "east"}).get_json()["records"][0]
+    assert row["played_at"] == "2026-03-01T20:15:00+08:00" and row["played_utc"] == "2026-03-01T12:15:00Z"
+
+
+def test_played_at_sorts_as_an_instant(client: FlaskClient) -> None:
+    first, second = two(client)
+    rows = client.get("/api/records", query_string={"sort": "played_at", "order": "asc"}).get_json()["records"]
+    assert [row["id"] for row in rows] == [first, second]  # 12:15Z before 13:15Z, whatever the text says
+
+
+def test_page_has_the_box_ids_local_times_and_sortable_headers(client: FlaskClient) -> None:
+    first, _ = two(client)
+    html = client.get("/records", query_string={"q": "bo", "lang": "en"}).get_data(as_text=True)
+    assert 'name="q"' in html and 'value="bo"' in html
+    assert f"#{first}" in html and "2026-03-01 20:15 UTC+08:00" in html
+    assert "GY-0301-west" not in html
+    assert 'href="/records?q=bo&amp;sort=played_at&amp;order=desc"' in html  # keeps the search
+    sorted_html = client.get("/records", query_string={"sort": "played_at", "order": "asc"}).get_data(as_text=True)
+    assert 'aria-sort="ascending"' in sorted_html and "2026-03-01 13:15 UTC" in sorted_html
+
+
+def test_bad_filter_is_a_400_page_for_a_browser_and_json_for_the_api(client: FlaskClient) -> None:
+    page = client.get("/records", query_string={"decision": "maybe"})
+    assert page.status_code == 400 and page.mimetype == "text/html"
+    assert "<dt><code>decision</code></dt>" in page.get_data(as_text=True)
+    api = client.get("/api/records", query_string={"decision": "maybe"})
+    assert api.status_code == 400 and api.mimetype == "application/json" and "decision" in api.get_json()["details"]
+    too_long = client.get("/api/records", query_string={"q": "x" * 201})
+    assert too_long.status_code == 400 and "q" in too_long.get_json()["details"]
+
+
+def test_case_and_decision_filters_on_the_page(client: FlaskClient) -> None:
+    first, second = two(client)
+    response = client.post(f"/api/records/{first}/notes", json={"case_number": "K-1", "decision": "confirmed",
+                                                               "text": "paid 3 too little"})
+    assert response.status_code == 201
+    body = client.get("/api/records", query_string={"case": "K-1"}).get_json()
+    assert [row["id"] for row in body["records"]] == [first]
+    body = client.get("/api/records", query_string={"decision": "confirmed"}).get_json()
+    assert [row["id"] for row in body["records"]] == [first]

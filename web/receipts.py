@@ -1,0 +1,62 @@
+"""Receipts on the web: `GET /api/receipts` and the `/receipts` page (`records.receipts`).
+
+Anyone who may read the API may ask what was submitted; an uploader sees its
+own platform's receipts and whatever it sent itself (a refused item may have no
+readable platform), never another platform's.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+from marshmallow import ValidationError
+
+from records import receipts
+from records.security import UPLOADER
+from web.auth import API_READERS, READERS, current_account, requires
+from web.db import get_store
+from web.dispute_schemas import ReceiptPageSchema, ReceiptQuerySchema
+from web.errors import ApiError
+from web.views import first_messages
+
+bp = Blueprint("receipts", __name__)
+
+
+def receipt_query() -> receipts.ReceiptQuery:
+    """The query string checked (a bad value is a 400 naming it), scoped to an uploader's platform."""
+    try:
+        values: dict[str, Any] = ReceiptQuerySchema().load({k: v for k, v in request.args.items() if v != ""})
+    except ValidationError as exc:
+        raise ApiError(400, "bad query parameter: " + first_messages(exc.messages), exc.messages) from exc
+    values.pop("lang", None)
+    for key in ("date_from", "date_to"):
+        if key in values:
+            values[key] = values[key].isoformat()
+    account = current_account()
+    if account is not None and account.role == UPLOADER:
+        if values.get("platform") not in (None, account.platform):
+            raise ApiError(404, f"platform {values['platform']!r} is not visible to this account")
+        values.update(platform=account.platform or "", visible_to=account.name)
+    return receipts.ReceiptQuery(**values)
+
+
+@bp.get("/api/receipts")
+@requires(*API_READERS)
+def list_receipts() -> ResponseReturnValue:
+    """Receipts, newest first: `q` (game id, uploader, source, platform, outcome), `outcome`,
+    `platform`, `date_from`/`date_to` (UTC dates), `page`, `per_page`."""
+    page = receipts.find(get_store().db, receipt_query())
+    return jsonify(ReceiptPageSchema().dump({"receipts": page.rows, "total": page.total, "page": page.page,
+                                             "per_page": page.per_page, "pages": page.pages,
+                                             "counts": page.counts}))
+
+
+@bp.get("/receipts")
+@requires(*READERS)
+def receipts_page() -> ResponseReturnValue:
+    """The receipts as a page: search box, outcome tabs with counts, one row per item."""
+    query = receipt_query()
+    page = receipts.find(get_store().db, query)
+    args = {key: value for key, value in request.args.items() if key not in ("page", "lang", "outcome") and value}
+    return render_template("receipts.html", page=page, query=query, outcomes=receipts.OUTCOMES, args=args)

@@ -382,6 +382,9 @@ def _plan_zip(path: str, display: str, sizes: Sizes, skipped: list[str]) -> list
                 skipped.append(f"{display}!{name}: {junk}")
                 continue
             if name.lower().endswith(LINES_SUFFIXES):
+                if group:  # members stay in directory order whatever the partition size
+                    parts.append(_members(path, display, group))
+                    group, group_bytes = [], 0
                 parts += _plan_zip_lines(archive, info, index, path, display, sizes)
                 continue
             group.append((index, name))

@@ -121,7 +121,7 @@ def cluster(workers: int | None = None, scheduler: str | None = None) -> Iterato
             yield client
         return
     count = workers or os.cpu_count() or 1
-    with LocalCluster(n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None,
+    with LocalCluster(n_workers=count, threads_per_worker=1, processes=True, dashboard_address=":0",
                       silence_logs=logging.ERROR) as local, Client(local) as client:
         yield client
 

@@ -333,3 +333,54 @@ def test_from_db_audits_the_store_records_with_their_ids(tmp_path: Path, dask_cl
     assert {r["record_id"]: r["verdict"] for r in found} == expected
     assert [r["hand"] for r in found if r["table_id"]] == [0, 1]  # the match's hands, audited with their match
     assert all(r["source"].startswith(f"{tmp_path / 'store.sqlite'}#record/") for r in found)
+
+
+# ----- the queries of docs/batch.md ---------------------------------------------------------------
+
+
+def doc_queries() -> dict[str, str]:
+    """The SQL blocks of docs/batch.md, by the name in the comment above each."""
+    import re
+
+    text = (ROOT / "docs" / "batch.md").read_text(encoding="utf-8")
+    return dict(re.findall(r"<!-- query: ([a-z-]+) -->\n```sql\n(.*?)```", text, re.S))
+
+
+def test_the_documented_queries_run_and_answer_right(reference: Path) -> None:
+    import duckdb
+
+    queries = doc_queries()
+    assert set(queries) == {"missettled-by-client-and-rule", "worst-tables", "player-history"}
+    hands, findings = rows(reference, "hands"), rows(reference, "findings")
+    connection = duckdb.connect()
+
+    def answer(name: str) -> list[dict[str, Any]]:
+        result = connection.execute(queries[name].replace("DIR", str(reference)))
+        columns = [d[0] for d in result.description]
+        return [dict(zip(columns, values)) for values in result.fetchall()]
+
+    rates = answer("missettled-by-client-and-rule")
+    assert rates
+    for row in rates:
+        mine = {f["source"] for f in findings if f["kind"] == "missettled" and f["client"] == row["client"]
+                and f["rule"] == row["rule"]}
+        of_client = [h for h in hands if h["client"] == row["client"]]
+        assert (row["missettled_hands"], row["hands"]) == (len(mine), len(of_client))
+    assert [r["rate"] for r in rates] == sorted((r["rate"] for r in rates), reverse=True)
+
+    tables = answer("worst-tables")
+    groups: dict[tuple[str | None, str], list[str]] = {}
+    for h in hands:
+        groups.setdefault((h["platform"], h["table_id"] or " / ".join(sorted(h["players"]))), []).append(h["verdict"])
+    bad = sorted((sum(v != "clean" for v in verdicts) for verdicts in groups.values() if len(verdicts) >= 2),
+                 reverse=True)
+    assert [t["not_clean"] for t in tables] == bad[:20] and all(t["hands"] >= 2 for t in tables)
+
+    history = answer("player-history")
+    expected = [h for h in hands if "u100" in h["player_ids"] or "阿明" in h["players"]]
+    assert len(history) == len(expected) > 0
+    for row in history:
+        hand = next(h for h in expected if h["source"] == row["source"])
+        seat = hand["player_ids"].index("u100") if "u100" in hand["player_ids"] else hand["players"].index("阿明")
+        assert row["seat"] == seat
+        assert row["claimed"] == (hand["claimed_scores"][seat] if hand["claimed_scores"] else None)

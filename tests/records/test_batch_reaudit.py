@@ -73,7 +73,7 @@ def test_store_partitions_cover_the_current_records_once(tmp_path: Path) -> None
     store.close()
     parts = plan_store(str(tmp_path / "s.sqlite"), Sizes(hands=2))
     read = [d.origin.record_id for p in parts for d in p.read()]
-    assert read == current and all(p.estimate <= 2 or p.estimate == p.last - p.first + 1 for p in parts)
+    assert read == current and all(len(list(p.read())) <= 2 for p in parts)
     chosen = selection(str(tmp_path / "s.sqlite"), [current[-1], current[0]], 1)
     assert [d.origin.record_id for p in chosen for d in p.read()] == [current[-1], current[0]]
     match_hands = [d for p in parts for d in p.read() if d.pick is not None]

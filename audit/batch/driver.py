@@ -77,10 +77,16 @@ def prepare(out: Path, plan: Plan, settings: Settings, resume: bool) -> None:
         raise BatchError(f"{out} is not empty and holds no batch: choose an empty or new --out folder")
     for name in (HANDS_DIR, FINDINGS_DIR, PARTS_DIR):
         (out / name).mkdir(parents=True, exist_ok=True)
-        for stale in (out / name).glob(".*.tmp"):
-            stale.unlink()
+    remove_temporaries(out)
     text = json.dumps(wanted, indent=1, sort_keys=True)
     atomic_write(path, lambda temp: temp.write_text(text, encoding="utf-8"))
+
+
+def remove_temporaries(out: Path) -> None:
+    """Hidden temporary files of writes that never finished (`work.atomic_write`)."""
+    for name in (HANDS_DIR, FINDINGS_DIR, PARTS_DIR):
+        for stale in (out / name).glob(".*.tmp"):
+            stale.unlink(missing_ok=True)
 
 
 def run(plan: Plan, settings: Settings, out: Path, client: Any, *, resume: bool = False,
@@ -110,6 +116,7 @@ def run(plan: Plan, settings: Settings, out: Path, client: Any, *, resume: bool 
     failures = execute(client, tasks, on_result=collect, progress=progress, retries=retries) if tasks else []
     if failures and stream is not None:
         report_failures(failures, stream)
+    remove_temporaries(out)  # a worker killed mid-write leaves its hidden temporary file behind
     counts = summary.merge(d.counts for d in sorted([*done.values(), *fresh], key=lambda d: d.index))
     doc = summary.document(counts, settings=settings_json(settings), partitions=len(plan.partitions),
                            failed=[f.to_json() for f in failures], skipped=plan.skipped,

@@ -278,7 +278,7 @@ class Plan:
 class Sizes:
     """Bounds on a partition: this many hands (lines, files, members), this many bytes."""
 
-    hands: int = 5000
+    hands: int = 2000
     bytes: int = 128 * MiB
 
 

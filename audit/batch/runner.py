@@ -64,6 +64,7 @@ class Progress:
     failed: int = 0
     started: float = field(default_factory=time.monotonic)
     _last: float = 0.0
+    _shown: str = ""
 
     def add(self, hands: int, estimate: int, *, failed: bool = False) -> None:
         """A task finished: its hands count (its estimate leaves the total, its real count enters it)."""
@@ -95,7 +96,11 @@ class Progress:
         if not final and now - self._last < (self.interval if tty else 10 * self.interval):
             return
         self._last = now
-        self.stream.write(("\r" + self.line() + "\033[K") if tty else self.line() + "\n")
+        line = self.line()
+        if final and not tty and line == self._shown:
+            return  # the last progress line already said it
+        self._shown = line
+        self.stream.write(("\r" + line + "\033[K") if tty else line + "\n")
         if final and tty:
             self.stream.write("\n")
         self.stream.flush()

@@ -56,6 +56,9 @@ def make_plan(inputs: Sequence[str], sizes: Sizes, from_db: str | None, store_pl
         raise UsageError("give at least one INPUT or --from-db PATH")
     if sizes.hands < 1:
         raise UsageError("--partition-size must be at least 1")
+    missing = [name for name in inputs if not Path(name).exists()]
+    if missing:  # a typo on the command line, not bad input: nothing is started
+        raise UsageError(f"no such file or folder: {', '.join(missing)}")
     result = plan(inputs, sizes)
     if from_db:
         if store_planner is None:

@@ -234,6 +234,9 @@ def test_the_command_line_refuses_bad_arguments(tmp_path: Path) -> None:
     err = io.StringIO()
     assert batch_cli([str(tmp_path), "--out", str(tmp_path / "o"), "--from-db", "x.sqlite"], err=err) == 2
     assert "--from-db" in err.getvalue()
+    err = io.StringIO()
+    assert batch_cli([str(tmp_path / "typo.jsonl"), "--out", str(tmp_path / "o")], err=err) == 2
+    assert "typo.jsonl" in err.getvalue() and not (tmp_path / "o").exists()
 
 
 def _batch(args: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:

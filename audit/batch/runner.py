@@ -169,7 +169,10 @@ def execute(client: Any, tasks: Sequence[Task], *, on_result: Callable[[Task, An
             if progress:
                 progress.add(hands, task.estimate)
         else:
-            error = future.exception()
+            try:
+                error = future.exception()
+            except Exception as exc:  # cancelled (a scheduler restart): no exception to fetch
+                error = exc
             failures.append((index, Failure(task.label, task.inputs, f"{type(error).__name__}: {error}")))
             if progress:
                 progress.add(0, task.estimate, failed=True)

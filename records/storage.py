@@ -468,15 +468,30 @@ class Store:
                   engine_version: str, actor: str | None = None, reason: str | None = None) -> dict[str, Any]:
         """A further audit of a stored record (a re-audit): it becomes the latest, the old ones
         stay, and the trail names `actor` (and the `reason` given, when one is) in the same transaction."""
-        previous = self.record(record_id)["latest_audit_id"]
-        stamp = now()
-        with self.write():
-            audit_id = self._insert_audit(record_id, audit, options, engine_version, stamp)
-            trail.append(self.db, at=stamp, actor=actor, action="reaudit", record_id=record_id,
-                         detail={"audit_id": audit_id, "profile": audit.get("profile"), "options": options,
-                                 "verdict": audit["verdict"], "engine_version": engine_version,
-                                 "previous_audit_id": previous, **({"reason": reason} if reason else {})})
+        self.record(record_id)  # UnknownRecord before any write
+        audit_id = self.add_audits([(record_id, audit)], options=options, engine_version=engine_version,
+                                   actor=actor, reason=reason)[0]
         return self.audit_row(audit_id)
+
+    def add_audits(self, audits: Sequence[tuple[int, dict[str, Any]]], *, options: dict[str, Any] | None,
+                   engine_version: str, actor: str | None = None, reason: str | None = None) -> list[int]:
+        """Further audits of stored records in one transaction (`flask reaudit` writes a batch's
+        results this way): each becomes its record's latest, the old ones stay, and each has its
+        trail entry naming `actor` (and `reason`, when one is given). Returns the new audit ids, in order."""
+        stamp = now()
+        ids: list[int] = []
+        with self.write():
+            for record_id, audit in audits:
+                row = self.db.execute("SELECT latest_audit_id FROM records WHERE id = ?", [record_id]).fetchone()
+                if row is None:
+                    raise UnknownRecord(f"record {record_id} does not exist")
+                audit_id = self._insert_audit(record_id, audit, options, engine_version, stamp)
+                trail.append(self.db, at=stamp, actor=actor, action="reaudit", record_id=record_id,
+                             detail={"audit_id": audit_id, "profile": audit.get("profile"), "options": options,
+                                     "verdict": audit["verdict"], "engine_version": engine_version,
+                                     "previous_audit_id": row[0], **({"reason": reason} if reason else {})})
+                ids.append(audit_id)
+        return ids
 
     def audit_target(self, record: dict[str, Any]) -> tuple[object, int, int]:
         """What to audit for a record: the whole match for a match hand (continuity matters)."""

@@ -214,3 +214,13 @@ def upload(client: FlaskClient) -> Callable[..., Any]:
         return client.post("/api/records", data=data, content_type=content_type, **kwargs)
 
     return post
+
+
+@pytest.fixture(scope="session")
+def dask_client() -> Iterator[Any]:
+    """A local Dask cluster of 2 worker processes, shared by the batch tests of a session (each
+    start costs seconds), torn down at the end. Started only when a test asks for it."""
+    from audit.batch.runner import cluster
+
+    with cluster(workers=2) as client:
+        yield client

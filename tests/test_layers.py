@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.imports import LAYERS, module_files, problems
+from tests.imports import COMPOSITION_ROOTS, LAYERS, import_graph, module_files, problems
 
 
 def test_the_project_keeps_its_layers() -> None:
@@ -45,6 +45,27 @@ CLEAN = {"audit/__init__.py": "", "audit/tiles.py": "import json\n", "audit/engi
 
 def test_a_clean_tree_passes(tmp_path: Path) -> None:
     assert problems(_tree(tmp_path, CLEAN)) == []
+
+
+def test_the_batch_command_is_the_only_composition_root_below_app() -> None:
+    """`python -m audit.batch --from-db` needs the store: its `__main__` (an entry point, like
+    app.py) may import records.batch_source and nothing else above its layer; the library code
+    of audit/batch stays pure (its modules import no records and no SQLite)."""
+    edges, outside = import_graph(ROOT)
+    assert COMPOSITION_ROOTS == {"audit.batch.__main__": frozenset({"records.batch_source"})}
+    assert {b for b in edges["audit.batch.__main__"] if not b.startswith("audit.")} == {"records.batch_source"}
+    for name, targets in edges.items():
+        if name.startswith("audit.batch.") and name != "audit.batch.__main__":
+            assert all(t.startswith("audit.") for t in targets), name
+            assert not outside[name] & {"sqlite3", "sqlite_utils"}, name
+
+
+def test_a_composition_root_reaching_further_or_imported_is_named(tmp_path: Path) -> None:
+    tree = {**CLEAN, "audit/batch/__init__.py": "", "records/batch_source.py": "from audit import tiles\n",
+            "audit/batch/__main__.py": "from records import batch_source\nfrom records import storage\n"}
+    assert problems(_tree(tmp_path, tree)) == ["upward import: audit.batch.__main__ -> records.storage"]
+    tree["audit/engine.py"] = "from audit import tiles\nfrom audit.batch import __main__\n"
+    assert "import of an entry point: audit.engine -> audit.batch.__main__" in problems(_tree(tmp_path, tree))
 
 
 @pytest.mark.parametrize(("change", "expected"), [

@@ -4,7 +4,9 @@
   (`--engine-version-below 1.1.0`) or after the engine failed on some uploads
   (`--verdict unaudited`). Each re-audit adds an audit row (the old ones stay) and a trail
   entry; the record's verdict follows the newest. Records are audited as recorded (their own
-  profile, no options), which is what an upload does.
+  profile, no options), which is what an upload does. The audits run on Dask workers, the
+  path of `python -m audit.batch` (`records.batch_reaudit`): a local cluster of `--workers`
+  processes, or an existing one (`--scheduler`); this process writes them back in batches.
 - `verify` re-hashes every stored byte string and walks the trail's hash chain; it exits 1 and
   lists each mismatch when anything was changed behind the service's back.
 """
@@ -14,11 +16,12 @@ import re
 from typing import Any
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 from flask.cli import with_appcontext
 
+from audit.batch.runner import cluster
 from records import trail
-from records.pipeline import AuditFailed
+from records.batch_reaudit import Reaudit, reaudit
 from records.storage import UNAUDITED, VERDICTS, Store
 from web.admin import cli_actor
 from web.db import get_pipeline, get_store, init_db
@@ -59,31 +62,48 @@ def select_records(store: Store, *, verdict: str | None, profile: str | None,
 @click.option("--engine-version-below", "below", metavar="X", help="Records last audited by an engine older than X "
               "(and records never audited).")
 @click.option("--dry-run", is_flag=True, help="List the records, change nothing.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Local Dask worker processes (default: one per CPU).")
+@click.option("--scheduler", metavar="ADDRESS", help="Audit on an existing Dask cluster (tcp://host:8786) instead.")
 @with_appcontext
 def reaudit_command(everything: bool, verdict: str | None, profile: str | None, below: str | None,
-                    dry_run: bool) -> None:
-    """Recompute the audits of the selected records; exit 1 if the engine failed on any."""
+                    dry_run: bool, workers: int | None, scheduler: str | None) -> None:
+    """Recompute the audits of the selected records on Dask workers (the `python -m audit.batch`
+    path), writing them back in batches; exit 1 if the engine failed on any."""
     if not (everything or verdict or profile or below):
         raise click.UsageError("choose the records: --all, --verdict, --profile or --engine-version-below")
     init_db()
     store = get_store()
     rows = select_records(store, verdict=verdict, profile=profile, below=below)
-    failed = 0
-    for row in rows:
-        label = f"record {row['id']} {row['game_id']} r{row['revision']}: {row['verdict'] or UNAUDITED}"
-        if dry_run:
-            click.echo(f"{label} (engine {row['engine_version'] or '-'})")
-            continue
-        try:
-            new = get_pipeline().reaudit(row["id"], actor=cli_actor())
-        except AuditFailed as exc:
-            failed += 1
-            click.echo(f"{label} -> failed: {exc}")
-            continue
-        click.echo(f"{label} -> {new['verdict']} (engine {new['engine_version']})")
-    click.echo(f"{len(rows)} selected, {0 if dry_run else len(rows) - failed} re-audited, {failed} failed")
+    if dry_run:
+        for row in rows:
+            click.echo(f"{_label(row)} (engine {row['engine_version'] or '-'})")
+        click.echo(f"{len(rows)} selected, 0 re-audited, 0 failed")
+        return
+    by_id = {row["id"]: row for row in rows}
+    engine = get_pipeline().engine
+
+    def echo(record_id: int, audit: dict[str, Any] | str) -> None:
+        if isinstance(audit, str):
+            click.echo(f"{_label(by_id[record_id])} -> failed: {audit}")
+        else:
+            click.echo(f"{_label(by_id[record_id])} -> {audit['verdict']} (engine {engine.version})")
+
+    outcome = Reaudit()
+    if rows:
+        with cluster(workers, scheduler) as client:
+            outcome = reaudit(store, str(current_app.config["DATABASE"]), [row["id"] for row in rows], engine,
+                              client, actor=cli_actor(), on_record=echo)
+    for failure in outcome.failures:
+        click.echo(f"{failure.label} failed: {failure.error}; not re-audited: {' '.join(failure.inputs)}")
+    failed = len(outcome.failed) + len(outcome.lost)
+    click.echo(f"{len(rows)} selected, {len(outcome.written)} re-audited, {failed} failed")
     if failed:
         raise click.exceptions.Exit(1)
+
+
+def _label(row: dict[str, Any]) -> str:
+    return f"record {row['id']} {row['game_id']} r{row['revision']}: {row['verdict'] or UNAUDITED}"
 
 
 @click.command("verify")

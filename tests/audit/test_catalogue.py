@@ -371,8 +371,22 @@ FINDING_TRIGGERS: dict[str, Trigger] = {
     "profile_not_toml": lambda tmp_path, monkeypatch: tmp_profile(tmp_path, monkeypatch, "broken", "name = "),
     "profile_misnamed": lambda tmp_path, monkeypatch: tmp_profile(tmp_path, monkeypatch, "other", WEILE_TOML),
     "players_not_in_profile": t(lambda: profile_error(lambda: next(simulate("weile", {}, 1, 0, players=3)))),
+    # R16.9 unreadable input: rows of `python -m audit.batch`
+    "not_json": lambda tmp_path, monkeypatch: batch_findings(tmp_path, "broken.jsonl", b'{"game_id": \n'),
+    "not_utf8": lambda tmp_path, monkeypatch: batch_findings(tmp_path, "latin1.jsonl", b'{"x": "\xe9"}\n'),
+    "unreadable_input": lambda tmp_path, monkeypatch: batch_findings(tmp_path, "junk.zip", b"PK not a zip"),
 }
 """Every finding code of the catalogue and a case that emits it."""
+
+
+def batch_findings(tmp_path: Path, name: str, data: bytes) -> Findings:
+    """The findings of the batch's rows for a file holding `data`."""
+    from audit.batch.inputs import plan
+    from audit.batch.rows import Settings, audits
+
+    (tmp_path / name).write_bytes(data)
+    return [f for part in plan([str(tmp_path / name)]).partitions
+            for item in audits(part.read(), Settings()) for f in item.audit["findings"]]
 
 
 def walk_notes(notes: list[Json]) -> Iterator[Json]:

@@ -1,0 +1,192 @@
+"""Benchmark: `python -m audit.batch` throughput at 1 and 2 workers, on a local cluster and on a
+scheduler with workers started as separate processes, memory per worker, and what a year of a
+busy platform would take.
+
+    .venv/bin/python bench/bench_batch.py                     # 20,000 hands of the long corpus
+    .venv/bin/python bench/bench_batch.py --hands 2000 --partition-size 250   # a quick check
+
+The long corpus is bench/bench_audit.py's: the 30 reference games and the worked examples
+(about 91 events a hand, every rare event frequent), repeated to `--hands` hands with their
+game_id, platform, client and date varied and one in seven settled a point wrong (so the
+rows hold missettled hands too), written as one `.jsonl`. Each configuration audits the
+whole file with the batch's own code (`audit.batch.driver.run`: plan, partitions on the
+workers, Parquet written, summary): first a warm-up task on every worker (imports), then
+the timed run. hands/s is hands over the time of the run, cluster start-up excluded (it is
+printed apart). Memory per worker is the peak resident size of each worker process
+(ru_maxrss) after its run. The 1 -> 2 worker ratio is the scaling target (>= 1.8x); on a
+2-core machine it is only meaningful when nothing else runs.
+
+The year estimate: 5,000,000 hands a day for 365 days, at the measured per-worker rate
+times the measured 2-worker efficiency (ratio / 2), on N machines of `--cores` cores each.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from audit.batch import driver  # noqa: E402
+from audit.batch.inputs import Sizes, plan  # noqa: E402
+from audit.batch.rows import Settings  # noqa: E402
+from audit.batch.runner import cluster  # noqa: E402
+from bench.bench_audit import corpus, engine_mode  # noqa: E402
+
+PLATFORMS = ("alpha", "beta", "gamma")
+CLIENTS = ("android 5.0.1", "android 5.1.0", "ios 4.2", "web 2.3", "pc 1.0")
+HANDS_PER_DAY = 5_000_000
+DAYS = 365
+
+
+def long_corpus(path: Path, hands: int) -> int:
+    """Write `hands` records of the long corpus to `path` (one a line); returns the events written."""
+    docs = corpus()
+    events = 0
+    with path.open("w", encoding="utf-8") as stream:
+        for index in range(hands):
+            doc = copy.deepcopy(docs[index % len(docs)])
+            if index % 7 == 3 and isinstance(doc.get("result"), dict) and len(doc["result"].get("scores", [])) > 1:
+                doc["result"]["scores"][0] += 1
+                doc["result"]["scores"][1] -= 1
+                doc["result"].pop("items", None)
+            doc["game_id"] = f"{doc.get('game_id', 'g')}-long{index:08d}"
+            doc["platform"] = PLATFORMS[index % len(PLATFORMS)]
+            doc["client"] = CLIENTS[index % len(CLIENTS)]
+            doc["played_at"] = f"2026-{1 + index % 12:02d}-{1 + index % 28:02d}T20:15:00+08:00"
+            events += len(doc.get("events", []))
+            stream.write(json.dumps(doc, ensure_ascii=False) + "\n")
+    return events
+
+
+def _warm() -> str:
+    """On a worker: import the engine and the batch (what the first task would otherwise pay)."""
+    import audit.batch.work  # noqa: F401
+    import audit.engine  # noqa: F401
+
+    return "ready"
+
+
+def _peak_mib() -> float:
+    """On a worker: its peak resident memory in MiB (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def measure(client: Any, corpus_file: Path, out: Path, partition_size: int) -> dict[str, Any]:
+    """One timed batch run on `client`'s cluster."""
+    client.run(_warm)
+    the_plan = plan([str(corpus_file)], Sizes(hands=partition_size))
+    start = time.perf_counter()
+    outcome = driver.run(the_plan, Settings(), out, client, stream=None)
+    seconds = time.perf_counter() - start
+    peaks = sorted(client.run(_peak_mib).values())
+    return {"hands": outcome.hands, "partitions": outcome.partitions, "seconds": round(seconds, 2),
+            "hands_per_s": round(outcome.hands / seconds, 1), "workers": outcome.workers,
+            "worker_peak_mib": [round(p, 1) for p in peaks], "failed": len(outcome.failures)}
+
+
+def local(workers: int, corpus_file: Path, out: Path, partition_size: int) -> dict[str, Any]:
+    """A local cluster of `workers` processes (`--workers N`)."""
+    start = time.perf_counter()
+    with cluster(workers=workers) as client:
+        client.wait_for_workers(workers)
+        startup = time.perf_counter() - start
+        row = measure(client, corpus_file, out, partition_size)
+    return {"setup": f"local cluster, {workers} worker(s)", "startup_s": round(startup, 1), **row}
+
+
+def _spawn(args: list[str], cwd: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-m", "dask", *args], cwd=cwd, env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def separate(corpus_file: Path, out: Path, partition_size: int, work: Path) -> dict[str, Any]:
+    """`dask scheduler` and two `dask worker` processes on 127.0.0.1 (`--scheduler ADDRESS`)."""
+    from distributed import Client
+
+    address_file = work / "scheduler.json"
+    start = time.perf_counter()
+    processes = [_spawn(["scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                         "--scheduler-file", str(address_file)], work)]
+    try:
+        while not (address_file.exists() and "address" in address_file.read_text(encoding="utf-8")):
+            time.sleep(0.05)
+        address = json.loads(address_file.read_text(encoding="utf-8"))["address"]
+        processes += [_spawn(["worker", address, "--nthreads", "1", "--host", "127.0.0.1", "--no-dashboard",
+                              "--local-directory", str(work / f"w{i}")], work) for i in range(2)]
+        with Client(address) as client:
+            client.wait_for_workers(2)
+            startup = time.perf_counter() - start
+            row = measure(client, corpus_file, out, partition_size)
+    finally:
+        for process in processes:
+            try:
+                os.killpg(process.pid, 15)
+            except ProcessLookupError:
+                pass
+            process.wait(timeout=30)
+    return {"setup": f"dask scheduler + 2 dask worker processes ({address})", "startup_s": round(startup, 1),
+            **row}
+
+
+def estimate(per_worker: float, efficiency: float, cores: int, machines: Iterator[int]) -> list[dict[str, Any]]:
+    """Hours for a year of one platform (HANDS_PER_DAY x DAYS) on N machines of `cores` workers."""
+    total = HANDS_PER_DAY * DAYS
+    rows = []
+    for n in machines:
+        rate = per_worker * efficiency * cores * n
+        rows.append({"machines": n, "cores_each": cores, "hands_per_s": round(rate), "hours": round(total / rate / 3600, 1)})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--hands", type=int, default=20_000)
+    ap.add_argument("--partition-size", type=int, default=1000)
+    ap.add_argument("--cores", type=int, default=16, help="cores per machine for the year estimate")
+    ap.add_argument("--skip-separate", action="store_true", help="no scheduler + workers run")
+    ap.add_argument("--json", action="store_true", help="also print the rows as JSON")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="bench-batch-") as tmp:
+        work = Path(tmp)
+        corpus_file = work / "long.jsonl"
+        events = long_corpus(corpus_file, args.hands)
+        size_mib = corpus_file.stat().st_size / 2**20
+        print(f"long corpus: {args.hands:,} hands, {events / args.hands:.0f} events/hand, {size_mib:.1f} MiB; "
+              f"partitions of {args.partition_size}; engine: {engine_mode()}; load {os.getloadavg()[0]:.1f}")
+        rows = [local(1, corpus_file, work / "out1", args.partition_size),
+                local(2, corpus_file, work / "out2", args.partition_size)]
+        if not args.skip_separate:
+            rows.append(separate(corpus_file, work / "out3", args.partition_size, work))
+        for row in rows:
+            print(f"{row['setup']}: {row['hands_per_s']:,.0f} hands/s ({row['hands']:,} hands in {row['seconds']} s, "
+                  f"{row['partitions']} partitions; start-up {row['startup_s']} s); peak MiB per worker "
+                  f"{row['worker_peak_mib']}")
+        ratio = rows[1]["hands_per_s"] / rows[0]["hands_per_s"]
+        print(f"1 -> 2 local workers: {ratio:.2f}x (target >= 1.8x)")
+        if len(rows) > 2:
+            print(f"1 local -> 2 separate workers: {rows[2]['hands_per_s'] / rows[0]['hands_per_s']:.2f}x")
+        efficiency = min(ratio / 2, 1.0)
+        print(f"a year of one platform ({HANDS_PER_DAY:,} hands/day x {DAYS} = {HANDS_PER_DAY * DAYS:,} hands) "
+              f"at {rows[0]['hands_per_s']:,.0f} hands/s per worker, efficiency {efficiency:.2f}:")
+        for line in estimate(rows[0]["hands_per_s"], efficiency, args.cores, iter((1, 4, 16, 64))):
+            print(f"  {line['machines']:>3} machine(s) x {line['cores_each']} cores: {line['hands_per_s']:>9,} "
+                  f"hands/s, {line['hours']:>8,} h")
+        if args.json:
+            print(json.dumps({"rows": rows, "ratio": ratio}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,184 @@
+"""Benchmark: the service's store at 1,000,000 records: ingest rate, size per record, the filtered
+list queries (target < 200 ms), `flask verify` time.
+
+    .venv/bin/python bench/bench_store_scale.py                       # 1,000,000 records (~10 GB)
+    .venv/bin/python bench/bench_store_scale.py --records 20000       # a quick check
+
+1. Bulk ingest: `--records` records (the reference games with game_id, platform, client and
+   date varied, one in seven settled wrong, as bench/bench_service.py makes them) stored with
+   `Store.load_audited` in transactions of `--chunk` records, audits computed once per distinct
+   game and reused (the engine's own rate is bench_batch.py's business). The rate is printed
+   per chunk of the run (first, median, last), so a slowdown as the indexes grow shows.
+2. The real upload path at that size: `--pipeline-records` more records through
+   `records.ingest.read_upload` + `Pipeline.upload` (schema, engine, both transactions).
+3. Database size: the file (after a WAL checkpoint) divided by the records.
+4. The filtered list queries of bench_service.py through `GET /api/records` (Flask test client,
+   the guard and the JSON included), median of `--repeat` runs each: the target is under 200 ms.
+5. `flask verify`: every stored byte string re-hashed and the trail's chain walked.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from app import create_app  # noqa: E402
+from audit import api as engine  # noqa: E402
+from bench.bench_service import CLIENTS, PLATFORMS, QUERIES, generated, references, tampered  # noqa: E402
+from bench.load_test import admin_token  # noqa: E402
+from records import trail  # noqa: E402
+from records.ingest import Hand, Origin, read_upload  # noqa: E402
+from records.pipeline import Pipeline  # noqa: E402
+from records.storage import Store  # noqa: E402
+
+
+def varied(refs: list[dict[str, Any]], count: int, tag: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """bench_service.generated's records, made by shallow copies of prepared bases (a deep copy of
+    each record cost more than storing it): (index, document)."""
+    bases = [(doc, tampered(doc)) for doc in refs]
+    for index in range(count):
+        plain, wrong = bases[index % len(bases)]
+        base = wrong if index % 7 == 0 else plain
+        yield index, {**base, "game_id": f"{plain['game_id']}-{tag}{index:07d}",
+                      "platform": PLATFORMS[index % len(PLATFORMS)], "client": CLIENTS[index % len(CLIENTS)],
+                      "played_at": f"2026-{1 + index % 12:02d}-{1 + index % 28:02d}T20:15:00+08:00"}
+
+
+def ingest(path: Path, refs: list[dict[str, Any]], count: int, chunk: int) -> dict[str, Any]:
+    """Bulk-load `count` records, `chunk` per transaction; records/s per chunk."""
+    store = Store.open(path)
+    audits = {}
+    for doc in refs:
+        audits[(doc["game_id"], False)] = engine.audit_document(doc)[0]
+        audits[(doc["game_id"], True)] = engine.audit_document(tampered(doc))[0]
+    docs = varied(refs, count, "s")
+
+    def pairs(n: int) -> Iterator[tuple[Hand, dict[str, Any]]]:
+        for _ in range(n):
+            index, doc = next(docs)
+            base = refs[index % len(refs)]
+            audit = dict(audits[(base["game_id"], index % 7 == 0)], game_id=doc["game_id"])
+            yield Hand(Origin("bench"), doc, json.dumps(doc, ensure_ascii=False).encode("utf-8"), "file"), audit
+
+    rates: list[float] = []
+    started, cpu = time.perf_counter(), time.process_time()
+    for offset in range(0, count, chunk):
+        n = min(chunk, count - offset)
+        begun = time.perf_counter()
+        store.load_audited(pairs(n), engine_version=engine.ENGINE_VERSION, uploader="bench")
+        rates.append(n / (time.perf_counter() - begun))
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+    store.db.execute("ANALYZE")
+    store.close()
+    return {"records": count, "seconds": round(elapsed, 1), "records_per_s": round(count / elapsed),
+            "records_per_cpu_s": round(count / cpu),
+            "chunk_rates": {"first": round(rates[0]), "median": round(statistics.median(rates)),
+                            "last": round(rates[-1])}}
+
+
+def pipeline_uploads(path: Path, refs: list[dict[str, Any]], count: int) -> dict[str, Any]:
+    """`count` records through the service's own upload path, into the full store."""
+    store = Store.open(path)
+    pipeline = Pipeline(store)
+    lines = [json.dumps(doc, ensure_ascii=False).encode("utf-8") for doc in generated(refs, count, "p")]
+    started = time.perf_counter()
+    done = 0
+    for start in range(0, count, 100):
+        batch = read_upload("bench.jsonl", b"\n".join(lines[start:start + 100]))
+        done += sum(len(items) for items in pipeline.upload(batch.units, uploader="bench"))
+    elapsed = time.perf_counter() - started
+    store.close()
+    return {"records": done, "seconds": round(elapsed, 1), "records_per_s": round(done / elapsed)}
+
+
+def size(path: Path, records: int) -> dict[str, Any]:
+    """Bytes on disk after a checkpoint, and per record."""
+    store = Store.open(path)
+    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    total = sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
+    return {"bytes": total, "mib": round(total / 2**20, 1), "bytes_per_record": round(total / records)}
+
+
+def queries(path: Path, repeat: int) -> list[dict[str, Any]]:
+    """Median time of each filter set through GET /api/records."""
+    app = create_app({"DATABASE": str(path)})
+    client = app.test_client()
+    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {admin_token(path)}"
+    rows = []
+    for name, query in QUERIES:
+        times = []
+        for _ in range(repeat):
+            begun = time.perf_counter()
+            response = client.get("/api/records", query_string=query)
+            times.append((time.perf_counter() - begun) * 1000)
+            assert response.status_code == 200, (query, response.status_code)
+        rows.append({"query": name, "matches": response.get_json()["total"], "first_ms": round(times[0], 1),
+                     "median_ms": round(statistics.median(times), 1), "max_ms": round(max(times), 1)})
+    return rows
+
+
+def verify(path: Path) -> dict[str, Any]:
+    """What `flask verify` does, timed."""
+    store = Store.open(path)
+    begun = time.perf_counter()
+    mismatches = trail.verify(store.db)
+    elapsed = time.perf_counter() - begun
+    store.close()
+    return {"seconds": round(elapsed, 1), "mismatches": len(mismatches)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    ap.add_argument("--records", type=int, default=1_000_000)
+    ap.add_argument("--chunk", type=int, default=10_000, help="records per bulk transaction")
+    ap.add_argument("--pipeline-records", type=int, default=2_000, help="records then sent through Pipeline.upload")
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--db", type=Path, help="database file (default: a temporary one, removed after)")
+    ap.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = ap.parse_args(argv)
+    workdir = tempfile.TemporaryDirectory(prefix="zhuoji-scale-")
+    path = args.db or Path(workdir.name) / "scale.sqlite3"
+    refs = references()
+    print(f"store at {args.records:,} records ({path}); load {os.getloadavg()[0]:.1f}")
+    figures: dict[str, Any] = {"ingest": ingest(path, refs, args.records, args.chunk)}
+    bulk = figures["ingest"]
+    print(f"bulk ingest: {bulk['records']:,} records in {bulk['seconds']} s = {bulk['records_per_s']:,} records/s, "
+          f"{bulk['records_per_cpu_s']:,} per CPU-second "
+          f"(per chunk of {args.chunk:,}: first {bulk['chunk_rates']['first']:,}, median "
+          f"{bulk['chunk_rates']['median']:,}, last {bulk['chunk_rates']['last']:,})")
+    if args.pipeline_records:
+        figures["pipeline"] = pipeline_uploads(path, refs, args.pipeline_records)
+        up = figures["pipeline"]
+        print(f"upload path into the full store (ingest, schema, engine, store): {up['records']:,} records "
+              f"in {up['seconds']} s = {up['records_per_s']:,} records/s")
+    total = args.records + (figures.get("pipeline", {}).get("records", 0))
+    figures["size"] = size(path, total)
+    print(f"database: {figures['size']['mib']:,} MiB = {figures['size']['bytes_per_record']:,} bytes per record")
+    figures["queries"] = queries(path, args.repeat)
+    print(f"{'query':24} {'matches':>9} {'first':>8} {'median':>8} {'max':>8}  (ms, GET /api/records)")
+    for row in figures["queries"]:
+        print(f"{row['query']:24} {row['matches']:>9,} {row['first_ms']:>8} {row['median_ms']:>8} {row['max_ms']:>8}")
+    worst = max(row["median_ms"] for row in figures["queries"])
+    print(f"slowest median list query: {worst} ms (target < 200 ms)")
+    figures["verify"] = verify(path)
+    print(f"verify: {figures['verify']['seconds']} s for {total:,} records ({figures['verify']['mismatches']} "
+          "mismatches)")
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=1, ensure_ascii=False), encoding="utf-8")
+    workdir.cleanup()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

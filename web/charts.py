@@ -3,6 +3,6 @@ layer down, so that the batch report (`audit.batch`, summary.html) draws the sam
 layer keeps importing them from here."""
 from __future__ import annotations
 
-from audit.charts import Bar, Series, bar_chart_svg
+from audit.charts import MIN_BAR, SCALES, Bar, Series, bar_chart_svg
 
-__all__ = ["Bar", "Series", "bar_chart_svg"]
+__all__ = ["MIN_BAR", "SCALES", "Bar", "Series", "bar_chart_svg"]

@@ -30,6 +30,7 @@ from flask.sessions import SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
 from werkzeug.routing import IntegerConverter
 
+from audit.jsontext import INT_MAX
 from records.security import ADMIN, AUDITOR, UPLOADER, Account, Accounts
 from records.storage import RecordQuery
 from web.db import get_store
@@ -108,7 +109,7 @@ def identify() -> None:
         g.via = "token"
         return
     account_id = session.get("uid")
-    if isinstance(account_id, int):
+    if isinstance(account_id, int) and not isinstance(account_id, bool) and 0 < account_id <= INT_MAX:
         account = _session_account(accounts, account_id)
         if account is None:
             session.clear()

@@ -342,8 +342,15 @@ def gettext(message: str, **params: object) -> str:
 def lang_url(language: str) -> str:
     """The current page in another language (keeps the other query parameters)."""
     endpoint = request.endpoint or "pages.records"
-    values = {**request.args.to_dict(), **(request.view_args or {}), "lang": language}
+    args = {key: value for key, value in request.args.to_dict().items() if not _reserved(key)}
+    values = {**args, **(request.view_args or {}), "lang": language}
     return url_for(endpoint, **values)
+
+
+def _reserved(key: str) -> bool:
+    """Query parameters url_for would read as its own arguments (`_method`, `_anchor`, `_scheme`,
+    `_external` and any other `_` name, or `endpoint`): dropped from the link, never obeyed."""
+    return key.startswith("_") or key == "endpoint"
 
 
 def remember_language(response: Response) -> Response:

@@ -22,7 +22,8 @@ bp = Blueprint("auth", __name__)
 
 def _safe_next(target: str | None) -> str:
     """Only a path on this site (no scheme, no host, no //) may be a post-login destination."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+    if (target and target.startswith("/") and not target.startswith("//") and "\\" not in target
+            and target.isprintable() and len(target) <= 2000):  # no CR/LF or other control characters
         parts = urlsplit(target)
         if not parts.scheme and not parts.netloc:
             return target

@@ -12,7 +12,6 @@
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, Flask, abort, g, jsonify, redirect, request, url_for
@@ -25,7 +24,7 @@ from web.api_schemas import NoteRequestSchema, NoteSchema, TrailEntrySchema
 from web.auth import READERS, account_name, current_account, requires
 from web.db import get_store
 from web.errors import ApiError
-from web.views import find_record
+from web.views import find_record, strict_json
 
 bp = Blueprint("trail", __name__)
 
@@ -114,10 +113,7 @@ def list_notes(record_id: int) -> ResponseReturnValue:
 
 def _json_body() -> Any:
     """The request body as JSON, or a 400 that says why (deep nesting included)."""
-    try:
-        return json.loads(request.get_data(cache=True) or b"null")
-    except (ValueError, RecursionError) as exc:
-        raise ApiError(400, f"the request body is not valid JSON ({type(exc).__name__})") from exc
+    return strict_json(request.get_data(cache=True) or b"null", "body")
 
 
 @bp.post("/api/records/<int:record_id>/notes")

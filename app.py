@@ -31,9 +31,16 @@ def default_config(instance_path: str) -> dict[str, Any]:
         "INGEST_MAX_STRING": 2000,
         "MAX_FORM_MEMORY_SIZE": 500_000,
         "MAX_FORM_PARTS": 1000,
-        # Sessions and headers (web/auth.py, docs/trust.md). "auto": Secure unless the
-        # request came to localhost or the app is testing.
-        "SESSION_COOKIE_SECURE": "auto",
+        # Sessions and headers (web/auth.py, docs/trust.md). Secure from the configuration
+        # only; `make run` serves http://127.0.0.1 and sets FLASK_SESSION_COOKIE_SECURE=false.
+        "SESSION_COOKIE_SECURE": True,
+        # The key of the trail's HMAC chain (web/db.py): TRAIL_KEY, else the file TRAIL_KEY_FILE
+        # (None: instance/trail_key, made once). Keep it apart from the database.
+        "TRAIL_KEY": None,
+        "TRAIL_KEY_FILE": None,
+        # Where views and exports are logged, apart from the main database so reads never take
+        # its write lock (web/trail.py). None: the main database's path + "-access".
+        "ACCESS_DATABASE": None,
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "PERMANENT_SESSION_LIFETIME": 12 * 3600,

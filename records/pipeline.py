@@ -86,7 +86,7 @@ class Pipeline:
             chunk = units[start:start + UNITS_PER_TRANSACTION]
             stored = self.store.insert_units(chunk, uploader=uploader, actor=actor)
             outcomes = self._audit_units(chunk, stored)
-            results += self.store.attach_first_audits(stored, outcomes, self.engine.version)
+            results += self.store.attach_first_audits(stored, outcomes, self.engine.version, actor=actor or uploader)
         return results
 
     def upload_one(self, unit: Unit, *, uploader: str | None = None, actor: str | None = None) -> list[Stored]:

@@ -16,7 +16,7 @@ def register(app: Flask) -> None:
     The modules are imported here, not at the top, so that importing one of them (`web.charts`,
     `web.i18n` in a test) does not load every blueprint."""
     from web import admin, api, auth, cli, db, drawings, errors, i18n, labels, login, maintenance, pages, trail
-    from web import overview, report
+    from web import cli_trust, overview, report
 
     db.init_app(app)
     i18n.init_app(app)
@@ -33,3 +33,4 @@ def register(app: Flask) -> None:
     app.register_blueprint(report.bp)
     app.register_blueprint(overview.bp)
     cli.init_app(app)
+    cli_trust.init_app(app)

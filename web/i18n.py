@@ -301,6 +301,7 @@ ZH: dict[str, str] = {
     "token revoked": "吊销令牌",
     "first admin": "初始管理员",
     "not audited": "未审计",
+    "Too many failed logins. Try again in %(seconds)s seconds.": "登录失败次数过多，请在 %(seconds)s 秒后再试。",
     "Not audited: the engine failed on this record; it is kept and will be audited again by `flask --app app reaudit`.":
         "未审计：审计引擎处理这条记录时出错；记录已保存，可用 `flask --app app reaudit` 重新审计。",
 }

@@ -13,11 +13,12 @@ from marshmallow import ValidationError
 
 from audit import jsontext
 from audit.catalogue import Lang, rerender
+from records import trail
 from records.pipeline import AuditFailed
 from records.storage import RecordQuery, Store, UnknownRecord
 from web.api_schemas import ListQuerySchema
 from web.auth import account_name, visible
-from web.db import get_pipeline, get_store
+from web.db import get_access_db, get_pipeline, get_store
 from web.errors import ApiError
 
 
@@ -117,3 +118,12 @@ def what_if_audit(record_id: int, profile: str | None, options: dict[str, Any] |
     except AuditFailed as exc:
         current_app.logger.exception("what-if audit of record %s failed", record_id)
         raise ApiError(502, str(exc)) from exc
+
+
+def merged_entries(record_id: int | None, limit: int) -> list[dict[str, Any]]:
+    """The newest rows of the main trail and the access log together, newest first."""
+    rows = (trail.entries(get_store().db, record_id=record_id, limit=limit)
+            + trail.entries(get_access_db(), record_id=record_id, limit=limit))
+    rows = [row for row in rows if row["action"] != "chain-keyed"]
+    rows.sort(key=lambda row: (row["at"], row["action"] in ("view", "export")), reverse=True)
+    return rows[:limit]

@@ -8,7 +8,7 @@ import pytest
 
 from audit.api import audit_document
 from records import pipeline as pipeline_module
-from records import trail
+from records.verify import verify
 from records.ingest import Unit, read_upload
 from records.pipeline import AuditFailed, Engine, Pipeline
 from records.storage import RecordQuery, Store
@@ -136,4 +136,4 @@ def test_units_of_one_upload_share_transactions_and_keep_their_order(tmp_path: P
     assert audited == ["b-0", "b-1", "b-2", "b-3", "b-2"]
     assert table_count(store, "audits") == 3 and table_count(store, "uploads") == 6
     assert "engine exploded" in store.record(results[3].record_id)["audit_error"]
-    assert trail.verify(store.db) == []
+    assert verify(store.db, store.trail_key) == []

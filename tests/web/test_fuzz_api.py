@@ -29,10 +29,11 @@ from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 
 from app import create_app
-from records import trail
+from records.verify import verify
 from records.pipeline import Pipeline
 from records.storage import Store
 from tests.conftest import EXAMPLES, api_token, reference_paths
+from web.db import trail_key
 
 FUZZ = settings(deadline=None, database=None, suppress_health_check=list(HealthCheck))
 pytestmark = pytest.mark.filterwarnings("ignore:Duplicate name:UserWarning")  # zips with repeated names, on purpose
@@ -201,9 +202,10 @@ def check_store(app: Flask) -> None:
     """Every stored record is whole, matches its hash, has its receipt and trail row, and audits
     now exactly as it did when it was uploaded (its first audit: later ones may be what-ifs
     under other profiles and options, which the fuzzers send too)."""
-    store = Store.open(app.config["DATABASE"])
+    with app.app_context():
+        store = Store.open(app.config["DATABASE"], trail_key=trail_key())
     try:
-        assert trail.verify(store.db) == []
+        assert verify(store.db, store.trail_key) == []
         rows = list(store.db.query("SELECT r.id, r.verdict, r.latest_audit_id, "
                                    "(SELECT count(*) FROM uploads u WHERE u.record_id = r.id) AS receipts, "
                                    "(SELECT count(*) FROM trail t WHERE t.record_id = r.id AND t.action = 'upload') "

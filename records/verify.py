@@ -1,0 +1,450 @@
+"""`flask verify`: the tables checked against the trail, and the trail against its key and head.
+
+A trail that is only a log proves little: someone with the database file could change a verdict,
+repoint a record at forged bytes, raise an uploader to admin or revive a revoked token without
+touching it. So every state change writes its entry in the same transaction (uploads, first
+audits, re-audits, notes, account and token changes, logouts), carrying what it leaves behind,
+and `verify` checks both directions per table:
+- every row has its chained entry, and is what the entry says (a row without one was added behind
+  the service's back; an entry without its row names a deletion);
+- the current state is what the latest entries say (a record's latest audit and verdict, an
+  account's role, platform, status, password and session generation, a token's revocation);
+- columns derived from the stored bytes (the searchable ones, the seats) are what the bytes say.
+The trail itself is walked with its HMAC key (`records.trail.verify_trail`), and against the
+head an operator kept elsewhere when one is given.
+
+Checks are registered per table (`@check("records")`), so a table added later registers its own
+next to the others. Rows written before migration m004 (`trust_horizon`) are checked only against
+what the older entries recorded. No Flask here.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from sqlite_utils import Database
+
+from records import trail
+from records.security import Accounts
+from records.storage import audit_digest, players_of, rule_codes, searchable
+from records.trail import Head, Mismatch
+
+ACCOUNT_ACTIONS = ("account-create", "account-update", "bootstrap", "logout", "token-create", "token-revoke")
+"""Entries that carry an account's whole state (records/security.py writes them)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One trail row, detail parsed."""
+
+    id: int
+    at: str
+    actor: str
+    action: str
+    record_id: int | None
+    detail: dict[str, Any]
+
+
+@dataclass
+class Context:
+    """The database, the key, and the trail read once for every check."""
+
+    db: Database
+    key: bytes
+    entries: list[Entry] = field(default_factory=list)
+
+    @cached_property
+    def horizon(self) -> dict[str, int]:
+        """Per table, the last id written before m004 (0 on a database made since)."""
+        return trail.horizon(self.db)
+
+    def legacy(self, table: str, row_id: int) -> bool:
+        """Whether a row predates the entries `verify` relies on."""
+        return row_id <= self.horizon.get(table, 0)
+
+    def by_action(self, *actions: str) -> list[Entry]:
+        """Entries of these actions, oldest first."""
+        return [entry for entry in self.entries if entry.action in actions]
+
+    def keyed(self, field_name: str, *actions: str) -> dict[int, Entry]:
+        """The latest entry per value of an integer detail field (upload_id, audit_id, ...)."""
+        found: dict[int, Entry] = {}
+        for entry in self.by_action(*actions):
+            value = entry.detail.get(field_name)
+            if isinstance(value, int) and not isinstance(value, bool):
+                found[value] = entry
+        return found
+
+    def rows(self, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
+        """Query rows as dicts."""
+        return list(self.db.query(sql, params or []))
+
+
+Check = Callable[[Context], Iterator[Mismatch]]
+CHECKS: dict[str, Check] = {}
+"""Per table, what `verify` checks of it, in registration order."""
+
+
+def check(table: str) -> Callable[[Check], Check]:
+    """Register a table's check (another module adds its own tables' the same way)."""
+
+    def register(function: Check) -> Check:
+        CHECKS[table] = function
+        return function
+
+    return register
+
+
+def _read_entries(db: Database) -> list[Entry]:
+    """Every trail row, oldest first (a detail that does not parse counts as empty; the chain says
+    whether it was changed)."""
+    entries = []
+    for row_id, at, actor, action, record_id, detail in db.execute(
+            "SELECT id, at, actor, action, record_id, detail FROM trail ORDER BY id"):
+        try:
+            parsed = json.loads(detail) if detail else {}
+        except ValueError:
+            parsed = {}
+        entries.append(Entry(row_id, at, actor, action, record_id, parsed if isinstance(parsed, dict) else {}))
+    return entries
+
+
+def verify(db: Database, key: bytes, *, head: Head | None = None,
+           tables: tuple[str, ...] | None = None) -> list[Mismatch]:
+    """Everything `flask verify` checks, in one list (empty when all is well)."""
+    context = Context(db, key, _read_entries(db))
+    found = list(trail.verify_trail(db, key, head))
+    for table, function in CHECKS.items():
+        if tables is None or table in tables:
+            found += list(function(context))
+    return found
+
+
+def _sha(data: bytes | str) -> str:
+    """Hex sha256 of stored bytes (an edit with SQL text functions turns a BLOB into TEXT)."""
+    return hashlib.sha256(data.encode("utf-8") if isinstance(data, str) else bytes(data)).hexdigest()
+
+
+def _differs(row: dict[str, Any], detail: dict[str, Any], names: tuple[str, ...]) -> list[str]:
+    """The fields an entry records that the row no longer has."""
+    return [name for name in names if name in detail and detail[name] != row.get(name)]
+
+
+# ----- records, their bytes, receipts and matches ---------------------------------------------
+
+
+@check("records")
+def check_records(context: Context) -> Iterator[Mismatch]:
+    """Each record against its upload entry; no entry without its record; the current revision."""
+    entries = {entry.record_id: entry for entry in context.by_action("upload")
+               if entry.detail.get("outcome") in ("created", "revision") and entry.record_id is not None}
+    identity = ("platform", "game_id", "revision", "document_id", "match_id", "match_index", "sha256", "source",
+                "uploader")
+    seen: set[int] = set()
+    for row in context.rows("SELECT r.*, d.raw FROM records r LEFT JOIN documents d ON d.id = r.document_id "
+                            "ORDER BY r.id"):
+        seen.add(row["id"])
+        entry = entries.get(row["id"])
+        label = f"{row['game_id']}"
+        if entry is None:
+            if not context.legacy("records", row["id"]):
+                yield Mismatch("record", row["id"], f"{label}: no upload entry in the trail: this record was added "
+                                                    "behind the service's back")
+        else:
+            changed = _differs(row, entry.detail, identity)
+            if row["uploaded_at"] != entry.at:
+                changed.append("uploaded_at")
+            if changed:
+                yield Mismatch("record", row["id"], f"{label}: {', '.join(changed)} no longer what its upload "
+                                                    f"(trail {entry.id}) recorded")
+        if row["raw"] is not None:
+            yield from _derived(row, searchable, label)
+    for record_id, entry in entries.items():
+        if record_id not in seen:
+            yield Mismatch("record", record_id, f"deleted: its upload is trail row {entry.id} "
+                                                f"({entry.detail.get('game_id', '?')})")
+    for platform, game_id, top, current, current_revision in context.db.execute(
+            "SELECT platform, game_id, max(revision), sum(is_current), max(CASE WHEN is_current = 1 THEN revision END) "
+            "FROM records GROUP BY platform, game_id"):
+        if current != 1 or current_revision != top:
+            yield Mismatch("record", 0, f"{platform}/{game_id}: revision {top} should be the one current revision")
+    yield from _latest_audits(context)
+
+
+def _derived(row: dict[str, Any], searchable: Callable[[dict[str, Any]], dict[str, Any]],
+             label: str) -> Iterator[Mismatch]:
+    """The searchable columns against the stored bytes they were parsed from."""
+    raw = row["raw"]
+    try:
+        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else str(raw)
+        doc = json.loads(text)
+    except ValueError:
+        return  # changed bytes: the documents check names them
+    if not isinstance(doc, dict):
+        return
+    wrong = [name for name, value in searchable(doc).items() if row.get(name) != value]
+    if wrong:
+        yield Mismatch("record", row["id"], f"{label}: {', '.join(wrong)} differ from what the stored bytes say")
+
+
+def _latest_audits(context: Context) -> Iterator[Mismatch]:
+    """Each record's latest audit and verdict are those of its latest audit entry."""
+    latest: dict[int, Entry] = {}
+    for entry in context.by_action("audit", "reaudit"):
+        if entry.record_id is not None and isinstance(entry.detail.get("audit_id"), int):
+            current = latest.get(entry.record_id)
+            if current is None or entry.detail["audit_id"] > current.detail["audit_id"]:
+                latest[entry.record_id] = entry
+    audits = {row["id"]: row for row in context.rows(
+        "SELECT id, record_id, verdict, profile, findings_json FROM audits")}
+    newest_row: dict[int, int] = {}
+    for audit in audits.values():
+        newest_row[audit["record_id"]] = max(newest_row.get(audit["record_id"], 0), audit["id"])
+    for row in context.rows("SELECT id, game_id, latest_audit_id, verdict, audit_profile, rules, findings_count "
+                            "FROM records"):
+        found = latest.get(row["id"])
+        if found is not None:
+            expected, verdict = found.detail["audit_id"], found.detail.get("verdict")
+        elif context.legacy("records", row["id"]) and row["id"] in newest_row:
+            expected, verdict = newest_row[row["id"]], audits[newest_row[row["id"]]]["verdict"]
+        else:
+            expected, verdict = None, None
+        if row["latest_audit_id"] != expected or row["verdict"] != verdict:
+            yield Mismatch("record", row["id"], f"{row['game_id']}: latest audit {row['latest_audit_id']} "
+                                                f"({row['verdict']}), the trail says {expected} ({verdict})")
+            continue
+        stored_audit = audits.get(expected) if expected is not None else None
+        if stored_audit is None:
+            continue
+        try:
+            findings = json.loads(stored_audit["findings_json"])
+        except (TypeError, ValueError):
+            continue  # the audits check names the edited row
+        codes = " ".join(rule_codes(findings)) if isinstance(findings, list) else None
+        if (row["audit_profile"], row["rules"], row["findings_count"]) != (
+                stored_audit["profile"], codes, len(findings) if isinstance(findings, list) else None):
+            yield Mismatch("record", row["id"], f"{row['game_id']}: profile, rules or finding count differ from "
+                                                f"its latest audit {expected}")
+
+
+@check("record_players")
+def check_players(context: Context) -> Iterator[Mismatch]:
+    """The seats of each record against the stored bytes."""
+    seats: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    for row in context.rows("SELECT record_id, seat, name, player_id FROM record_players ORDER BY record_id, seat"):
+        seats[row["record_id"]].append((row["seat"], row["name"], row["player_id"]))
+    for record_id, raw in context.db.execute("SELECT r.id, d.raw FROM records r JOIN documents d "
+                                             "ON d.id = r.document_id"):
+        try:
+            doc = json.loads(raw.decode("utf-8-sig") if isinstance(raw, bytes) else str(raw))
+        except ValueError:
+            continue
+        if not isinstance(doc, dict):
+            continue
+        expected = [(row["seat"], row["name"], row["player_id"]) for row in players_of(record_id, doc)]
+        if seats.get(record_id, []) != expected:
+            yield Mismatch("record", record_id, "its seats (record_players) differ from what the stored bytes say")
+
+
+@check("documents")
+def check_documents(context: Context) -> Iterator[Mismatch]:
+    """Every record's and match's bytes against the sha256 recorded at upload; no stray document."""
+    cursor = context.db.execute("SELECT r.id, r.game_id, r.sha256, d.sha256, d.size, d.raw FROM records r "
+                                "LEFT JOIN documents d ON d.id = r.document_id ORDER BY r.id")
+    for record_id, game_id, recorded, doc_hash, size, raw in cursor:
+        if raw is None:
+            yield Mismatch("record", record_id, f"{game_id}: its bytes are missing")
+            continue
+        actual = _sha(raw)
+        if actual != recorded or actual != doc_hash or len(raw) != size:
+            yield Mismatch("record", record_id, f"{game_id}: sha256 of the stored bytes is {actual}, recorded {recorded}")
+    for match_id, recorded, raw in context.db.execute(
+            "SELECT m.id, m.sha256, d.raw FROM matches m LEFT JOIN documents d ON d.id = m.document_id"):
+        match_hash = None if raw is None else _sha(raw)
+        if match_hash != recorded:
+            yield Mismatch("match", match_id, f"sha256 of the stored match is {match_hash}, recorded {recorded}")
+    for (document_id,) in context.db.execute(
+            "SELECT id FROM documents WHERE id NOT IN (SELECT document_id FROM records WHERE document_id IS NOT NULL) "
+            "AND id NOT IN (SELECT document_id FROM matches WHERE document_id IS NOT NULL)"):
+        yield Mismatch("document", document_id, "belongs to no record and no match: added behind the service's back")
+
+
+@check("matches")
+def check_matches(context: Context) -> Iterator[Mismatch]:
+    """Each match against the upload entries of its hands."""
+    recorded: dict[int, Entry] = {}
+    for entry in context.by_action("upload"):
+        match_id = entry.detail.get("match_id")
+        if isinstance(match_id, int):
+            recorded.setdefault(match_id, entry)
+    for row in context.rows("SELECT id, sha256, document_id FROM matches"):
+        named = recorded.get(row["id"])
+        if named is None:
+            if not context.legacy("matches", row["id"]):
+                yield Mismatch("match", row["id"], "no upload in the trail names this match: added behind the "
+                                                   "service's back")
+        elif (named.detail.get("match_sha256"), named.detail.get("match_document_id")) != (
+                row["sha256"], row["document_id"]):
+            yield Mismatch("match", row["id"], f"sha256 or document differ from its upload (trail {entry.id})")
+    present = {row["id"] for row in context.rows("SELECT id FROM matches")}
+    for match_id, entry in recorded.items():
+        if match_id not in present:
+            yield Mismatch("match", match_id, f"deleted: its upload is trail row {entry.id}")
+
+
+@check("uploads")
+def check_uploads(context: Context) -> Iterator[Mismatch]:
+    """Every receipt against its upload entry, both ways."""
+    entries = context.keyed("upload_id", "upload")
+    rows = {row["id"]: row for row in context.rows("SELECT * FROM uploads")}
+    for upload_id, row in rows.items():
+        entry = entries.get(upload_id)
+        if entry is None:
+            if not context.legacy("uploads", upload_id):
+                yield Mismatch("upload", upload_id, "receipt without an upload entry: added behind the service's back")
+            continue
+        changed = _differs(row, entry.detail, ("sha256", "source", "uploader", "outcome"))
+        if row["record_id"] != entry.record_id or row["uploaded_at"] != entry.at:
+            changed.append("record or time")
+        if changed:
+            yield Mismatch("upload", upload_id, f"receipt changed ({', '.join(changed)}; trail {entry.id})")
+    for upload_id, entry in entries.items():
+        if upload_id not in rows:
+            yield Mismatch("upload", upload_id, f"receipt deleted (record {entry.record_id}, trail {entry.id})")
+    legacy_counts: dict[int, int] = defaultdict(int)
+    for entry in context.by_action("upload"):
+        if "upload_id" not in entry.detail and entry.record_id is not None:
+            legacy_counts[entry.record_id] += 1
+    for record_id, expected in legacy_counts.items():
+        count = sum(1 for row in rows.values() if row["record_id"] == record_id and row["id"] not in entries)
+        if count < expected:
+            yield Mismatch("upload", record_id, f"record {record_id} has {count} receipts from before m004, the trail "
+                                                f"{expected}: receipts were deleted")
+
+
+# ----- audits and notes -----------------------------------------------------------------------
+
+
+@check("audits")
+def check_audits(context: Context) -> Iterator[Mismatch]:
+    """Every audit row against the digest its entry recorded, both ways."""
+    entries = context.keyed("audit_id", "audit", "reaudit")
+    rows = {row["id"]: row for row in context.rows("SELECT * FROM audits")}
+    for audit_id, row in rows.items():
+        entry = entries.get(audit_id)
+        if entry is None:
+            if not context.legacy("audits", audit_id):
+                yield Mismatch("audit", audit_id, f"record {row['record_id']}: no trail entry: this audit was added "
+                                                  "behind the service's back")
+            continue
+        digest = entry.detail.get("audit_sha256")
+        if row["record_id"] != entry.record_id or row["verdict"] != entry.detail.get("verdict") or (
+                digest is not None and digest != audit_digest(row)):
+            yield Mismatch("audit", audit_id, f"record {row['record_id']}: changed after it was written "
+                                              f"(trail {entry.id})")
+    for audit_id, entry in entries.items():
+        if audit_id not in rows:
+            yield Mismatch("audit", audit_id, f"deleted: record {entry.record_id}, trail {entry.id}")
+
+
+@check("notes")
+def check_notes(context: Context) -> Iterator[Mismatch]:
+    """Every note against its annotate entry (text digest, decision, case, author, time), both ways."""
+    entries = context.keyed("note_id", "annotate")
+    rows = {row["id"]: row for row in context.rows("SELECT * FROM notes")}
+    for note_id, row in rows.items():
+        entry = entries.get(note_id)
+        if entry is None:
+            if not context.legacy("notes", note_id):
+                yield Mismatch("note", note_id, f"record {row['record_id']}: no trail entry: this note was added "
+                                                "behind the service's back")
+            continue
+        text = row["text"] if isinstance(row["text"], str) else ""
+        expected = {"case_number": row["case_number"], "decision": row["decision"],
+                    "text_sha256": hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()}
+        changed = [name for name, value in expected.items() if entry.detail.get(name) != value]
+        if (row["record_id"], row["author"], row["created_at"]) != (entry.record_id, entry.actor, entry.at):
+            changed.append("record, author or time")
+        if changed:
+            yield Mismatch("note", note_id, f"record {row['record_id']}: {', '.join(changed)} changed after it was "
+                                            f"written (trail {entry.id})")
+    for note_id, entry in entries.items():
+        if note_id not in rows:
+            yield Mismatch("note", note_id, f"deleted: record {entry.record_id}, trail {entry.id}")
+
+
+# ----- accounts and tokens --------------------------------------------------------------------
+
+
+@check("accounts")
+def check_accounts(context: Context) -> Iterator[Mismatch]:
+    """Each account's role, platform, status, password and session generation are what its latest
+    entry says; an account without entries was added behind the service's back."""
+    latest = context.keyed("account_id", *ACCOUNT_ACTIONS)
+    by_name: dict[str, Entry] = {}
+    for entry in context.by_action(*ACCOUNT_ACTIONS):
+        if "account_id" not in entry.detail and isinstance(entry.detail.get("account"), str):
+            by_name[entry.detail["account"]] = entry
+    accounts = Accounts(context.db, context.key)
+    present: set[int] = set()
+    for (account_id,) in context.db.execute("SELECT id FROM accounts ORDER BY id"):
+        present.add(account_id)
+        state = accounts.state(account_id)
+        last = latest.get(account_id)
+        if last is None:
+            legacy = by_name.get(state["account"])
+            if not context.legacy("accounts", account_id):
+                yield Mismatch("account", account_id, f"{state['account']}: no trail last: this account was added "
+                                                      "behind the service's back")
+            elif legacy is not None and _differs(state, legacy.detail, ("role", "platform")):
+                yield Mismatch("account", account_id, f"{state['account']}: role or platform differ from trail "
+                                                      f"{legacy.id}")
+            continue
+        changed = _differs(state, last.detail, ("account", "role", "platform", "disabled", "password", "generation"))
+        if changed:
+            yield Mismatch("account", account_id, f"{state['account']}: {', '.join(changed)} changed behind the "
+                                                  f"service's back (the trail says {_shown(last.detail, changed)}, "
+                                                  f"trail {entry.id})")
+    for account_id, entry in latest.items():
+        if account_id not in present:
+            yield Mismatch("account", account_id, f"{entry.detail.get('account')}: deleted (trail {entry.id})")
+
+
+def _shown(detail: dict[str, Any], names: list[str]) -> str:
+    """`role=uploader, disabled=False` for a message (never the password fingerprint)."""
+    return ", ".join(f"{name}={detail.get(name)!r}" for name in names if name != "password") or "another password"
+
+
+@check("tokens")
+def check_tokens(context: Context) -> Iterator[Mismatch]:
+    """Each token was created through the service, belongs to whom it did, and is revoked iff the
+    trail revoked it."""
+    created = context.keyed("token_id", "token-create")
+    revoked = context.keyed("token_id", "token-revoke")
+    present: set[int] = set()
+    for row in context.rows("SELECT id, account_id, token_hash, prefix, revoked_at FROM tokens ORDER BY id"):
+        present.add(row["id"])
+        entry = created.get(row["id"])
+        if entry is None:
+            if not context.legacy("tokens", row["id"]):
+                yield Mismatch("token", row["id"], f"{row['prefix']}…: no trail entry: this token was added behind "
+                                                   "the service's back")
+        elif (entry.detail.get("account_id"), entry.detail.get("token_hash")) != (
+                row["account_id"], trail.fingerprint(context.key, str(row["token_hash"]))):
+            yield Mismatch("token", row["id"], f"{row['prefix']}…: its account or hash changed (trail {entry.id})")
+        if row["id"] in revoked and row["revoked_at"] is None:
+            yield Mismatch("token", row["id"], f"{row['prefix']}…: revoked (trail {revoked[row['id']].id}) but "
+                                               "working again")
+        elif row["revoked_at"] is not None and row["id"] not in revoked and entry is not None:
+            yield Mismatch("token", row["id"], f"{row['prefix']}…: marked revoked without a trail entry")
+    for token_id, entry in created.items():
+        if token_id not in present:
+            yield Mismatch("token", token_id, f"deleted (trail {entry.id})")
+
+
+__all__ = ["CHECKS", "Context", "Entry", "check", "verify"]

@@ -46,6 +46,9 @@ def default_config(instance_path: str) -> dict[str, Any]:
         "PERMANENT_SESSION_LIFETIME": 12 * 3600,
         "CONTENT_SECURITY_POLICY": ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                                     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+        # Reverse proxies in front of the service (README): how many set X-Forwarded-For and
+        # X-Forwarded-Proto, so that login throttling sees the client's address, not the proxy's.
+        "TRUSTED_PROXIES": 0,
         # Injection points for tests and tools; None means the real engine and audit.schema.
         "AUDITOR": None,
         "ENGINE_VERSION": None,
@@ -69,5 +72,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from web import register
 
     register(app)
+    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if proxies > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     app.jinja_env.globals.update(EventType=EventType, MeldKind=MeldKind, WinKind=WinKind, ItemKind=ItemKind)
     return app

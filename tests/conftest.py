@@ -112,11 +112,11 @@ def failing_auditor(*_args: Any, **_kwargs: Any) -> list[dict[str, Any]]:
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
     """The service on a temporary database, with the real engine (its trail key beside it)."""
-    app = create_app(test_config(tmp_path))
+    app = create_app(app_config(tmp_path))
     yield app
 
 
-def test_config(tmp_path: Path, name: str = "service.sqlite3", **config: Any) -> dict[str, Any]:
+def app_config(tmp_path: Path, name: str = "service.sqlite3", **config: Any) -> dict[str, Any]:
     """The configuration of a test app: a temporary database and trail key, plain-http cookies."""
     return {"TESTING": True, "DATABASE": str(tmp_path / name), "TRAIL_KEY_FILE": str(tmp_path / "trail_key"),
             "SESSION_COOKIE_SECURE": False, **config}

@@ -49,14 +49,24 @@ def trail_key() -> bytes:
 
 
 def _key_file(path: Path) -> str:
-    """The key kept in a file, created (0600) on first use."""
-    try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return path.read_text(encoding="ascii").strip()
-    key = secrets.token_hex(32)
-    with os.fdopen(descriptor, "w", encoding="ascii") as handle:
-        handle.write(key)
+    """The key kept in a file, created (0600) on first use. Written to a temporary file first and
+    linked into place, so a worker starting at the same moment reads either nothing (and links
+    its own, losing the race cleanly) or the whole key, never a half-written one."""
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w", encoding="ascii") as handle:
+            handle.write(secrets.token_hex(32))
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            pass
+        finally:
+            temporary.unlink()
+    key = path.read_text(encoding="ascii").strip()
+    if not key:
+        raise RuntimeError(f"the trail key file {path} is empty; restore it from where it is kept")
     return key
 
 

@@ -146,8 +146,8 @@ def check_records(context: Context) -> Iterator[Mismatch]:
     identity = ("platform", "game_id", "revision", "document_id", "match_id", "match_index", "sha256", "source",
                 "uploader")
     seen: set[int] = set()
-    for row in context.rows("SELECT r.*, d.raw FROM records r LEFT JOIN documents d ON d.id = r.document_id "
-                            "ORDER BY r.id"):
+    for row in context.db.query("SELECT r.*, d.raw FROM records r LEFT JOIN documents d ON d.id = r.document_id "
+                                "ORDER BY r.id"):  # one row (and its bytes) in memory at a time
         seen.add(row["id"])
         entry = entries.get(row["id"])
         label = f"{row['game_id']}"
@@ -320,8 +320,12 @@ def check_uploads(context: Context) -> Iterator[Mismatch]:
     for entry in context.by_action("upload"):
         if "upload_id" not in entry.detail and entry.record_id is not None:
             legacy_counts[entry.record_id] += 1
+    unlogged: dict[int, int] = defaultdict(int)
+    for row in rows.values():
+        if row["id"] not in entries:
+            unlogged[row["record_id"]] += 1
     for record_id, expected in legacy_counts.items():
-        count = sum(1 for row in rows.values() if row["record_id"] == record_id and row["id"] not in entries)
+        count = unlogged.get(record_id, 0)
         if count < expected:
             yield Mismatch("upload", record_id, f"record {record_id} has {count} receipts from before m004, the trail "
                                                 f"{expected}: receipts were deleted")

@@ -60,7 +60,15 @@ class Context:
 
     @cached_property
     def horizon(self) -> dict[str, int]:
-        """Per table, the last id written before m004 (0 on a database made since)."""
+        """Per table, the last id written before m004 (0 on a database made since), as the keyed
+        `chain-keyed` row recorded it: raising `trust_horizon` afterwards relaxes nothing. Only a
+        chain with no keyed row yet (nothing written since m004) reads the table."""
+        for entry in self.entries:
+            if entry.action == "chain-keyed":
+                recorded = entry.detail.get("horizon")
+                if not isinstance(recorded, dict):
+                    return {}
+                return {str(name): value for name, value in recorded.items() if isinstance(value, int)}
         return trail.horizon(self.db)
 
     def legacy(self, table: str, row_id: int) -> bool:
@@ -290,11 +298,28 @@ def check_matches(context: Context) -> Iterator[Mismatch]:
                                                    "service's back")
         elif (named.detail.get("match_sha256"), named.detail.get("match_document_id")) != (
                 row["sha256"], row["document_id"]):
-            yield Mismatch("match", row["id"], f"sha256 or document differ from its upload (trail {entry.id})")
+            yield Mismatch("match", row["id"], f"sha256 or document differ from its upload (trail {named.id})")
+        yield from _match_columns(context, row["id"])
     present = {row["id"] for row in context.rows("SELECT id FROM matches")}
     for match_id, entry in recorded.items():
         if match_id not in present:
             yield Mismatch("match", match_id, f"deleted: its upload is trail row {entry.id}")
+
+
+def _match_columns(context: Context, match_id: int) -> Iterator[Mismatch]:
+    """A match's table id and hand count against its stored document."""
+    row = context.db.execute("SELECT m.table_id, m.hands, d.raw FROM matches m JOIN documents d ON d.id = m.document_id "
+                             "WHERE m.id = ?", [match_id]).fetchone()
+    if row is None:
+        return
+    try:
+        doc = json.loads(row[2].decode("utf-8-sig") if isinstance(row[2], bytes) else str(row[2]))
+    except ValueError:
+        return
+    hands = doc.get("hands") if isinstance(doc, dict) else None
+    table = doc.get("table_id") if isinstance(doc, dict) else None
+    if (row[0], row[1]) != (table if isinstance(table, str) else None, len(hands) if isinstance(hands, list) else None):
+        yield Mismatch("match", match_id, "table id or hand count differ from the stored match")
 
 
 @check("uploads")
@@ -354,6 +379,18 @@ def check_audits(context: Context) -> Iterator[Mismatch]:
     for audit_id, entry in entries.items():
         if audit_id not in rows:
             yield Mismatch("audit", audit_id, f"deleted: record {entry.record_id}, trail {entry.id}")
+    indexed: dict[int, list[str]] = defaultdict(list)
+    for audit_id, rule in context.db.execute("SELECT audit_id, rule FROM audit_rules ORDER BY audit_id, rule"):
+        indexed[audit_id].append(rule)
+    for audit_id, row in rows.items():
+        try:
+            findings = json.loads(row["findings_json"])
+        except (TypeError, ValueError):
+            continue
+        expected = sorted(rule_codes(findings)) if isinstance(findings, list) else []
+        if indexed.get(audit_id, []) != expected:
+            yield Mismatch("audit", audit_id, f"record {row['record_id']}: its rule index (audit_rules) differs from "
+                                              "its findings")
 
 
 @check("notes")
@@ -395,6 +432,7 @@ def check_accounts(context: Context) -> Iterator[Mismatch]:
         if "account_id" not in entry.detail and isinstance(entry.detail.get("account"), str):
             by_name[entry.detail["account"]] = entry
     accounts = Accounts(context.db, context.key)
+    created = context.keyed("account_id", "account-create", "bootstrap")
     present: set[int] = set()
     for (account_id,) in context.db.execute("SELECT id FROM accounts ORDER BY id"):
         present.add(account_id)
@@ -403,20 +441,29 @@ def check_accounts(context: Context) -> Iterator[Mismatch]:
         if last is None:
             legacy = by_name.get(state["account"])
             if not context.legacy("accounts", account_id):
-                yield Mismatch("account", account_id, f"{state['account']}: no trail last: this account was added "
+                yield Mismatch("account", account_id, f"{state['account']}: no trail entry: this account was added "
                                                       "behind the service's back")
             elif legacy is not None and _differs(state, legacy.detail, ("role", "platform")):
                 yield Mismatch("account", account_id, f"{state['account']}: role or platform differ from trail "
                                                       f"{legacy.id}")
             continue
         changed = _differs(state, last.detail, ("account", "role", "platform", "disabled", "password", "generation"))
+        creation = created.get(account_id)
+        if creation is not None and (creation.at, creation.actor) != _creation(context, account_id):
+            changed.append("created_at or created_by")
         if changed:
             yield Mismatch("account", account_id, f"{state['account']}: {', '.join(changed)} changed behind the "
                                                   f"service's back (the trail says {_shown(last.detail, changed)}, "
-                                                  f"trail {entry.id})")
+                                                  f"trail {last.id})")
     for account_id, entry in latest.items():
         if account_id not in present:
             yield Mismatch("account", account_id, f"{entry.detail.get('account')}: deleted (trail {entry.id})")
+
+
+def _creation(context: Context, account_id: int) -> tuple[Any, Any]:
+    """An account row's (created_at, created_by), as its creation entry's (time, actor) would read."""
+    row = context.db.execute("SELECT created_at, created_by FROM accounts WHERE id = ?", [account_id]).fetchone()
+    return (row[0], row[1] or "system") if row else (None, None)
 
 
 def _shown(detail: dict[str, Any], names: list[str]) -> str:

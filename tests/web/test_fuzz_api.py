@@ -4,11 +4,14 @@ every stored record still audits the same afterwards.
 Two fuzzers:
 - hypothesis strategies written for this service: random bytes under every content type,
   mutated records (keys deleted, values replaced with hostile ones, bytes flipped), JSON lines,
-  zips with hostile member names, multipart uploads, query strings, re-audit and note bodies
-  (about 2,000 requests);
+  zips with hostile member names, multipart uploads, query strings, re-audit and note bodies,
+  and since issue 12 the hostile tokens of bench/hostile_bodies.py (integers past 64 bits, lone
+  surrogates, non-finite numbers, repeated keys, deep nesting) at any path of any of them, and in
+  what-if options (about 2,000 requests);
 - schemathesis (pinned in requirements.txt) driven by /api/openapi.json, positive and negative
   cases for every documented operation (about 180 requests). It runs offline against the WSGI
-  app and found the first bug here: a record id past SQLite's integer range was a 500.
+  app and found the first bug here: a record id past SQLite's integer range was a 500. Every
+  JSON body it sends is sent again with a hostile token at one of its paths.
 After each fuzzer the whole store is checked (`check_store`).
 """
 from __future__ import annotations

@@ -81,6 +81,13 @@ def _recompute_plain(db: sqlite3.Connection, _ids: dict[str, Any]) -> None:
         prev = digest
 
 
+def _raise_horizon_and_forge(db: sqlite3.Connection, ids: dict[str, Any]) -> None:
+    """Claim every row predates m004 (whose rows verify checks less), then forge an audit."""
+    _drop(db, "trust_horizon_no_update")
+    db.execute("UPDATE trust_horizon SET max_id = 1000")
+    _forge_audit(db, ids)
+
+
 def _sql(*statements: str, drop: tuple[str, ...] = ()) -> Tamper:
     """A tampering made of SQL statements ({first}, {second}, ... filled in), after dropping triggers."""
 
@@ -115,6 +122,11 @@ TAMPERINGS: dict[str, tuple[Tamper, str]] = {
     "upload receipts deleted": (_sql("DELETE FROM uploads WHERE record_id = {first}", drop=("uploads_no_delete",)),
                                 "receipt deleted (record {first}"),
     "chain recomputed without the key": (_recompute_plain, "this row was changed after it was written"),
+    "rule index edited": (_sql("INSERT INTO audit_rules (audit_id, rule, section) VALUES (1, 'R99.9', 'R99')"),
+                          "audit 1: record {first}: its rule index"),
+    "account's creator rewritten": (_sql("UPDATE accounts SET created_by = 'admin' WHERE id = {feed}",
+                                         drop=("accounts_fixed",)), "account {feed}: feed: created_at or created_by"),
+    "horizon raised to hide a forged audit": (_raise_horizon_and_forge, "no trail entry: this audit was added"),
 }
 
 

@@ -25,6 +25,8 @@ from web.db import access_path, get_access_db, get_store, init_db, trail_key
 
 COUNTED = ("records", "documents", "audits", "uploads", "notes", "accounts", "tokens", "trail")
 """Tables whose sizes `verify` reports."""
+SHOWN_PER_KIND = 200
+"""Mismatches printed per kind (a chain rebuilt without the key fails on every row)."""
 
 
 def _head(text: str | None) -> Head | None:
@@ -57,8 +59,14 @@ def verify_command(head_text: str | None, access_text: str | None) -> None:
     head, access_head = _head(head_text), _head(access_text)
     init_db()
     mismatches, counts = check_all(head, access_head)
+    shown: dict[str, int] = {}
     for mismatch in mismatches:
-        click.echo(mismatch.describe())
+        shown[mismatch.kind] = shown.get(mismatch.kind, 0) + 1
+        if shown[mismatch.kind] <= SHOWN_PER_KIND:
+            click.echo(mismatch.describe())
+    for kind, count in shown.items():
+        if count > SHOWN_PER_KIND:
+            click.echo(f"... and {count - SHOWN_PER_KIND} more {kind} mismatch(es)")
     checked = "checked " + ", ".join(f"{count} {table}" for table, count in counts.items())
     if mismatches:
         click.echo(f"{checked}: {len(mismatches)} mismatch(es)")

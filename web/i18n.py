@@ -291,6 +291,7 @@ ZH: dict[str, str] = {
     "view": "查看",
     "export": "导出",
     "re-audit": "重新审计",
+    "audit": "审计",
     "note": "批注",
     "login": "登录",
     "failed login": "登录失败",

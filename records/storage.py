@@ -246,6 +246,7 @@ def m004_trust(db: Database) -> None:
     db.table("login_throttle").create({"key": str, "failures": int, "refused": int, "last_at": float,
                                        "blocked_until": float, "logged_at": float}, pk="key")
     db.table("trust_horizon").create({"name": str, "max_id": int}, pk="name")
+    db.table("trail").create_index(["action"])  # `chain-keyed` found at once, however long the unkeyed part
     for table in HORIZON_TABLES:
         top = db.execute(f"SELECT coalesce(max(id), 0) FROM {table}").fetchone()[0]
         db.execute("INSERT INTO trust_horizon (name, max_id) VALUES (?, ?)", [table, top])

@@ -27,9 +27,16 @@ DEFAULT_MAX_DEPTH = 64
 
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 """A `\\uD800`-`\\uDFFF` escape: the only way a lone surrogate gets into text decoded from UTF-8."""
-_LONG_DIGITS = re.compile(r"\d{19}")
-"""19 digits in a row: the shortest integer that may be outside 64 bits (2**63 has 19 digits)."""
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _has_surrogate(text: str) -> bool:
+    """Whether a str holds a raw surrogate (only possible in text not decoded strictly from UTF-8)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 class JsonTextError(ValueError):
@@ -73,8 +80,8 @@ class _Flags:
 
 
 def _hooks(flags: _Flags) -> tuple[Callable[[list[tuple[str, Any]]], Any], Callable[[str], Any],
-                                   Callable[[str], Any]]:
-    """object_pairs_hook, parse_float and parse_constant that mark what they refuse."""
+                                   Callable[[str], Any], Callable[[str], Any]]:
+    """object_pairs_hook, parse_float, parse_constant and parse_int that mark what they refuse."""
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
         result = dict(items)
@@ -101,31 +108,46 @@ def _hooks(flags: _Flags) -> tuple[Callable[[list[tuple[str, Any]]], Any], Calla
         flags.seen = True
         return _Bad(f"{text} is not valid JSON (not a number JSON knows)")
 
-    return pairs, number, constant
+    def integer(text: str) -> Any:
+        if len(text) < 19:  # at most 18 digits (and a sign): always inside 64 bits, the common case
+            return int(text)
+        value = int(text) if len(text) <= 21 else None  # never convert thousands of digits
+        if value is not None and INT_MIN <= value <= INT_MAX:
+            return value
+        flags.seen = True
+        return _Bad("integer outside the 64-bit range (-2**63 to 2**63-1)")
+
+    return pairs, number, constant, integer
 
 
 def loads(data: bytes | str, *, max_depth: int = DEFAULT_MAX_DEPTH, allow_bom: bool = True,
-          check_depth: bool = True) -> Any:
+          check_depth: bool = True, utf8: bool = False) -> Any:
     """Parse JSON text strictly; JsonTextError with the path of the first value refused.
     `check_depth=False` leaves the depth limit to a caller that checks it its own way (ingest reads
-    it from the text); nesting that exhausts the parser is refused either way."""
+    it from the text); nesting that exhausts the parser is refused either way. `utf8=True` says a
+    text was decoded from UTF-8 strictly by the caller, so it cannot hold a raw surrogate."""
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig" if allow_bom else "utf-8")
         except UnicodeDecodeError as exc:
             raise JsonTextError(f"not UTF-8: byte {exc.start} cannot be decoded", code="encoding") from exc
-    elif allow_bom and data.startswith("\ufeff"):
-        data = data[1:]
+        raw_surrogates = False  # strict UTF-8 decoding cannot produce one
+    else:
+        if allow_bom and data.startswith("\ufeff"):
+            data = data[1:]
+        raw_surrogates = not utf8 and _has_surrogate(data)
     flags = _Flags()
-    pairs, number, constant = _hooks(flags)
+    pairs, number, constant, integer = _hooks(flags)
     try:
-        doc = json.loads(data, object_pairs_hook=pairs, parse_float=number, parse_constant=constant)
+        doc = json.loads(data, object_pairs_hook=pairs, parse_float=number, parse_constant=constant,
+                         parse_int=integer)
     except json.JSONDecodeError as exc:
         raise JsonTextError(f"malformed JSON: {exc.msg}", line=exc.lineno, column=exc.colno) from exc
     except RecursionError as exc:
         raise JsonTextError(f"JSON nested deeper than {max_depth} levels", code="limit") from exc
-    if not (flags.seen or _SURROGATE.search(data) or _ESCAPED_SURROGATE.search(data)
-            or _LONG_DIGITS.search(data)):
+    except ValueError as exc:  # what int() or float() may still refuse
+        raise JsonTextError(f"malformed JSON: {exc}") from exc
+    if not (flags.seen or raw_surrogates or _ESCAPED_SURROGATE.search(data)):
         problem = None
     else:
         problem = hostile(doc)

@@ -465,7 +465,7 @@ def _parse(origin: Origin, raw: bytes, max_depth: int) -> tuple[Any, str, int | 
     except UnicodeDecodeError as exc:
         return Problem(origin, "encoding", f"not UTF-8: byte {exc.start} cannot be decoded")
     try:
-        doc = jsontext.loads(text, max_depth=max_depth, allow_bom=False, check_depth=False)
+        doc = jsontext.loads(text, max_depth=max_depth, allow_bom=False, check_depth=False, utf8=True)
     except jsontext.JsonTextError as exc:
         message = exc.message if exc.code != "json" or exc.path or exc.message.startswith("malformed") \
             else f"malformed JSON: {exc.message}"

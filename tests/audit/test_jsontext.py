@@ -63,3 +63,16 @@ def test_not_utf8_is_an_encoding_error() -> None:
 def test_dumps_refuses_non_finite_numbers() -> None:
     with pytest.raises(ValueError):
         jsontext.dumps({"a": float("nan")})
+
+
+@pytest.mark.parametrize("digits", [19, 22, 5000, 100_000])
+def test_integers_of_any_length_are_refused_not_raised(digits: int) -> None:
+    text = '{"n": ' + "9" * digits + "}"
+    with pytest.raises(jsontext.JsonTextError) as caught:
+        jsontext.loads(text)
+    assert caught.value.path == "n"
+
+
+def test_a_raw_surrogate_in_text_not_decoded_from_utf8_is_refused() -> None:
+    with pytest.raises(jsontext.JsonTextError):
+        jsontext.loads('{"a": "\ud800"}')

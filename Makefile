@@ -7,6 +7,9 @@ DB ?= instance/zhuoji.sqlite
 # The engine modules compiled with mypyc (the list lives in audit/native.py).
 NATIVE_SRC := $(shell grep -o '"[a-z]*/[a-z_]*\.py"' audit/native.py | tr -d '"')
 NATIVE := build/native.stamp
+# gunicorn workers: one per core (the engine is CPU-bound), each with a few threads for I/O.
+WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
+THREADS ?= 4
 
 .PHONY: install system native clean-native run test bench clean dist
 
@@ -44,8 +47,9 @@ dist: $(STAMP)
 run: install native
 	$(BIN)/flask --app app bootstrap
 	$(BIN)/flask --app app load-samples samples
-	@echo "audit service: http://127.0.0.1:5000/ (log in at /login)"
-	$(BIN)/flask --app app run --host 127.0.0.1 --port 5000
+	@echo "audit service: http://127.0.0.1:5000/ (log in at /login; $(WORKERS) workers)"
+	FLASK_SESSION_COOKIE_SECURE=false $(BIN)/gunicorn --bind 127.0.0.1:5000 --workers $(WORKERS) \
+		--threads $(THREADS) --timeout 120 --access-logfile - "app:create_app()"
 
 test: install native
 	$(BIN)/python -m pytest

@@ -31,14 +31,24 @@ def default_config(instance_path: str) -> dict[str, Any]:
         "INGEST_MAX_STRING": 2000,
         "MAX_FORM_MEMORY_SIZE": 500_000,
         "MAX_FORM_PARTS": 1000,
-        # Sessions and headers (web/auth.py, docs/trust.md). "auto": Secure unless the
-        # request came to localhost or the app is testing.
-        "SESSION_COOKIE_SECURE": "auto",
+        # Sessions and headers (web/auth.py, docs/trust.md). Secure from the configuration
+        # only; `make run` serves http://127.0.0.1 and sets FLASK_SESSION_COOKIE_SECURE=false.
+        "SESSION_COOKIE_SECURE": True,
+        # The key of the trail's HMAC chain (web/db.py): TRAIL_KEY, else the file TRAIL_KEY_FILE
+        # (None: instance/trail_key, made once). Keep it apart from the database.
+        "TRAIL_KEY": None,
+        "TRAIL_KEY_FILE": None,
+        # Where views and exports are logged, apart from the main database so reads never take
+        # its write lock (web/trail.py). None: the main database's path + "-access".
+        "ACCESS_DATABASE": None,
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "PERMANENT_SESSION_LIFETIME": 12 * 3600,
         "CONTENT_SECURITY_POLICY": ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                                     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+        # Reverse proxies in front of the service (README): how many set X-Forwarded-For and
+        # X-Forwarded-Proto, so that login throttling sees the client's address, not the proxy's.
+        "TRUSTED_PROXIES": 0,
         # Injection points for tests and tools; None means the real engine and audit.schema.
         "AUDITOR": None,
         "ENGINE_VERSION": None,
@@ -62,5 +72,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from web import register
 
     register(app)
+    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if proxies > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     app.jinja_env.globals.update(EventType=EventType, MeldKind=MeldKind, WinKind=WinKind, ItemKind=ItemKind)
     return app

@@ -36,7 +36,7 @@ from app import create_app  # noqa: E402
 from audit import api as engine  # noqa: E402
 from bench.bench_service import CLIENTS, PLATFORMS, QUERIES, generated, references, tampered  # noqa: E402
 from bench.load_test import admin_token  # noqa: E402
-from records import trail  # noqa: E402
+from records.verify import verify as verify_store  # noqa: E402
 from records.ingest import Hand, Origin, read_upload  # noqa: E402
 from records.pipeline import Pipeline  # noqa: E402
 from records.storage import Store  # noqa: E402
@@ -132,7 +132,7 @@ def verify(path: Path) -> dict[str, Any]:
     """What `flask verify` does, timed."""
     store = Store.open(path)
     begun = time.perf_counter()
-    mismatches = trail.verify(store.db)
+    mismatches = verify_store(store.db, store.trail_key)
     elapsed = time.perf_counter() - begun
     store.close()
     return {"seconds": round(elapsed, 1), "mismatches": len(mismatches)}

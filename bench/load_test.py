@@ -44,13 +44,15 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from records import trail  # noqa: E402
 from records.security import ADMIN, Accounts, new_password  # noqa: E402
 from records.storage import Store, now  # noqa: E402
+from records.verify import verify  # noqa: E402
 
 REFERENCE = ROOT / "spec" / "reference"
 PLATFORM = "load-test"
 HOST = "127.0.0.1"
+TRAIL_KEY = b"load-test-trail-key-not-secret"
+"""The trail key the benchmark's server is given (FLASK_TRAIL_KEY), so the checks can verify its chain."""
 DEADLINE_S = 600
 """No run of this module lasts longer than this, whatever its arguments."""
 
@@ -68,9 +70,9 @@ def free_port() -> int:
 def admin_token(db_path: Path | str, name: str = "load-admin", role: str = ADMIN,
                 platform: str | None = None) -> str:
     """Create an account in the database (migrating it first) and return a new API token."""
-    store = Store.open(db_path)
+    store = Store.open(db_path, trail_key=TRAIL_KEY)
     try:
-        accounts = Accounts(store.db)
+        accounts = Accounts(store.db, store.trail_key)
         with store.write():
             account = accounts.by_name(name) or accounts.create(name, role, new_password(), platform=platform,
                                                                 stamp=now())
@@ -103,6 +105,7 @@ class Server:
     def start(self, timeout: float = 30.0) -> Server:
         """Start and wait until /health answers."""
         env = {**os.environ, "FLASK_DATABASE": str(self.db_path), "FLASK_SECRET_KEY": secrets.token_hex(16),
+               "FLASK_TRAIL_KEY": TRAIL_KEY.decode("ascii"),
                "PYTHONUNBUFFERED": "1"}
         if self.log_path is None:
             self.process = subprocess.Popen(self.command(), cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
@@ -280,12 +283,12 @@ def account_for(db_path: Path | str, records: list[tuple[str, bytes]], tally: Ta
     ids = [result["record_id"] for result in tally.results]
     if len(set(ids)) != len(ids):
         problems.append("the same record id was reported for two uploads")
-    store = Store.open(db_path)
+    store = Store.open(db_path, trail_key=TRAIL_KEY)
     try:
         rows = list(store.db.query("SELECT r.id, r.game_id, r.verdict, d.raw FROM records r "
                                    "JOIN documents d ON d.id = r.document_id WHERE r.platform = ?", [PLATFORM]))
         problems += _compare_rows(rows, sent, set(ids))
-        problems += [mismatch.describe() for mismatch in trail.verify(store.db)]
+        problems += [mismatch.describe() for mismatch in verify(store.db, store.trail_key)]
     finally:
         store.close()
     return problems

@@ -67,7 +67,7 @@ def _text(number: str, platform: str, player: str | None, complaint: str) -> str
 
 
 def open_case(db: Database, *, number: str, platform: str, player: str | None, complaint: str,
-              actor: str, at: str) -> int:
+              actor: str, at: str, key: bytes) -> int:
     """Open a case; CaseError(409) when its number is taken. Inside a write transaction."""
     number, platform, complaint = number.strip(), platform.strip(), complaint.strip()
     player = (player or "").strip() or None
@@ -82,7 +82,7 @@ def open_case(db: Database, *, number: str, platform: str, player: str | None, c
         "VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?)",
         [number, platform, player, complaint, at, actor, at, _text(number, platform, player, complaint)])
     case_id = int(cursor.lastrowid or 0)
-    trail.append(db, at=at, actor=actor, action="case-open",
+    trail.append(db, at=at, actor=actor, key=key, action="case-open",
                  detail={"case_id": case_id, "number": number, "platform": platform, "player": player,
                          "complaint_sha256": hashlib.sha256(complaint.encode("utf-8")).hexdigest()})
     return case_id
@@ -105,7 +105,7 @@ def _changeable(db: Database, case_id: int) -> dict[str, Any]:
     return case
 
 
-def attach(db: Database, *, case_id: int, record_id: int, revision: int | None, actor: str, at: str) -> tuple[int, bool]:
+def attach(db: Database, *, case_id: int, record_id: int, revision: int | None, actor: str, at: str, key: bytes) -> tuple[int, bool]:
     """Attach a record (or, with `revision`, that revision of the record's game) to a case.
     Returns (the record id attached, whether it is new to the case)."""
     case = _changeable(db, case_id)
@@ -125,14 +125,14 @@ def attach(db: Database, *, case_id: int, record_id: int, revision: int | None, 
     db.execute("INSERT INTO case_records (case_id, record_id, added_at, added_by) VALUES (?, ?, ?, ?)",
                [case_id, record_id, at, actor])
     db.execute("UPDATE cases SET updated_at = ? WHERE id = ?", [at, case_id])
-    trail.append(db, at=at, actor=actor, action="case-attach", record_id=record_id,
+    trail.append(db, at=at, actor=actor, key=key, action="case-attach", record_id=record_id,
                  detail={"case_id": case_id, "number": case["number"], "game_id": row[2],
                          "revision": revision or row[3]})
     return record_id, True
 
 
 def decide(db: Database, *, case_id: int, outcome: str, note: str, payments: list[dict[str, Any]],
-           audit_id: int | None, actor: str, at: str) -> int:
+           audit_id: int | None, actor: str, at: str, key: bytes) -> int:
     """Record a decision (it supersedes earlier ones, which stay) and mark the case decided."""
     case = _changeable(db, case_id)
     if outcome not in OUTCOMES:
@@ -153,29 +153,29 @@ def decide(db: Database, *, case_id: int, outcome: str, note: str, payments: lis
                         "decided_by) VALUES (?, ?, ?, ?, ?, ?, ?)", [case_id, outcome, note, text, audit_id, at, actor])
     decision_id = int(cursor.lastrowid or 0)
     db.execute("UPDATE cases SET status = 'decided', updated_at = ? WHERE id = ?", [at, case_id])
-    trail.append(db, at=at, actor=actor, action="case-decide",
+    trail.append(db, at=at, actor=actor, key=key, action="case-decide",
                  detail={"case_id": case_id, "number": case["number"], "decision_id": decision_id,
                          "outcome": outcome, "payments": payments, "audit_id": audit_id,
                          "note_sha256": hashlib.sha256(note.encode("utf-8")).hexdigest()})
     return decision_id
 
 
-def close(db: Database, *, case_id: int, actor: str, at: str) -> None:
+def close(db: Database, *, case_id: int, actor: str, at: str, key: bytes) -> None:
     """Close a decided case (an undecided one: 409, decide first)."""
     case = _changeable(db, case_id)
     if case["status"] != "decided":
         raise CaseError(409, f"case: case {case['number']} has no decision yet; decide it before closing")
     db.execute("UPDATE cases SET status = 'closed', updated_at = ? WHERE id = ?", [at, case_id])
-    trail.append(db, at=at, actor=actor, action="case-close", detail={"case_id": case_id, "number": case["number"]})
+    trail.append(db, at=at, actor=actor, key=key, action="case-close", detail={"case_id": case_id, "number": case["number"]})
 
 
-def reopen(db: Database, *, case_id: int, actor: str, at: str) -> None:
+def reopen(db: Database, *, case_id: int, actor: str, at: str, key: bytes) -> None:
     """Reopen a closed case: back to `decided` (its decision stands until a new one)."""
     case = case_row(db, case_id)
     if case["status"] != "closed":
         raise CaseError(409, f"case: case {case['number']} is not closed")
     db.execute("UPDATE cases SET status = 'decided', updated_at = ? WHERE id = ?", [at, case_id])
-    trail.append(db, at=at, actor=actor, action="case-reopen", detail={"case_id": case_id, "number": case["number"]})
+    trail.append(db, at=at, actor=actor, key=key, action="case-reopen", detail={"case_id": case_id, "number": case["number"]})
 
 
 def attached(db: Database, case_id: int) -> list[dict[str, Any]]:

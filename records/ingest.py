@@ -33,6 +33,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Protocol
 
+from audit import jsontext
+
 MATCH_FORMAT = "zhuoji-match/1"
 RECORD_EXTENSIONS = (".json",)
 LINES_EXTENSIONS = (".jsonl", ".ndjson")
@@ -486,26 +488,21 @@ def _strip_bom(data: bytes) -> bytes:
     return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
 
 
-def _reject_constant(name: str) -> None:
-    """NaN and Infinity are not JSON; Python would accept them otherwise."""
-    raise ValueError(f"{name} is not valid JSON")
-
-
 def _parse(origin: Origin, raw: bytes, max_depth: int) -> tuple[Any, str, int | None] | Problem:
-    """Decode UTF-8 and parse, turning every failure into a located problem. Returns the document,
-    its text and a bound on the length of its strings (None when unknown, see `_text_shape`)."""
+    """Decode UTF-8 and parse strictly (`audit.jsontext`: no NaN, no infinite number, no integer past
+    64 bits, no lone surrogate, no repeated key), turning every failure into a located problem.
+    Returns the document, its text and a bound on the length of its strings (None when unknown,
+    see `_text_shape`)."""
     try:
         text = _strip_bom(raw).decode("utf-8")
     except UnicodeDecodeError as exc:
         return Problem(origin, "encoding", f"not UTF-8: byte {exc.start} cannot be decoded")
     try:
-        doc = json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        return Problem(origin, "json", f"malformed JSON: {exc.msg}", line=exc.lineno, column=exc.colno)
-    except ValueError as exc:
-        return Problem(origin, "json", f"malformed JSON: {exc}")
-    except RecursionError:
-        return Problem(origin, "limit", f"JSON nested deeper than {max_depth} levels")
+        doc = jsontext.loads(text, max_depth=max_depth, allow_bom=False, check_depth=False, utf8=True)
+    except jsontext.JsonTextError as exc:
+        message = exc.message if exc.code != "json" or exc.path or exc.message.startswith("malformed") \
+            else f"malformed JSON: {exc.message}"
+        return Problem(origin, exc.code, message, path=exc.path, line=exc.line, column=exc.column)
     shape = _text_shape(text, max_depth)
     too_deep, longest = shape if shape is not None else (_depth(doc) > max_depth, None)
     if too_deep:

@@ -14,6 +14,7 @@ tests inject others. No Flask here: the web layer and the CLI both use this.
 """
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +41,13 @@ class OptionsRefused(ValueError):
     """A re-audit whose options the engine refused (a `P` finding): such an audit says nothing
     about the game, only about the options, and is never stored as a record's latest. The
     message is the finding's path and code."""
+
+
+DATA_ERRORS = (OverflowError, UnicodeError, ValueError, TypeError, sqlite3.IntegrityError, sqlite3.InterfaceError,
+               sqlite3.DataError)
+"""What a unit's own values can make the store raise (an integer past 64 bits, a string that is not
+Unicode, ...): the strict reader refuses them first; these are caught in case one slips past it.
+A locked database or a full disk is not among them: that stays an error of the request."""
 
 
 @dataclass(frozen=True)
@@ -92,8 +100,51 @@ class Pipeline:
             chunk = units[start:start + UNITS_PER_TRANSACTION]
             stored = self.store.insert_units(chunk, uploader=uploader, actor=actor)
             outcomes = self._audit_units(chunk, stored)
-            results += self.store.attach_first_audits(stored, outcomes, self.engine.version)
+            results += self.store.attach_first_audits(stored, outcomes, self.engine.version, actor=actor or uploader)
         return results
+
+    def upload_isolating(self, units: Sequence[Unit], *, uploader: str | None = None,
+                         actor: str | None = None) -> list[list[Stored] | str]:
+        """`upload`, except that a unit the store cannot keep is refused alone: per unit, its results
+        or why it was not stored. A batch whose transaction raises a data error is rolled back
+        whole and its units are stored one per transaction, so the good ones are kept and the bad
+        one leaves nothing behind (never a partial commit of a unit)."""
+        results: list[list[Stored] | str] = []
+        for start in range(0, len(units), UNITS_PER_TRANSACTION):
+            chunk = list(units[start:start + UNITS_PER_TRANSACTION])
+            try:
+                stored: list[list[Stored] | str] = list(self.store.insert_units(chunk, uploader=uploader, actor=actor))
+            except DATA_ERRORS:
+                stored = [self._insert_alone(unit, uploader, actor) for unit in chunk]
+            kept = [(unit, items) for unit, items in zip(chunk, stored) if not isinstance(items, str)]
+            audited = iter(self._attach(kept, actor or uploader))
+            results += [items if isinstance(items, str) else next(audited) for items in stored]
+        return results
+
+    def _insert_alone(self, unit: Unit, uploader: str | None, actor: str | None) -> list[Stored] | str:
+        """One unit in its own transaction, or why the store refused it."""
+        try:
+            return self.store.insert_units([unit], uploader=uploader, actor=actor)[0]
+        except DATA_ERRORS as exc:
+            return f"the store cannot keep this item ({type(exc).__name__}: {exc}); nothing of it was stored"
+
+    def _attach(self, kept: list[tuple[Unit, list[Stored]]], actor: str | None) -> list[list[Stored]]:
+        """Audit the stored units and attach their first audits; an audit the store cannot keep
+        leaves its record flagged unaudited instead (the bytes stay, as after an engine failure)."""
+        units = [unit for unit, _ in kept]
+        stored = [items for _, items in kept]
+        outcomes = self._audit_units(units, stored)
+        try:
+            return self.store.attach_first_audits(stored, outcomes, self.engine.version, actor=actor)
+        except DATA_ERRORS:
+            attached = []
+            for items, outcome in zip(stored, outcomes):
+                try:
+                    attached += self.store.attach_first_audits([items], [outcome], self.engine.version, actor=actor)
+                except DATA_ERRORS as exc:
+                    reason = f"the audit could not be stored ({type(exc).__name__})"
+                    attached += self.store.attach_first_audits([items], [reason], self.engine.version, actor=actor)
+            return attached
 
     def upload_one(self, unit: Unit, *, uploader: str | None = None, actor: str | None = None) -> list[Stored]:
         """Store and audit one unit; see `upload`."""

@@ -50,7 +50,7 @@ class ReceiptQuery:
 
 
 def add(db: Database, results: Iterable[dict[str, Any]], *, uploader: str | None, actor: str | None,
-        at: str) -> list[int]:
+        at: str, key: bytes) -> list[int]:
     """Write one receipt (and its trail entry) per result line; call inside a write
     transaction. A result line is the upload's (`web.uploads`): source, file, member, line,
     hand, status, record_id, game_id, platform, revision, sha256, errors."""
@@ -72,7 +72,7 @@ def add(db: Database, results: Iterable[dict[str, Any]], *, uploader: str | None
         cursor = db.execute(f"INSERT INTO receipts ({columns}) VALUES ({', '.join('?' * len(row))})",
                             list(row.values()))
         receipt_id = int(cursor.lastrowid or 0)
-        trail.append(db, at=at, actor=actor or uploader, action="receipt", record_id=result.get("record_id"),
+        trail.append(db, at=at, actor=actor or uploader, action="receipt", key=key, record_id=result.get("record_id"),
                      detail={"receipt_id": receipt_id, "outcome": outcome, "game_id": result.get("game_id"),
                              "sha256": result.get("sha256"), "source": row["source"], "errors": codes})
         ids.append(receipt_id)

@@ -19,10 +19,14 @@ import hmac
 import re
 import secrets
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from sqlite_utils import Database
 from werkzeug.security import check_password_hash, generate_password_hash
+
+from records import trail
 
 ADMIN, AUDITOR, UPLOADER = "admin", "auditor", "uploader"
 ROLES = (ADMIN, AUDITOR, UPLOADER)
@@ -34,6 +38,8 @@ NAME = re.compile(r"^[\w.@-]{1,64}$")
 MAX_PASSWORD = 1024
 """Longer passwords are refused rather than hashed (hashing cost grows with length)."""
 MIN_PASSWORD = 8
+COMMON_PASSWORDS = Path(__file__).with_name("common_passwords.txt")
+"""The passwords refused whatever their length: the commonest of published leaks, one a line."""
 _DUMMY_HASH = generate_password_hash("not a password")
 """Checked against when the account does not exist, so a login takes as long either way."""
 
@@ -55,6 +61,9 @@ class Account:
     created_by: str | None
     session_key: str
     """A digest of the password hash: a session made before the password changed stops working."""
+    generation: int = 0
+    """Raised by logout, a password change and disabling: every session carries the generation it
+    was made in, and one made in an older generation is nobody's."""
 
     @property
     def is_admin(self) -> bool:
@@ -66,7 +75,8 @@ def _account(row: dict[str, Any]) -> Account:
     """A database row as an Account."""
     return Account(id=row["id"], name=row["name"], role=row["role"], platform=row["platform"],
                    disabled=bool(row["disabled"]), created_at=row["created_at"], created_by=row["created_by"],
-                   session_key=hashlib.sha256(row["password_hash"].encode("utf-8")).hexdigest()[:16])
+                   session_key=hashlib.sha256(row["password_hash"].encode("utf-8")).hexdigest()[:16],
+                   generation=int(row.get("generation") or 0))
 
 
 def new_password() -> str:
@@ -86,11 +96,23 @@ def check_name(name: str) -> str:
     return name
 
 
-def check_password(password: str) -> str:
-    """A password long enough and not absurdly long."""
+def check_password(password: str, name: str | None = None) -> str:
+    """A password long enough, not absurdly long, not one of the commonest passwords and not the
+    account's own name."""
     if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise AccountError(f"password: {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+    folded = password.casefold()
+    if folded in common_passwords() or (name is not None and len(name) >= 4 and name.casefold() in folded):
+        raise AccountError("password: too easy to guess (a common password, or one containing the account "
+                           "name); choose another")
     return password
+
+
+@lru_cache(maxsize=1)
+def common_passwords() -> frozenset[str]:
+    """The bundled list, case-folded."""
+    lines = COMMON_PASSWORDS.read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip().casefold() for line in lines if line.strip() and not line.startswith("#"))
 
 
 def check_role(role: str, platform: str | None) -> tuple[str, str | None]:
@@ -106,26 +128,44 @@ def check_role(role: str, platform: str | None) -> tuple[str, str | None]:
 
 
 class Accounts:
-    """Accounts and tokens in the service's database (tables made by m003_trust in storage)."""
+    """Accounts and tokens in the service's database (tables made by m003_trust in storage).
+    Every change writes its own trail entry carrying the state it leaves (in the caller's write
+    transaction), so `flask verify` can check each account and token against the chain."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, key: bytes = b"") -> None:
         self.db = db
+        self.key = key
+
+    def _log(self, action: str, account: Account, actor: str | None, stamp: str, **extra: object) -> None:
+        """The account's whole state after a change, in the trail."""
+        trail.append(self.db, at=stamp, actor=actor, action=action, key=self.key,
+                     detail={**self.state(account.id), **extra})
+
+    def state(self, account_id: int) -> dict[str, Any]:
+        """What the trail records of an account: `verify` compares it with the row."""
+        row = self.db.execute("SELECT id, name, role, platform, disabled, password_hash, generation FROM accounts "
+                              "WHERE id = ?", [account_id]).fetchone()
+        return {"account_id": row[0], "account": row[1], "role": row[2], "platform": row[3],
+                "disabled": bool(row[4]), "password": trail.fingerprint(self.key, row[5]), "generation": row[6]}
 
     # ----- accounts ----------------------------------------------------------------------
 
     def create(self, name: str, role: str, password: str, *, platform: str | None = None,
-               created_by: str | None = None, stamp: str, password_hash: str | None = None) -> Account:
+               created_by: str | None = None, stamp: str, password_hash: str | None = None,
+               action: str = "account-create") -> Account:
         """Add an account; AccountError when the name is taken or a field is bad.
         `password_hash` lets tests insert a cheap precomputed hash."""
         check_name(name)
         role, platform = check_role(role, platform)
-        hashed = password_hash or generate_password_hash(check_password(password))
+        hashed = password_hash or generate_password_hash(check_password(password, name))
         if self.by_name(name) is not None:
             raise AccountError(f"name: an account named {name!r} already exists")
         cursor = self.db.execute(
             "INSERT INTO accounts (name, role, platform, password_hash, disabled, created_at, created_by) "
             "VALUES (?, ?, ?, ?, 0, ?, ?)", [name, role, platform, hashed, stamp, created_by])
-        return self.get(int(cursor.lastrowid or 0))
+        account = self.get(int(cursor.lastrowid or 0))
+        self._log(action, account, created_by, stamp)
+        return account
 
     def get(self, account_id: int) -> Account:
         """An account by id; AccountError if there is none."""
@@ -159,23 +199,38 @@ class Accounts:
             return None
         return self.get(row[0])
 
-    def set_role(self, account_id: int, role: str, platform: str | None) -> Account:
+    def set_role(self, account_id: int, role: str, platform: str | None, *, actor: str | None,
+                 stamp: str) -> Account:
         """Change an account's role and platform."""
         role, platform = check_role(role, platform)
         self._refuse_last_admin(account_id, losing=role != ADMIN)
         self.db.execute("UPDATE accounts SET role = ?, platform = ? WHERE id = ?", [role, platform, account_id])
-        return self.get(account_id)
+        account = self.get(account_id)
+        self._log("account-update", account, actor, stamp, change="role")
+        return account
 
-    def set_disabled(self, account_id: int, disabled: bool) -> Account:
+    def set_disabled(self, account_id: int, disabled: bool, *, actor: str | None, stamp: str) -> Account:
         """Disable (or enable again) an account: its sessions and tokens stop working at once."""
         self._refuse_last_admin(account_id, losing=disabled)
-        self.db.execute("UPDATE accounts SET disabled = ? WHERE id = ?", [int(disabled), account_id])
-        return self.get(account_id)
+        self.db.execute("UPDATE accounts SET disabled = ?, generation = generation + ? WHERE id = ?",
+                        [int(disabled), int(disabled), account_id])
+        account = self.get(account_id)
+        self._log("account-update", account, actor, stamp, change="disabled" if disabled else "enabled")
+        return account
 
-    def set_password(self, account_id: int, password: str) -> None:
-        """Replace an account's password."""
-        hashed = generate_password_hash(check_password(password))
-        self.db.execute("UPDATE accounts SET password_hash = ? WHERE id = ?", [hashed, account_id])
+    def set_password(self, account_id: int, password: str, *, actor: str | None, stamp: str) -> None:
+        """Replace an account's password; every session of the account ends."""
+        hashed = generate_password_hash(check_password(password, self.get(account_id).name))
+        self.db.execute("UPDATE accounts SET password_hash = ?, generation = generation + 1 WHERE id = ?",
+                        [hashed, account_id])
+        self._log("account-update", self.get(account_id), actor, stamp, change="password")
+
+    def end_sessions(self, account_id: int, *, actor: str | None, stamp: str, action: str = "logout") -> Account:
+        """End every session of the account (logout does it for all of them, not only the one asking)."""
+        self.db.execute("UPDATE accounts SET generation = generation + 1 WHERE id = ?", [account_id])
+        account = self.get(account_id)
+        self._log(action, account, actor, stamp)
+        return account
 
     def _refuse_last_admin(self, account_id: int, *, losing: bool) -> None:
         """Never leave the service without an active admin."""
@@ -190,11 +245,14 @@ class Accounts:
 
     def create_token(self, account_id: int, *, label: str | None, created_by: str | None, stamp: str) -> str:
         """A new token for an account; the only time its text exists outside the client."""
-        self.get(account_id)
+        account = self.get(account_id)
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-        self.db.execute("INSERT INTO tokens (account_id, token_hash, prefix, label, created_at, created_by) "
-                        "VALUES (?, ?, ?, ?, ?, ?)",
-                        [account_id, hash_token(token), token[:10], (label or "")[:100] or None, stamp, created_by])
+        cursor = self.db.execute(
+            "INSERT INTO tokens (account_id, token_hash, prefix, label, created_at, created_by) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [account_id, hash_token(token), token[:10], (label or "")[:100] or None, stamp, created_by])
+        self._log("token-create", account, created_by, stamp, token=token[:10], token_id=int(cursor.lastrowid or 0),
+                  token_hash=trail.fingerprint(self.key, hash_token(token)))
         return token
 
     def tokens(self, account_id: int) -> list[dict[str, Any]]:
@@ -212,9 +270,13 @@ class Accounts:
 
     def revoke_token(self, token_id: int, *, revoked_by: str | None, stamp: str) -> None:
         """Stop a token from working; revoking twice keeps the first time."""
-        self.token(token_id)
+        row = self.token(token_id)
+        if row["revoked_at"] is not None:
+            return
         self.db.execute("UPDATE tokens SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL",
                         [stamp, revoked_by, token_id])
+        self._log("token-revoke", self.get(row["account_id"]), revoked_by, stamp, token=row["prefix"],
+                  token_id=token_id)
 
     def by_token(self, token: str) -> Account | None:
         """The active account a live token belongs to, else None."""

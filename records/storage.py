@@ -237,6 +237,53 @@ def m003_trust(db: Database) -> None:
                        f"BEGIN SELECT RAISE(ABORT, '{table} is append-only: {event} refused'); END")
 
 
+IMMUTABLE_RECORD_COLUMNS = ("id", "platform", "game_id", "revision", "sha256", "document_id", "match_id",
+                            "match_index", "source", "uploader", "uploaded_at", "client", "profile", "played_at",
+                            "played_date", "played_utc", "base", "dealer", "dealer_streak", "players")
+"""What a record is and where it came from: set once at upload, never changed by any code path (only
+`is_current` and the copy of the latest audit are)."""
+HORIZON_TABLES = ("records", "documents", "matches", "audits", "uploads", "notes", "accounts", "tokens")
+"""Tables whose rows `verify` checks against the trail; `trust_horizon` says which were there before m004."""
+
+
+@migrations()
+def m004_trust(db: Database) -> None:
+    """Trust, second pass (issue 12): the session generation of an account, login throttling,
+    the horizon of rows written before every state change had its trail entry, and triggers that
+    forbid changing what a record is, its bytes, and deleting records, seats, matches, accounts
+    or tokens, or reviving a revoked token."""
+    db.execute("ALTER TABLE accounts ADD COLUMN generation INTEGER NOT NULL DEFAULT 0")
+    db.table("login_throttle").create({"key": str, "failures": int, "refused": int, "last_at": float,
+                                       "blocked_until": float, "logged_at": float}, pk="key")
+    db.table("trust_horizon").create({"name": str, "max_id": int}, pk="name")
+    db.table("trail").create_index(["action"])  # `chain-keyed` found at once, however long the unkeyed part
+    for table in HORIZON_TABLES:
+        top = db.execute(f"SELECT coalesce(max(id), 0) FROM {table}").fetchone()[0]
+        db.execute("INSERT INTO trust_horizon (name, max_id) VALUES (?, ?)", [table, top])
+    columns = ", ".join(IMMUTABLE_RECORD_COLUMNS)
+    refusals = {
+        "records_fixed": f"BEFORE UPDATE OF {columns} ON records",
+        "records_no_delete": "BEFORE DELETE ON records",
+        "record_players_no_update": "BEFORE UPDATE ON record_players",
+        "record_players_no_delete": "BEFORE DELETE ON record_players",
+        "matches_no_update": "BEFORE UPDATE ON matches",
+        "matches_no_delete": "BEFORE DELETE ON matches",
+        "audit_rules_no_update": "BEFORE UPDATE ON audit_rules",
+        "audit_rules_no_delete": "BEFORE DELETE ON audit_rules",
+        "accounts_fixed": "BEFORE UPDATE OF id, name, created_at, created_by ON accounts",
+        "accounts_no_delete": "BEFORE DELETE ON accounts",
+        "tokens_fixed": "BEFORE UPDATE OF id, account_id, token_hash, prefix, created_at, created_by ON tokens",
+        "tokens_no_delete": "BEFORE DELETE ON tokens",
+        "tokens_no_revival": "BEFORE UPDATE OF revoked_at, revoked_by ON tokens WHEN OLD.revoked_at IS NOT NULL",
+        "trust_horizon_no_update": "BEFORE UPDATE ON trust_horizon",
+        "trust_horizon_no_delete": "BEFORE DELETE ON trust_horizon",
+    }
+    for name, when in refusals.items():
+        table = when.split(" ON ")[1].split()[0]
+        db.execute(f"CREATE TRIGGER {name} {when} "
+                   f"BEGIN SELECT RAISE(ABORT, '{table}: {name.split('_', 1)[1].replace('_', ' ')} (refused)'); END")
+
+
 @migrations()
 def m005_cases(db: Database) -> None:
     """Issue 11: the folded search text of every record (`records.search`), the receipt of
@@ -275,7 +322,7 @@ def m005_cases(db: Database) -> None:
                                       pk="id", not_null={"case_id", "outcome", "note", "payments_json", "decided_at"},
                                       foreign_keys=[("case_id", "cases", "id"), ("audit_id", "audits", "id")])
     db.table("case_decisions").create_index(["case_id"])
-    for column in ("actor", "action", "at"):  # the admin trail's filters (records/trail_pages.py)
+    for column in ("actor", "at"):  # the admin trail's filters (records/trail_pages.py); `action`: m004
         db.table("trail").create_index([column])
     for table in APPEND_ONLY_M005:
         for event in ("UPDATE", "DELETE"):
@@ -356,10 +403,13 @@ def sha256(data: bytes) -> str:
 
 
 class Store:
-    """Records, documents and audits in one SQLite database."""
+    """Records, documents and audits in one SQLite database. `trail_key` keys the trail's chain
+    (the web layer and the commands pass the configured key; the default empty key is for tools
+    and tests that open a scratch database)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, trail_key: bytes = b"") -> None:
         self.db = db
+        self.trail_key = trail_key
 
     @classmethod
     def open(cls, path: str | Path, **kwargs: Any) -> Store:
@@ -419,22 +469,23 @@ class Store:
         return results
 
     def attach_first_audits(self, stored: Sequence[list[Stored]], outcomes: Sequence[Outcome],
-                            engine_version: str) -> list[list[Stored]]:
+                            engine_version: str, actor: str | None = None) -> list[list[Stored]]:
         """Phase two of an upload, in one transaction: give each stored record without an audit
         its first one from its unit's outcome, or flag it when the engine failed on the unit."""
         if all(outcome is None for outcome in outcomes):
             return list(stored)  # only duplicates of audited records: nothing to write
         stamp = now()
         with self.write():
-            return [[self._first_audit(item, outcome, engine_version, stamp) for item in items]
+            return [[self._first_audit(item, outcome, engine_version, stamp, actor) for item in items]
                     for items, outcome in zip(stored, outcomes)]
 
-    def _first_audit(self, item: Stored, outcome: Outcome, engine_version: str, stamp: str) -> Stored:
+    def _first_audit(self, item: Stored, outcome: Outcome, engine_version: str, stamp: str,
+                     actor: str | None) -> Stored:
         """A record's first audit from its unit's outcome (inside the second transaction)."""
         if item.verdict is not None:
             return item
         if isinstance(outcome, list):
-            return self._attach_audit(item, outcome[item.hand.index], engine_version, stamp)
+            return self._attach_audit(item, outcome[item.hand.index], engine_version, stamp, actor)
         if isinstance(outcome, str):  # kept, marked so that lists and `reaudit` find it
             self.db.execute("UPDATE records SET audit_error = ? WHERE id = ? AND latest_audit_id IS NULL",
                             [outcome, item.record_id])
@@ -442,11 +493,12 @@ class Store:
         row = self.db.execute("SELECT verdict, audit_error FROM records WHERE id = ?", [item.record_id]).fetchone()
         return replace(item, verdict=row[0], audit_error=row[1])  # set by an earlier unit of this batch
 
-    def _attach_audit(self, item: Stored, audit: dict[str, Any], engine_version: str, stamp: str) -> Stored:
+    def _attach_audit(self, item: Stored, audit: dict[str, Any], engine_version: str, stamp: str,
+                      actor: str | None) -> Stored:
         """The first audit of a record, unless a concurrent upload of the same bytes got there first."""
         row = self.db.execute("SELECT latest_audit_id, verdict FROM records WHERE id = ?", [item.record_id]).fetchone()
         if row[0] is None:
-            self._insert_audit(item.record_id, audit, None, engine_version, stamp)
+            self._insert_audit(item.record_id, audit, None, engine_version, stamp, actor=actor)
             return replace(item, verdict=audit["verdict"], audit_error=None)
         return replace(item, verdict=row[1], audit_error=None)
 
@@ -460,7 +512,7 @@ class Store:
                 existing, latest = self._known(hand)
                 if existing is None:
                     record_id = self._insert_hand(hand, None, uploader, uploader, stamp, latest).record_id
-                    self._insert_audit(record_id, audit, None, engine_version, stamp)
+                    self._insert_audit(record_id, audit, None, engine_version, stamp, actor=uploader)
                     stored += 1
         return stored
 
@@ -485,12 +537,8 @@ class Store:
                 row = self.db.execute("SELECT latest_audit_id FROM records WHERE id = ?", [record_id]).fetchone()
                 if row is None:
                     raise UnknownRecord(f"record {record_id} does not exist")
-                audit_id = self._insert_audit(record_id, audit, options, engine_version, stamp)
-                trail.append(self.db, at=stamp, actor=actor, action="reaudit", record_id=record_id,
-                             detail={"audit_id": audit_id, "profile": audit.get("profile"), "options": options,
-                                     "verdict": audit["verdict"], "engine_version": engine_version,
-                                     "previous_audit_id": row[0], **({"reason": reason} if reason else {})})
-                ids.append(audit_id)
+                ids.append(self._insert_audit(record_id, audit, options, engine_version, stamp,
+                                              trail_action="reaudit", actor=actor, previous=row[0], reason=reason))
         return ids
 
     def audit_target(self, record: dict[str, Any]) -> tuple[object, int, int]:
@@ -552,7 +600,7 @@ class Store:
             self.db.execute("UPDATE records SET is_current = 0 WHERE platform = ? AND game_id = ?",
                             [platform, game_id])
         record_id = self._insert("records", row)
-        players = _players(record_id, hand.doc)
+        players = players_of(record_id, hand.doc)
         self._insert_many("record_players", players)
         self._insert("record_search", {"record_id": record_id,
                                        "text": search.record_text(game_id, platform, row["client"], players)})
@@ -560,15 +608,23 @@ class Store:
         return Stored(hand, record_id, game_id, platform, revision, "created" if revision == 1 else "revision", None)
 
     def _insert_audit(self, record_id: int, audit: dict[str, Any], options: dict[str, Any] | None,
-                      engine_version: str, stamp: str) -> int:
-        """Store an audit and make it the record's latest (verdict and rule codes for search)."""
+                      engine_version: str, stamp: str, *, trail_action: str | None = "audit",
+                      actor: str | None = None, previous: int | None = None, reason: str | None = None) -> int:
+        """Store an audit and make it the record's latest (verdict and rule codes for search), with
+        its trail entry (`audit` for a first audit, `reaudit` later) carrying a digest of the row."""
         findings = audit.get("findings") or []
         row = {"record_id": record_id, "game_id": audit.get("game_id"), "profile": audit.get("profile"),
-               "options_json": None if options is None else json.dumps(options, ensure_ascii=False),
+               "options_json": None if options is None else json.dumps(options, ensure_ascii=False, allow_nan=False),
                "engine_version": engine_version, "verdict": audit["verdict"],
                "findings_json": _AUDIT_JSON.encode(findings),
                "settlement_json": _AUDIT_JSON.encode(audit.get("settlement")), "created_at": stamp}
         audit_id = self._insert("audits", row)
+        if trail_action is not None:
+            trail.append(self.db, at=stamp, actor=actor, action=trail_action, record_id=record_id, key=self.trail_key,
+                         detail={"audit_id": audit_id, "profile": audit.get("profile"), "options": options,
+                                 "verdict": audit["verdict"], "engine_version": engine_version,
+                                 "previous_audit_id": previous, "audit_sha256": audit_digest({**row, "id": audit_id}),
+                                 **({"reason": reason} if reason else {})})
         codes = rule_codes(findings)
         self._insert_many("audit_rules", [{"audit_id": audit_id, "rule": code, "section": section_of(code)}
                                           for code in codes])
@@ -579,12 +635,23 @@ class Store:
 
     def _log_upload(self, record_id: int, hand: Hand, uploader: str | None, actor: str | None, stamp: str,
                     outcome: str) -> None:
-        """Every receipt is logged, even of bytes already held, in the receipts and in the trail."""
+        """Every receipt is logged, even of bytes already held, in the receipts and in the trail;
+        the entry names the receipt and what the record is, for `verify`."""
         digest, source = hand.sha256, hand.origin.label()
-        self._insert("uploads", {"record_id": record_id, "sha256": digest, "source": source,
-                                 "uploader": uploader, "uploaded_at": stamp, "outcome": outcome})
-        trail.append(self.db, at=stamp, actor=actor, action="upload", record_id=record_id,
-                     detail={"outcome": outcome, "sha256": digest, "source": source, "uploader": uploader})
+        upload_id = self._insert("uploads", {"record_id": record_id, "sha256": digest, "source": source,
+                                             "uploader": uploader, "uploaded_at": stamp, "outcome": outcome})
+        row = self.db.execute("SELECT platform, game_id, revision, document_id, match_id, match_index FROM records "
+                              "WHERE id = ?", [record_id]).fetchone()
+        detail: dict[str, Any] = {"outcome": outcome, "sha256": digest, "source": source, "uploader": uploader,
+                                  "upload_id": upload_id}
+        if outcome != "duplicate":
+            detail.update(platform=row[0], game_id=row[1], revision=row[2], document_id=row[3], match_id=row[4],
+                          match_index=row[5])
+            if row[4] is not None:
+                match = self.db.execute("SELECT sha256, document_id FROM matches WHERE id = ?", [row[4]]).fetchone()
+                detail.update(match_sha256=match[0], match_document_id=match[1])
+        trail.append(self.db, at=stamp, actor=actor, action="upload", record_id=record_id, detail=detail,
+                     key=self.trail_key)
 
     def _insert(self, table: str, row: dict[str, Any]) -> int:
         """INSERT one row and return its id. Plain SQL: sqlite-utils' insert() introspects the
@@ -716,6 +783,16 @@ class Store:
             f"ORDER BY {column} LIMIT 200")]
 
 
+AUDIT_FIELDS = ("id", "record_id", "game_id", "profile", "options_json", "engine_version", "verdict", "findings_json",
+                "settlement_json", "created_at")
+"""The columns of an audit row its trail entry's digest covers (all of them)."""
+
+
+def audit_digest(row: dict[str, Any]) -> str:
+    """sha256 of an audit row as stored: its trail entry records it, `verify` recomputes it."""
+    return trail.digest([row.get(name) for name in AUDIT_FIELDS])
+
+
 def _loads(data: bytes | str) -> Any:
     """Parse stored JSON (documents may carry a UTF-8 byte order mark)."""
     if isinstance(data, bytes):
@@ -778,7 +855,7 @@ def _utc(played: str | None) -> str | None:
     return moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
 
 
-def _players(record_id: int, doc: dict[str, Any]) -> list[dict[str, Any]]:
+def players_of(record_id: int, doc: dict[str, Any]) -> list[dict[str, Any]]:
     """Rows of `record_players` for the player filter."""
     seats = _array(doc.get("seats"))
     return [{"record_id": record_id, "seat": index, "name": _text(seat.get("name")),

@@ -3,15 +3,17 @@
 - `trail` is append-only: who uploaded, viewed, re-audited, annotated or
   exported what, and when; also logins and account changes. This module has
   no UPDATE or DELETE of it, and SQLite triggers (m003_trust in storage) abort
-  any that someone tries. Each row also carries `hash` = sha256(previous
-  row's hash + this row's content), so a row edited or removed with the
-  triggers dropped (someone with the file) breaks the chain and `verify` says
-  where.
+  any that someone tries. Each row also carries `hash` = HMAC-sha256 with the
+  trail key (kept outside the database) of the previous row's hash and this
+  row's content, so a row edited or removed with the triggers dropped (someone
+  with the file) breaks the chain, and without the key it cannot be rebuilt;
+  the head (`flask trail-head`) kept elsewhere catches rows cut off the end.
 - `notes` are auditors' annotations of a record (case number, decision,
   text): added, never edited, also protected by triggers; each note is also
   a trail entry, so the chain covers it.
-- `verify` re-hashes every stored byte string against the sha256 recorded
-  when it arrived, and walks the chain.
+- `verify_trail` walks the chain; `records.verify` checks every table against
+  the entries (every state change has its entry, and the state is what the
+  entries say).
 
 Appends must run inside the caller's write transaction (`Store.write()`), so
 reading the previous hash and inserting the next row cannot interleave.
@@ -19,6 +21,7 @@ reading the previous hash and inserting the next row cannot interleave.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -28,8 +31,8 @@ from sqlite_utils import Database
 
 GENESIS = "0" * 64
 """The `prev` of the first trail row."""
-ACTIONS = ("upload", "view", "export", "reaudit", "annotate", "login", "login-failed", "logout",
-           "account-create", "account-update", "token-create", "token-revoke", "bootstrap",
+ACTIONS = ("upload", "view", "export", "audit", "reaudit", "annotate", "login", "login-failed", "logout",
+           "account-create", "account-update", "token-create", "token-revoke", "bootstrap", "chain-keyed",
            "receipt", "case-open", "case-attach", "case-decide", "case-close", "case-reopen")
 """Every action the trail records."""
 DECISIONS = ("open", "confirmed", "dismissed", "escalated", "closed")
@@ -47,24 +50,73 @@ def _content(at: str, actor: str, action: str, record_id: int | None, detail: st
     return json.dumps([at, actor, action, record_id, detail], ensure_ascii=False, separators=(",", ":"))
 
 
-def chain_hash(prev: str, at: str, actor: str, action: str, record_id: int | None, detail: str | None) -> str:
-    """sha256 over the previous hash and this row."""
-    return hashlib.sha256((prev + "\n" + _content(at, actor, action, record_id, detail)).encode("utf-8")).hexdigest()
+def chain_hash(prev: str, at: str, actor: str, action: str, record_id: int | None, detail: str | None,
+               key: bytes | None = None) -> str:
+    """HMAC-sha256 with the trail key over the previous hash and this row: without the key, kept
+    outside the database, nobody can recompute the chain after editing it. `key=None` is the plain
+    sha256 of rows written before the chain was keyed (migration m004)."""
+    text = (prev + "\n" + _content(at, actor, action, record_id, detail)).encode("utf-8")
+    if key is None:
+        return hashlib.sha256(text).hexdigest()
+    return hmac.new(key, text, hashlib.sha256).hexdigest()
+
+
+def fingerprint(key: bytes, value: str) -> str:
+    """A keyed digest of a secret-derived value (a password hash, a token hash) for the trail: it
+    proves the value did not change without showing anything about it."""
+    return hmac.new(key, ("fingerprint\n" + value).encode("utf-8"), hashlib.sha256).hexdigest()[:32]
+
+
+def digest(value: Any) -> str:
+    """sha256 of a JSON value in canonical form: what a trail entry records of a stored row."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def append(db: Database, *, at: str, actor: str | None, action: str, record_id: int | None = None,
-           detail: dict[str, Any] | None = None) -> int:
-    """Add one trail row, chained to the last; call inside a write transaction."""
+           detail: dict[str, Any] | None = None, key: bytes) -> int:
+    """Add one trail row, chained to the last with the trail key; call inside a write transaction.
+    The first keyed row after rows of the unkeyed chain (m003) is a `chain-keyed` row recording
+    where the unkeyed part ends and which rows of every table were there before (`trust_horizon`)."""
     if action not in ACTIONS:
         raise ValueError(f"unknown trail action {action!r}")
+    if not _keyed(db):
+        _append(db, at=at, actor="system", action="chain-keyed", record_id=None, key=key,
+                detail={"horizon": horizon(db), "legacy_rows": _count_rows(db)})
+    return _append(db, at=at, actor=actor, action=action, record_id=record_id, detail=detail, key=key)
+
+
+def _append(db: Database, *, at: str, actor: str | None, action: str, record_id: int | None,
+            detail: dict[str, Any] | None, key: bytes) -> int:
+    """Insert one chained row."""
     who = actor or "system"
-    text = None if detail is None else json.dumps(detail, ensure_ascii=False, sort_keys=True)
+    text = None if detail is None else json.dumps(detail, ensure_ascii=False, sort_keys=True, allow_nan=False)
     row = db.execute("SELECT hash FROM trail ORDER BY id DESC LIMIT 1").fetchone()
     prev = row[0] if row else GENESIS
-    digest = chain_hash(prev, at, who, action, record_id, text)
+    digest_ = chain_hash(prev, at, who, action, record_id, text, key)
     cursor = db.execute("INSERT INTO trail (at, actor, action, record_id, detail, prev, hash) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?)", [at, who, action, record_id, text, prev, digest])
+                        "VALUES (?, ?, ?, ?, ?, ?, ?)", [at, who, action, record_id, text, prev, digest_])
     return int(cursor.lastrowid or 0)
+
+
+def _keyed(db: Database) -> bool:
+    """Whether the chain already has its `chain-keyed` row (near its start, so the scan is short)."""
+    return db.execute("SELECT 1 FROM trail WHERE action = 'chain-keyed' LIMIT 1").fetchone() is not None
+
+
+def _count_rows(db: Database) -> int:
+    """Rows of the trail so far."""
+    return int(db.execute("SELECT count(*) FROM trail").fetchone()[0])
+
+
+def horizon(db: Database) -> dict[str, int]:
+    """Per table, the highest id present when migration m004 ran (`trust_horizon`): rows up to it
+    were written before the trail recorded every state change, and `verify` checks them only
+    against what the older entries say."""
+    try:
+        return {str(name): int(top) for name, top in db.execute("SELECT name, max_id FROM trust_horizon")}
+    except Exception:  # noqa: BLE001 - no table: a database older than m004 has no horizon yet
+        return {}
 
 
 def entries(db: Database, *, record_id: int | None = None, limit: int = 200,
@@ -108,16 +160,16 @@ def check_note(case_number: str | None, decision: str | None, text: str | None) 
 
 
 def add_note(db: Database, *, record_id: int, author: str, case_number: str | None, decision: str | None,
-             text: str | None, at: str) -> int:
+             text: str | None, at: str, key: bytes) -> int:
     """Add a note and its trail entry; call inside a write transaction. Notes are never edited:
     a correction is a new note."""
     case, chosen, body = check_note(case_number, decision, text)
     cursor = db.execute("INSERT INTO notes (record_id, author, case_number, decision, text, created_at) "
                         "VALUES (?, ?, ?, ?, ?, ?)", [record_id, author, case, chosen, body, at])
     note_id = int(cursor.lastrowid or 0)
-    digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
-    append(db, at=at, actor=author, action="annotate", record_id=record_id,
-           detail={"note_id": note_id, "case_number": case, "decision": chosen, "text_sha256": digest})
+    text_sha = hashlib.sha256(body.encode("utf-8")).hexdigest()
+    append(db, at=at, actor=author, action="annotate", record_id=record_id, key=key,
+           detail={"note_id": note_id, "case_number": case, "decision": chosen, "text_sha256": text_sha})
     return note_id
 
 
@@ -127,7 +179,7 @@ def notes(db: Database, record_id: int) -> list[dict[str, Any]]:
                          "WHERE record_id = ? ORDER BY id", [record_id]))
 
 
-# ----- verification --------------------------------------------------------------------------
+# ----- verification of the chain (records/verify.py checks the tables against it) --------------
 
 
 @dataclass(frozen=True)
@@ -135,7 +187,7 @@ class Mismatch:
     """One thing `verify` found wrong."""
 
     kind: str
-    """record | match | trail"""
+    """the table (record, document, audit, note, account, token, upload, match) or trail"""
     ident: int
     message: str
 
@@ -144,56 +196,84 @@ class Mismatch:
         return f"{self.kind} {self.ident}: {self.message}"
 
 
-def _sha(data: bytes) -> str:
-    """Hex sha256 of bytes."""
-    return hashlib.sha256(data).hexdigest()
+@dataclass(frozen=True)
+class Head:
+    """The last row of the chain: what an operator writes down elsewhere (`flask trail-head`)."""
+
+    row_id: int
+    hash: str
+
+    def text(self) -> str:
+        """`ID:HASH`, the form `verify --head` takes back."""
+        return f"{self.row_id}:{self.hash}"
+
+    @staticmethod
+    def parse(text: str) -> Head:
+        """`ID:HASH` -> Head; ValueError when it is not that."""
+        ident, _, value = text.strip().partition(":")
+        if not ident.isdigit() or len(value) != 64 or any(c not in "0123456789abcdef" for c in value):
+            raise ValueError("a head is ID:HASH as `flask trail-head` prints it (a row id, 64 hex digits)")
+        return Head(int(ident), value)
 
 
-def _as_bytes(value: bytes | str) -> bytes:
-    """A stored value as bytes: an edit made with SQL text functions turns a BLOB into TEXT,
-    and verify must report that, not crash on it."""
-    return value.encode("utf-8") if isinstance(value, str) else bytes(value)
+def head(db: Database) -> Head | None:
+    """The chain's last row, or None for an empty trail."""
+    row = db.execute("SELECT id, hash FROM trail ORDER BY id DESC LIMIT 1").fetchone()
+    return None if row is None else Head(int(row[0]), str(row[1]))
 
 
-def verify_records(db: Database) -> Iterator[Mismatch]:
-    """Every record's bytes against the sha256 recorded at upload (on the record and on the document)."""
-    cursor = db.execute("SELECT r.id, r.game_id, r.sha256, d.sha256, d.size, d.raw FROM records r "
-                        "LEFT JOIN documents d ON d.id = r.document_id ORDER BY r.id")
-    for record_id, game_id, recorded, doc_hash, size, raw in cursor:  # one row in memory at a time
-        if raw is None:
-            yield Mismatch("record", record_id, f"{game_id}: its bytes are missing")
-            continue
-        actual = _sha(_as_bytes(raw))
-        if actual != recorded or actual != doc_hash or len(raw) != size:
-            yield Mismatch("record", record_id,
-                           f"{game_id}: sha256 of the stored bytes is {actual}, recorded {recorded}")
-
-
-def verify_matches(db: Database) -> Iterator[Mismatch]:
-    """Every match document against its recorded sha256."""
-    cursor = db.execute("SELECT m.id, m.sha256, d.raw FROM matches m LEFT JOIN documents d ON d.id = m.document_id")
-    for match_id, recorded, raw in cursor:
-        actual = None if raw is None else _sha(_as_bytes(raw))
-        if actual != recorded:
-            yield Mismatch("match", match_id, f"sha256 of the stored match is {actual}, recorded {recorded}")
-
-
-def verify_trail(db: Database) -> Iterator[Mismatch]:
-    """Walk the hash chain; report each row whose link or content does not add up."""
-    prev = GENESIS
+def verify_trail(db: Database, key: bytes, anchor: Head | None = None) -> Iterator[Mismatch]:
+    """Walk the chain: rows before the `chain-keyed` row carry plain sha256 (written before m004),
+    every row from it on an HMAC with the key. Report each row whose link or content does not add
+    up, an unkeyed part longer than the `chain-keyed` row says, and, given the head an operator
+    kept, a chain that no longer holds it (rows cut off the end, or the chain rebuilt)."""
+    prev, keyed_from, legacy = GENESIS, None, None
+    seen_anchor = anchor is None
     cursor = db.execute("SELECT id, at, actor, action, record_id, detail, prev, hash FROM trail ORDER BY id")
+    index = 0
     for row_id, at, actor, action, record_id, detail, stored_prev, stored_hash in cursor:
+        if keyed_from is None and action == "chain-keyed":
+            keyed_from = row_id
+            legacy = _legacy_rows(detail)
+            if legacy != index:
+                yield Mismatch("trail", row_id, f"the unkeyed part of the chain has {index} rows, the chain-keyed "
+                                                f"row says {legacy}: rows were added or removed before it")
+        key_now = key if keyed_from is not None else None
         if stored_prev != prev:
             yield Mismatch("trail", row_id, "the chain is broken before this row (a row was removed or edited)")
-        if chain_hash(stored_prev, at, actor, action, record_id, detail) != stored_hash:
-            yield Mismatch("trail", row_id, "this row was changed after it was written")
+        if chain_hash(stored_prev, at, actor, action, record_id, detail, key_now) != stored_hash:
+            yield Mismatch("trail", row_id, "this row was changed after it was written"
+                           + ("" if key_now is not None else " (or it was rewritten without the trail key)"))
+        if anchor is not None and row_id == anchor.row_id:
+            seen_anchor = True
+            if stored_hash != anchor.hash:
+                yield Mismatch("trail", row_id, "this row's hash is not the head kept outside the database: "
+                                                "the chain was rebuilt")
         prev = stored_hash
+        index += 1
+    if not seen_anchor and anchor is not None:
+        yield Mismatch("trail", anchor.row_id, "the head kept outside the database is gone: rows were cut off "
+                                               "the end of the trail")
+    if keyed_from is None and index and _has_keyed_entries(db):
+        yield Mismatch("trail", 0, "the chain has no chain-keyed row, yet holds entries only the keyed chain "
+                                   "writes: it was rebuilt without the key")
 
 
-def verify(db: Database) -> list[Mismatch]:
-    """Everything `flask verify` checks, in one list (empty when all is well)."""
-    return [*verify_records(db), *verify_matches(db), *verify_trail(db)]
+def _legacy_rows(detail: str | None) -> int | None:
+    """The count of unkeyed rows a chain-keyed row records."""
+    try:
+        value = json.loads(detail or "{}").get("legacy_rows")
+    except (ValueError, AttributeError):
+        return None
+    return value if isinstance(value, int) else None
 
 
-__all__ = ["ACTIONS", "DECISIONS", "GENESIS", "Mismatch", "NOTE_LIMITS", "NoteError", "add_note", "append",
-           "chain_hash", "check_note", "count", "entries", "notes", "verify"]
+def _has_keyed_entries(db: Database) -> bool:
+    """Entries of actions or fields that exist only since m004 (first audits, upload ids)."""
+    row = db.execute("SELECT 1 FROM trail WHERE action = 'audit' OR detail LIKE '%\"upload_id\"%' LIMIT 1").fetchone()
+    return row is not None
+
+
+__all__ = ["ACTIONS", "DECISIONS", "GENESIS", "Head", "Mismatch", "NOTE_LIMITS", "NoteError", "add_note", "append",
+           "chain_hash", "check_note", "count", "digest", "entries", "fingerprint", "head", "horizon", "notes",
+           "verify_trail"]

@@ -30,6 +30,7 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 from app import create_app  # noqa: E402
 from records.security import Accounts  # noqa: E402
 from records.storage import Store, now  # noqa: E402
+from web.db import trail_key  # noqa: E402
 
 SPEC = ROOT / "spec" if (ROOT / "spec").is_dir() else ROOT.parent / "shared" / "spec"
 """The repository's copy of the spec, else shared/spec beside the checkout."""
@@ -110,9 +111,15 @@ def failing_auditor(*_args: Any, **_kwargs: Any) -> list[dict[str, Any]]:
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
-    """The service on a temporary database, with the real engine."""
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "service.sqlite3")})
+    """The service on a temporary database, with the real engine (its trail key beside it)."""
+    app = create_app(app_config(tmp_path))
     yield app
+
+
+def app_config(tmp_path: Path, name: str = "service.sqlite3", **config: Any) -> dict[str, Any]:
+    """The configuration of a test app: a temporary database and trail key, plain-http cookies."""
+    return {"TESTING": True, "DATABASE": str(tmp_path / name), "TRAIL_KEY_FILE": str(tmp_path / "trail_key"),
+            "SESSION_COOKIE_SECURE": False, **config}
 
 
 TEST_PASSWORD = "correct horse battery"
@@ -138,10 +145,10 @@ class LoggedInClient(FlaskClient):
 def add_account(app: Flask, name: str, role: str = "admin", platform: str | None = None) -> None:
     """Create an account with TEST_PASSWORD."""
     with app.app_context():
-        store = Store.open(app.config["DATABASE"])
+        store = Store.open(app.config["DATABASE"], trail_key=trail_key())
         try:
             with store.write():
-                Accounts(store.db).create(name, role, TEST_PASSWORD, platform=platform, stamp=now(),
+                Accounts(store.db, store.trail_key).create(name, role, TEST_PASSWORD, platform=platform, stamp=now(),
                                           password_hash=FAST_HASH)
         finally:
             store.close()
@@ -168,9 +175,9 @@ def api_token(app: Flask, name: str, role: str = "uploader", platform: str | Non
     """Headers with a fresh bearer token of a new account."""
     add_account(app, name, role, platform)
     with app.app_context():
-        store = Store.open(app.config["DATABASE"])
+        store = Store.open(app.config["DATABASE"], trail_key=trail_key())
         try:
-            accounts = Accounts(store.db)
+            accounts = Accounts(store.db, store.trail_key)
             account = accounts.by_name(name)
             assert account is not None
             with store.write():

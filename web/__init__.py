@@ -16,7 +16,7 @@ def register(app: Flask) -> None:
     The modules are imported here, not at the top, so that importing one of them (`web.charts`,
     `web.i18n` in a test) does not load every blueprint."""
     from web import admin, api, auth, cli, db, drawings, errors, i18n, labels, login, maintenance, pages, trail
-    from web import cases, conformance, listing, overview, receipts, report
+    from web import cases, cli_trust, conformance, listing, overview, receipts, report
 
     db.init_app(app)
     i18n.init_app(app)
@@ -38,3 +38,4 @@ def register(app: Flask) -> None:
     listing.favicon(app)
     cases.init_app(app)
     cli.init_app(app)
+    cli_trust.init_app(app)

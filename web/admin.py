@@ -35,13 +35,7 @@ bp = Blueprint("admin", __name__, url_prefix="/admin")
 def _accounts() -> tuple[Store, Accounts]:
     """The request's store and its accounts."""
     store = get_store()
-    return store, Accounts(store.db)
-
-
-def _log(store: Store, action: str, account: Account, actor: str | None, **detail: object) -> None:
-    """An account change in the trail (call inside the write transaction)."""
-    trail.append(store.db, at=now(), actor=actor, action=action,
-                 detail={"account": account.name, "role": account.role, "platform": account.platform, **detail})
+    return store, Accounts(store.db, store.trail_key)
 
 
 def _find(accounts: Accounts, account_id: int) -> Account:
@@ -81,7 +75,6 @@ def create_account() -> ResponseReturnValue:
         with store.write():
             account = accounts.create(form.get("name", "").strip(), form.get("role", ""), password,
                                       platform=form.get("platform"), created_by=account_name(), stamp=now())
-            _log(store, "account-create", account, account_name())
     except AccountError as exc:
         return _list_page(error=str(exc), status=400)
     shown = None if form.get("password") else password
@@ -108,8 +101,8 @@ def _account_page(account_id: int, *, error: str | None = None, token: str | Non
 @requires(ADMIN)
 def update_account(account_id: int) -> ResponseReturnValue:
     """Change role and platform (an uploader needs a platform; the last admin stays admin)."""
-    return _change_account(account_id, "role", lambda accounts: accounts.set_role(
-        account_id, request.form.get("role", ""), request.form.get("platform")))
+    return _change_account(account_id, lambda accounts: accounts.set_role(
+        account_id, request.form.get("role", ""), request.form.get("platform"), actor=account_name(), stamp=now()))
 
 
 @bp.post("/accounts/<int:account_id>/disable")
@@ -117,18 +110,17 @@ def update_account(account_id: int) -> ResponseReturnValue:
 def disable_account(account_id: int) -> ResponseReturnValue:
     """Disable (`disabled=1`) or enable (`disabled=0`) an account; its sessions and tokens follow at once."""
     disabled = request.form.get("disabled", "1") != "0"
-    return _change_account(account_id, "disabled" if disabled else "enabled",
-                           lambda accounts: accounts.set_disabled(account_id, disabled))
+    return _change_account(account_id, lambda accounts: accounts.set_disabled(
+        account_id, disabled, actor=account_name(), stamp=now()))
 
 
-def _change_account(account_id: int, change: str, apply: Callable[[Any], Any]) -> ResponseReturnValue:
-    """One account change in one transaction, logged to the trail; a refused change re-shows the page."""
+def _change_account(account_id: int, apply: Callable[[Any], Any]) -> ResponseReturnValue:
+    """One account change in one transaction (the change logs itself); a refused change re-shows the page."""
     store, accounts = _accounts()
     _find(accounts, account_id)
     try:
         with store.write():
-            changed = apply(accounts)
-            _log(store, "account-update", changed, account_name(), change=change)
+            apply(accounts)
     except AccountError as exc:
         return _account_page(account_id, error=str(exc), status=400)
     return redirect(url_for("admin.account", account_id=account_id), code=303)
@@ -139,11 +131,10 @@ def _change_account(account_id: int, change: str, apply: Callable[[Any], Any]) -
 def reset_password(account_id: int) -> ResponseReturnValue:
     """A new random password, shown once; the account's sessions end."""
     store, accounts = _accounts()
-    found = _find(accounts, account_id)
+    _find(accounts, account_id)
     password = new_password()
     with store.write():
-        accounts.set_password(account_id, password)
-        _log(store, "account-update", found, account_name(), change="password")
+        accounts.set_password(account_id, password, actor=account_name(), stamp=now())
     return _account_page(account_id, password=password)
 
 
@@ -152,11 +143,10 @@ def reset_password(account_id: int) -> ResponseReturnValue:
 def create_token(account_id: int) -> ResponseReturnValue:
     """A new API token, shown once."""
     store, accounts = _accounts()
-    found = _find(accounts, account_id)
+    _find(accounts, account_id)
     with store.write():
         token = accounts.create_token(account_id, label=request.form.get("label"), created_by=account_name(),
                                       stamp=now())
-        _log(store, "token-create", found, account_name(), token=token[:10])
     return _account_page(account_id, token=token, status=201)
 
 
@@ -172,7 +162,6 @@ def revoke_token(token_id: int) -> ResponseReturnValue:
     owner = accounts.get(row["account_id"])
     with store.write():
         accounts.revoke_token(token_id, revoked_by=account_name(), stamp=now())
-        _log(store, "token-revoke", owner, account_name(), token=row["prefix"])
     return redirect(url_for("admin.account", account_id=owner.id), code=303)
 
 
@@ -219,9 +208,8 @@ def create_user_command(name: str, role: str, platform: str | None, password_std
     store = get_store()
     try:
         with store.write():
-            created = Accounts(store.db).create(name, role, _read_password(password_stdin), platform=platform,
-                                                created_by=cli_actor(), stamp=now())
-            _log(store, "account-create", created, cli_actor())
+            created = Accounts(store.db, store.trail_key).create(
+                name, role, _read_password(password_stdin), platform=platform, created_by=cli_actor(), stamp=now())
     except AccountError as exc:
         raise click.ClickException(str(exc)) from exc
     where = f" for platform {created.platform}" if created.platform else ""
@@ -236,26 +224,24 @@ def create_token_command(name: str, label: str | None) -> None:
     """Create an API token for account NAME and print it (the only time it is shown)."""
     init_db()
     store = get_store()
-    accounts = Accounts(store.db)
+    accounts = Accounts(store.db, store.trail_key)
     found = accounts.by_name(name)
     if found is None:
         raise click.ClickException(f"no account named {name!r}")
     with store.write():
         token = accounts.create_token(found.id, label=label, created_by=cli_actor(), stamp=now())
-        _log(store, "token-create", found, cli_actor(), token=token[:10])
     click.echo(token)
 
 
 def bootstrap_admin(store: Store) -> tuple[str, str] | None:
     """Create a local admin with a random password when no active admin exists; (name, password)."""
-    accounts = Accounts(store.db)
+    accounts = Accounts(store.db, store.trail_key)
     if accounts.has_active_admin():
         return None
     name = "admin" if accounts.by_name("admin") is None else f"admin-{new_password()[:6].lower()}"
     password = new_password()
     with store.write():
-        created = accounts.create(name, ADMIN, password, created_by=cli_actor(), stamp=now())
-        _log(store, "bootstrap", created, cli_actor())
+        accounts.create(name, ADMIN, password, created_by=cli_actor(), stamp=now(), action="bootstrap")
     return name, password
 
 

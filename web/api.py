@@ -24,7 +24,7 @@ from web.i18n import api_language
 from web.openapi import build_spec
 from web.upload_request import run_upload, upload_status, uploaded_files
 from web.uploads import summarize
-from web.views import find_record, first_messages, localized_row, parse_list_query, reaudit_record, record_detail
+from web.views import find_record, first_messages, strict_json, localized_row, parse_list_query, reaudit_record, record_detail
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -89,12 +89,7 @@ def list_audits(record_id: int) -> ResponseReturnValue:
 def reaudit_request() -> dict[str, Any]:
     """The re-audit body, checked: JSON object, known profile, options an object."""
     data = request.get_data(cache=True)
-    try:
-        body = request.get_json(silent=True) if data.strip() else {}
-    except RecursionError:  # nesting deep enough to exhaust the parser is not JSON we accept
-        body = None
-    if body is None:
-        abort(400, "the request body is not valid JSON; send {\"profile\": ..., \"options\": {...}}")
+    body = strict_json(data, "body") if data.strip() else {}
     if not isinstance(body, dict):
         abort(400, "the request body must be a JSON object with optional `profile` and `options`")
     try:

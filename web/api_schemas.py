@@ -160,7 +160,7 @@ class RecordPageSchema(Schema):
 class UploadErrorSchema(Schema):
     """Why an item of an upload was not stored."""
 
-    code = fields.String(metadata={"description": "json, encoding, format, schema, limit, junk, archive or engine"})
+    code = fields.String(metadata={"description": "json, encoding, format, schema, limit, junk, archive, engine or store"})
     message = fields.String(metadata={"description": "names the file, member, line and JSON path"})
     path = fields.String(allow_none=True, metadata={"description": "JSON path from the schema check"})
     rule = fields.String(allow_none=True)

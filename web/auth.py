@@ -23,13 +23,13 @@ from dataclasses import replace
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
 
-from flask import Flask, abort, current_app, g, has_request_context, make_response, redirect, request, session, url_for
+from flask import Flask, abort, current_app, g, make_response, redirect, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
 from werkzeug.routing import IntegerConverter
 
+from audit.jsontext import INT_MAX
 from records.security import ADMIN, AUDITOR, UPLOADER, Account, Accounts
 from records.storage import RecordQuery
 from web.db import get_store
@@ -38,7 +38,6 @@ from web.errors import ApiError, error_response
 PUBLIC = frozenset({"auth.login", "auth.health", "static"})
 """Endpoints anyone may reach (the login blueprint, `web.login`, is named `auth`)."""
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 CSRF_FIELD, CSRF_HEADER = "csrf_token", "X-CSRF-Token"
 READERS = (ADMIN, AUDITOR)
 """People who read, re-audit and annotate records."""
@@ -102,13 +101,14 @@ def identify() -> None:
     """Set g.account and g.via ('token', 'session' or None)."""
     g.account, g.via = None, None
     token = _bearer()
-    accounts = Accounts(get_store().db)
+    store = get_store()
+    accounts = Accounts(store.db, store.trail_key)
     if token is not None:
         g.account = accounts.by_token(token) if token else None
         g.via = "token"
         return
     account_id = session.get("uid")
-    if isinstance(account_id, int):
+    if isinstance(account_id, int) and not isinstance(account_id, bool) and 0 < account_id <= INT_MAX:
         account = _session_account(accounts, account_id)
         if account is None:
             session.clear()
@@ -122,6 +122,8 @@ def _session_account(accounts: Accounts, account_id: int) -> Account | None:
     except ValueError:
         return None
     if account.disabled or account.role == UPLOADER or session.get("key") != account.session_key:
+        return None
+    if session.get("gen") != account.generation:  # logged out, password changed or disabled since
         return None
     return account
 
@@ -179,16 +181,14 @@ def check_csrf() -> None:
 
 
 class SessionInterface(SecureCookieSessionInterface):
-    """Flask's signed cookie, with SESSION_COOKIE_SECURE = "auto": Secure unless the request
-    came to localhost (`make run`) or the app is testing."""
+    """Flask's signed cookie. `SESSION_COOKIE_SECURE` comes from the configuration only (default
+    True): the Host header is the client's to choose, so it must not decide (`make run` sets it
+    false for http://127.0.0.1; behind a TLS proxy it stays true). Any value that is not a
+    boolean counts as true."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
-        """Decide per request when the setting is "auto"."""
-        value = app.config.get("SESSION_COOKIE_SECURE")
-        if value == "auto":
-            host = urlsplit(f"//{request.host}").hostname if has_request_context() else None
-            return not (app.testing or host in LOCAL_HOSTS)
-        return bool(value)
+        """The configured setting, failing safe."""
+        return app.config.get("SESSION_COOKIE_SECURE") is not False
 
 
 def ensure_secret_key(app: Flask) -> None:

@@ -82,7 +82,7 @@ def _change(work: Any) -> Any:
     store = get_store()
     try:
         with store.write():
-            return work(store.db, account_name() or "unknown", now())
+            return work(store.db, account_name() or "unknown", now(), store.trail_key)
     except cases.CaseError as exc:
         raise _fail(exc) from exc
 
@@ -120,14 +120,14 @@ def case_query() -> cases.CaseQuery:
 
 def _open(values: dict[str, Any]) -> int:
     """Open a case from checked values."""
-    return int(_change(lambda db, actor, at: cases.open_case(db, actor=actor, at=at, **values)))
+    return int(_change(lambda db, actor, at, key: cases.open_case(db, actor=actor, at=at, key=key, **values)))
 
 
 def _attach(case_id: int, values: dict[str, Any]) -> tuple[int, bool]:
     """Attach a record (an uploader's platform rule does not apply: only people attach)."""
     find_case(get_store(), case_id)
-    attached: tuple[int, bool] = _change(lambda db, actor, at: cases.attach(
-        db, case_id=case_id, record_id=values["record"], revision=values.get("revision"), actor=actor, at=at))
+    attached: tuple[int, bool] = _change(lambda db, actor, at, key: cases.attach(
+        db, case_id=case_id, record_id=values["record"], revision=values.get("revision"), actor=actor, at=at, key=key))
     return attached
 
 
@@ -135,9 +135,9 @@ def _decide(case_id: int, values: dict[str, Any]) -> int:
     """Record a decision from checked values."""
     find_case(get_store(), case_id)
     payments = [{"from": p["from_"], "to": p["to"], "amount": p["amount"]} for p in values.get("payments") or []]
-    return int(_change(lambda db, actor, at: cases.decide(
+    return int(_change(lambda db, actor, at, key: cases.decide(
         db, case_id=case_id, outcome=values["outcome"], note=values["note"], payments=payments,
-        audit_id=values.get("audit"), actor=actor, at=at)))
+        audit_id=values.get("audit"), actor=actor, at=at, key=key)))
 
 
 # ----- JSON API ------------------------------------------------------------------------------
@@ -193,7 +193,7 @@ def api_decide(case_id: int) -> ResponseReturnValue:
 def api_close(case_id: int) -> ResponseReturnValue:
     """Close a decided case."""
     find_case(get_store(), case_id)
-    _change(lambda db, actor, at: cases.close(db, case_id=case_id, actor=actor, at=at))
+    _change(lambda db, actor, at, key: cases.close(db, case_id=case_id, actor=actor, at=at, key=key))
     return jsonify(case_detail(get_store(), case_id, api_language()))
 
 
@@ -202,7 +202,7 @@ def api_close(case_id: int) -> ResponseReturnValue:
 def api_reopen(case_id: int) -> ResponseReturnValue:
     """Reopen a closed case."""
     find_case(get_store(), case_id)
-    _change(lambda db, actor, at: cases.reopen(db, case_id=case_id, actor=actor, at=at))
+    _change(lambda db, actor, at, key: cases.reopen(db, case_id=case_id, actor=actor, at=at, key=key))
     return jsonify(case_detail(get_store(), case_id, api_language()))
 
 
@@ -306,7 +306,7 @@ def case_decide_form(case_id: int) -> ResponseReturnValue:
 def case_close_form(case_id: int) -> ResponseReturnValue:
     """Close the case from its page."""
     find_case(get_store(), case_id)
-    _change(lambda db, actor, at: cases.close(db, case_id=case_id, actor=actor, at=at))
+    _change(lambda db, actor, at, key: cases.close(db, case_id=case_id, actor=actor, at=at, key=key))
     return redirect(url_for("cases.case_page", case_id=case_id), code=303)
 
 
@@ -315,7 +315,7 @@ def case_close_form(case_id: int) -> ResponseReturnValue:
 def case_reopen_form(case_id: int) -> ResponseReturnValue:
     """Reopen the case from its page."""
     find_case(get_store(), case_id)
-    _change(lambda db, actor, at: cases.reopen(db, case_id=case_id, actor=actor, at=at))
+    _change(lambda db, actor, at, key: cases.reopen(db, case_id=case_id, actor=actor, at=at, key=key))
     return redirect(url_for("cases.case_page", case_id=case_id), code=303)
 
 

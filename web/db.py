@@ -1,8 +1,15 @@
 """The store of the current request, opened on first use and closed on teardown (flaskr style)."""
 from __future__ import annotations
 
+import os
+import secrets
+from pathlib import Path
+
 from flask import Flask, current_app, g
 
+from sqlite_utils import Database
+
+from records import access
 from records.ingest import Limits, Validators
 from records.pipeline import Engine, Pipeline, default_engine
 from records.storage import Store, connect, migrate
@@ -17,9 +24,63 @@ def get_store() -> Store:
         if path not in migrated:
             migrate(db)
             migrated.add(path)
-        g.store = Store(db)
+        g.store = Store(db, trail_key=trail_key())
     store: Store = g.store
     return store
+
+
+def trail_key() -> bytes:
+    """The key of the trail's HMAC chain, kept outside the database: `TRAIL_KEY` when configured
+    (`FLASK_TRAIL_KEY`), else `TRAIL_KEY_FILE` (default instance/trail_key), made once with 32
+    random bytes, mode 0600, and shared by every process. Keep a copy apart from the database
+    (with the trail head, `flask trail-head`): whoever has the database but not the key cannot
+    rebuild the chain after editing it."""
+    cached: bytes | None = current_app.extensions.get("zhuoji_trail_key")
+    if cached is not None:
+        return cached
+    configured = current_app.config.get("TRAIL_KEY")
+    if configured:
+        key = configured.encode("utf-8") if isinstance(configured, str) else bytes(configured)
+    else:
+        key = _key_file(Path(current_app.config.get("TRAIL_KEY_FILE")
+                             or Path(current_app.instance_path) / "trail_key")).encode("ascii")
+    current_app.extensions["zhuoji_trail_key"] = key
+    return key
+
+
+def _key_file(path: Path) -> str:
+    """The key kept in a file, created (0600) on first use. Written to a temporary file first and
+    linked into place, so a worker starting at the same moment reads either nothing (and links
+    its own, losing the race cleanly) or the whole key, never a half-written one."""
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w", encoding="ascii") as handle:
+            handle.write(secrets.token_hex(32))
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            pass
+        finally:
+            temporary.unlink()
+    key = path.read_text(encoding="ascii").strip()
+    if not key:
+        raise RuntimeError(f"the trail key file {path} is empty; restore it from where it is kept")
+    return key
+
+
+def access_path() -> str:
+    """The access log's file: ACCESS_DATABASE, else beside the main database."""
+    return str(current_app.config.get("ACCESS_DATABASE") or access.path_for(current_app.config["DATABASE"]))
+
+
+def get_access_db() -> Database:
+    """The request's connection to the access log (views and exports), opened on first use."""
+    if "access_db" not in g:
+        g.access_db = access.connect(access_path())
+    db: Database = g.access_db
+    return db
 
 
 def configured_engine() -> Engine:
@@ -44,6 +105,9 @@ def get_pipeline() -> Pipeline:
 def close_store(_error: BaseException | None = None) -> None:
     """Close the request's connection, if one was opened."""
     g.pop("pipeline", None)
+    access_db = g.pop("access_db", None)
+    if access_db is not None:
+        access_db.close()
     store = g.pop("store", None)
     if store is not None:
         store.close()

@@ -44,9 +44,37 @@ def handle_http(exc: HTTPException) -> ResponseReturnValue:
 
 def handle_too_large(exc: RequestEntityTooLarge) -> ResponseReturnValue:
     """413 naming the limit, so the client knows how to split its upload."""
-    limit = current_app.config.get("MAX_CONTENT_LENGTH")
-    message = f"request body is larger than the limit of {limit} bytes; split the upload into smaller files"
+    config = current_app.config
+    limit = config.get("MAX_CONTENT_LENGTH")
+    form_limit = _form_limit(exc)
+    if form_limit == "parts":
+        message = (f"the form has more than {config.get('MAX_FORM_PARTS')} parts (MAX_FORM_PARTS); "
+                   "send fewer files per request")
+    elif form_limit == "memory":
+        message = (f"a form field that is not a file is larger than {config.get('MAX_FORM_MEMORY_SIZE')} bytes "
+                   "(MAX_FORM_MEMORY_SIZE); send records as files")
+    else:
+        message = f"request body is larger than the limit of {limit} bytes; split the upload into smaller files"
     return error_response(413, exc.name, message)
+
+
+def _form_limit(exc: BaseException) -> str | None:
+    """Which of werkzeug's form limits raised (it says none in the exception): `parts` when its
+    multipart parser counted too many parts, `memory` when a field outgrew the form memory, else
+    None (the body size). Read from the innermost frame that raised."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return None
+    code = tb.tb_frame.f_code
+    if "werkzeug" not in code.co_filename:
+        return None
+    if code.co_name == "next_event":  # MultipartDecoder counting parts against max_form_parts
+        return "parts"
+    if code.co_name in ("receive_data", "parse"):  # a field's bytes against max_form_memory_size
+        return "memory"
+    return None
 
 
 def init_app(app: Flask) -> None:

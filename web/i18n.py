@@ -292,6 +292,7 @@ ZH: dict[str, str] = {
     "view": "查看",
     "export": "导出",
     "re-audit": "重新审计",
+    "audit": "审计",
     "note": "批注",
     "login": "登录",
     "failed login": "登录失败",
@@ -302,6 +303,7 @@ ZH: dict[str, str] = {
     "token revoked": "吊销令牌",
     "first admin": "初始管理员",
     "not audited": "未审计",
+    "Too many failed logins. Try again in %(seconds)s seconds.": "登录失败次数过多，请在 %(seconds)s 秒后再试。",
     "Not audited: the engine failed on this record; it is kept and will be audited again by `flask --app app reaudit`.":
         "未审计：审计引擎处理这条记录时出错；记录已保存，可用 `flask --app app reaudit` 重新审计。",
     # conformance (issue 15)
@@ -448,8 +450,15 @@ def gettext(message: str, **params: object) -> str:
 def lang_url(language: str) -> str:
     """The current page in another language (keeps the other query parameters)."""
     endpoint = request.endpoint or "pages.records"
-    values = {**request.args.to_dict(), **(request.view_args or {}), "lang": language}
+    args = {key: value for key, value in request.args.to_dict().items() if not _reserved(key)}
+    values = {**args, **(request.view_args or {}), "lang": language}
     return url_for(endpoint, **values)
+
+
+def _reserved(key: str) -> bool:
+    """Query parameters url_for would read as its own arguments (`_method`, `_anchor`, `_scheme`,
+    `_external` and any other `_` name, or `endpoint`): dropped from the link, never obeyed."""
+    return key.startswith("_") or key == "endpoint"
 
 
 def remember_language(response: Response) -> Response:

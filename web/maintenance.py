@@ -1,4 +1,4 @@
-"""Commands for keeping the store honest: `flask --app app reaudit` and `flask --app app verify`.
+"""Commands for keeping the store current: `flask --app app reaudit` (`verify` is in web/cli_trust.py).
 
 - `reaudit` recomputes audits of the records a filter selects, e.g. after an engine upgrade
   (`--engine-version-below 1.1.0`) or after the engine failed on some uploads
@@ -7,8 +7,6 @@
   profile, no options), which is what an upload does. The audits run on Dask workers, the
   path of `python -m audit.batch` (`records.batch_reaudit`): a local cluster of `--workers`
   processes, or an existing one (`--scheduler`); this process writes them back in batches.
-- `verify` re-hashes every stored byte string and walks the trail's hash chain; it exits 1 and
-  lists each mismatch when anything was changed behind the service's back.
 """
 from __future__ import annotations
 
@@ -20,7 +18,6 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from audit.batch.runner import cluster
-from records import trail
 from records.batch_reaudit import Reaudit, reaudit
 from records.storage import UNAUDITED, VERDICTS, Store
 from web.admin import cli_actor
@@ -106,25 +103,6 @@ def _label(row: dict[str, Any]) -> str:
     return f"record {row['id']} {row['game_id']} r{row['revision']}: {row['verdict'] or UNAUDITED}"
 
 
-@click.command("verify")
-@with_appcontext
-def verify_command() -> None:
-    """Check every stored record against its sha256 and the trail's hash chain; exit 1 on any mismatch."""
-    init_db()
-    db = get_store().db
-    mismatches = trail.verify(db)
-    counts = {table: db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-              for table in ("records", "matches", "trail")}
-    for mismatch in mismatches:
-        click.echo(mismatch.describe())
-    checked = f"checked {counts['records']} records, {counts['matches']} matches, {counts['trail']} trail rows"
-    if mismatches:
-        click.echo(f"{checked}: {len(mismatches)} mismatch(es)")
-        raise click.exceptions.Exit(1)
-    click.echo(f"{checked}: every hash matches")
-
-
 def init_app(app: Flask) -> None:
     """Register the commands."""
     app.cli.add_command(reaudit_command)
-    app.cli.add_command(verify_command)

@@ -12,7 +12,6 @@
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, Flask, abort, g, jsonify, redirect, request, url_for
@@ -23,9 +22,9 @@ from records import trail
 from records.storage import now
 from web.api_schemas import NoteRequestSchema, NoteSchema, TrailEntrySchema
 from web.auth import READERS, account_name, current_account, requires
-from web.db import get_store
+from web.db import get_access_db, get_store, trail_key
 from web.errors import ApiError
-from web.views import find_record
+from web.views import find_record, merged_entries, strict_json
 
 bp = Blueprint("trail", __name__)
 
@@ -51,21 +50,26 @@ def log_access(response: Any) -> Any:
     detail = {"endpoint": request.endpoint, "via": g.get("via")}
     if export:
         detail.update(format=response.mimetype, path=request.full_path.rstrip("?"))
-    store = get_store()
-    with store.write():
-        trail.append(store.db, at=now(), actor=account_name(), action="export" if export else "view",
+    db = get_access_db()  # the access log's own file: a reader never takes the main write lock
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        trail.append(db, at=now(), actor=account_name(), action="export" if export else "view", key=trail_key(),
                      record_id=record_id if isinstance(record_id, int) else None, detail=detail)
+    except BaseException:
+        db.conn.rollback()
+        raise
+    db.conn.commit()
     return response
 
 
 def record_trail(record_id: int, limit: int = SHOWN_ON_PAGE) -> list[dict[str, Any]]:
-    """Template global: the newest trail rows of a record."""
-    return trail.entries(get_store().db, record_id=record_id, limit=limit)
+    """Template global: the newest trail rows of a record (changes and reads)."""
+    return merged_entries(record_id, limit)
 
 
 def record_trail_count(record_id: int) -> int:
     """Template global: how many trail rows a record has."""
-    return trail.count(get_store().db, record_id=record_id)
+    return trail.count(get_store().db, record_id=record_id) + trail.count(get_access_db(), record_id=record_id)
 
 
 def record_notes(record_id: int) -> list[dict[str, Any]]:
@@ -84,7 +88,7 @@ def _add(record_id: int, values: dict[str, Any]) -> int:
     with store.write():
         return trail.add_note(store.db, record_id=record_id, author=account_name() or "unknown",
                               case_number=values.get("case_number"), decision=values.get("decision"),
-                              text=values.get("text"), at=now())
+                              text=values.get("text"), at=now(), key=store.trail_key)
 
 
 # ----- routes ---------------------------------------------------------------------------------
@@ -114,10 +118,7 @@ def list_notes(record_id: int) -> ResponseReturnValue:
 
 def _json_body() -> Any:
     """The request body as JSON, or a 400 that says why (deep nesting included)."""
-    try:
-        return json.loads(request.get_data(cache=True) or b"null")
-    except (ValueError, RecursionError) as exc:
-        raise ApiError(400, f"the request body is not valid JSON ({type(exc).__name__})") from exc
+    return strict_json(request.get_data(cache=True) or b"null", "body")
 
 
 @bp.post("/api/records/<int:record_id>/notes")

@@ -52,7 +52,7 @@ def keep_receipts(store: Store, results: list[dict[str, Any]], *, uploader: str 
     (`records.receipts`): the store already holds what was accepted, this says what was sent."""
     if results:
         with store.write():
-            receipts.add(store.db, results, uploader=uploader, actor=actor or uploader, at=now())
+            receipts.add(store.db, results, uploader=uploader, actor=actor or uploader, at=now(), key=store.trail_key)
 
 
 def _lines(batch: Batch, stored: Iterator[list[dict[str, Any]]]) -> list[dict[str, Any]]:
@@ -99,8 +99,10 @@ def _store(pipeline: Pipeline, units: list[Unit], uploader: str | None, actor: s
     if not units:
         return []
     try:
-        return [[_stored_result(stored) for stored in items]
-                for items in pipeline.upload(units, uploader=uploader, actor=actor)]
+        outcomes = pipeline.upload_isolating(units, uploader=uploader, actor=actor)
+        return [[_problem_result(Problem(hand.origin, "store", items)) for hand in unit.hands]
+                if isinstance(items, str) else [_stored_result(stored) for stored in items]
+                for unit, items in zip(units, outcomes)]
     except AuditFailed as exc:
         return [[_problem_result(Problem(hand.origin, "engine", str(exc))) for hand in unit.hands] for unit in units]
 

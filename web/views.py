@@ -6,18 +6,19 @@ page and its JSON agree; blueprints import this module and never each other.
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import abort, current_app
 from marshmallow import ValidationError
 
+from audit import jsontext
 from audit.catalogue import Lang, rerender
+from records import trail
 from records.pipeline import AuditFailed, OptionsRefused
 from records.storage import RecordQuery, Store, UnknownRecord
 from web.api_schemas import ListQuerySchema
 from web.auth import account_name, visible
-from web.db import get_pipeline, get_store
+from web.db import get_access_db, get_pipeline, get_store
 from web.errors import ApiError
 from web.safe_audit import check_options, refused_error
 
@@ -72,14 +73,25 @@ def first_messages(messages: Any) -> str:
     return str(messages)
 
 
+def strict_json(data: bytes | str, what: str) -> Any:
+    """A JSON text from a request, read strictly (`audit.jsontext`); a 400 naming `what` and the
+    JSON path of the refused value (NaN, 1e400, an integer past 64 bits, a lone surrogate, a
+    repeated key, deep nesting)."""
+    try:
+        return jsontext.loads(data, max_depth=current_app.config["INGEST_MAX_DEPTH"])
+    except jsontext.JsonTextError as exc:
+        where = f"{what}.{exc.path}" if exc.path else what
+        message = exc.message
+        if exc.line is not None:
+            message = f"not valid JSON (line {exc.line}, column {exc.column}: {message.removeprefix('malformed JSON: ')})"
+        raise ApiError(400, f"{where}: {message}", {where: [message]}) from exc
+
+
 def form_options(text: str) -> dict[str, Any] | None:
     """The options textarea: empty, or a JSON object."""
     if not text.strip():
         return None
-    try:
-        options = json.loads(text)
-    except json.JSONDecodeError as exc:
-        abort(400, f"options: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})")
+    options = strict_json(text, "options")
     if not isinstance(options, dict):
         abort(400, "options: must be a JSON object")
     return options
@@ -113,3 +125,12 @@ def what_if_audit(record_id: int, profile: str | None, options: dict[str, Any] |
     except AuditFailed as exc:
         current_app.logger.exception("what-if audit of record %s failed", record_id)
         raise ApiError(502, str(exc)) from exc
+
+
+def merged_entries(record_id: int | None, limit: int) -> list[dict[str, Any]]:
+    """The newest rows of the main trail and the access log together, newest first."""
+    rows = (trail.entries(get_store().db, record_id=record_id, limit=limit)
+            + trail.entries(get_access_db(), record_id=record_id, limit=limit))
+    rows = [row for row in rows if row["action"] != "chain-keyed"]
+    rows.sort(key=lambda row: (row["at"], row["action"] in ("view", "export")), reverse=True)
+    return rows[:limit]

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from records.verify import verify as verify_store
 from records import cases, trail
 from records.cases import CaseError, CaseQuery
 from records.storage import Store, now
@@ -19,13 +20,13 @@ def opened(store: Store, number: str = "K-1", platform: str = "alpha") -> int:
     """A new case."""
     with store.write():
         return cases.open_case(store.db, number=number, platform=platform, player="阿明",
-                               complaint="我少收了 3 分", actor="au", at=now())
+                               complaint="我少收了 3 分", actor="au", at=now(), key=store.trail_key)
 
 
 def change(store: Store, work: Callable[..., Any], **kwargs: Any) -> Any:
     """One change in a transaction."""
     with store.write():
-        return work(store.db, actor="au", at=now(), **kwargs)
+        return work(store.db, actor="au", at=now(), key=store.trail_key, **kwargs)
 
 
 def test_a_case_from_complaint_to_closing(store: Store) -> None:
@@ -53,7 +54,7 @@ def test_a_case_from_complaint_to_closing(store: Store) -> None:
     assert decision["payments"] == payments and decision["audit_id"] == audit_id
     actions = [entry["action"] for entry in trail.entries(store.db) if entry["action"].startswith("case-")]
     assert actions == ["case-reopen", "case-close", "case-decide", "case-attach", "case-attach", "case-open"]
-    assert trail.verify(store.db) == []
+    assert verify_store(store.db, store.trail_key) == []
 
 
 def test_refusals_name_their_field(store: Store) -> None:

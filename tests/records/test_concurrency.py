@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from bench.load_test import (PLATFORM, Server, Tally, account_for, admin_token, batches, generated, request,
+from bench.load_test import (PLATFORM, TRAIL_KEY, Server, Tally, account_for, admin_token, batches, generated, request,
                              run_load, upload_batch)
-from records import trail
+from records.verify import verify
 from records.storage import BUSY_TIMEOUT_MS, Store, connect, sha256
 from web.db import get_store
 
@@ -132,9 +132,9 @@ def test_sigkill_mid_batch_keeps_every_acknowledged_record_whole(tmp_path: Path)
     final = _stored(db_path)
     assert len(final) == len(records) and all(row["verdict"] is not None for row in final)
     _check_whole(final, sent)
-    store = Store.open(db_path)
+    store = Store.open(db_path, trail_key=TRAIL_KEY)
     try:
-        assert trail.verify(store.db) == []
+        assert verify(store.db, store.trail_key) == []
     finally:
         store.close()
 

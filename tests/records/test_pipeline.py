@@ -8,7 +8,7 @@ import pytest
 
 from audit.api import audit_document
 from records import pipeline as pipeline_module
-from records import trail
+from records.verify import verify
 from records.ingest import Unit, read_upload
 from records.pipeline import AuditFailed, Engine, Pipeline
 from records.storage import RecordQuery, Store
@@ -136,4 +136,23 @@ def test_units_of_one_upload_share_transactions_and_keep_their_order(tmp_path: P
     assert audited == ["b-0", "b-1", "b-2", "b-3", "b-2"]
     assert table_count(store, "audits") == 3 and table_count(store, "uploads") == 6
     assert "engine exploded" in store.record(results[3].record_id)["audit_error"]
-    assert trail.verify(store.db) == []
+    assert verify(store.db, store.trail_key) == []
+
+
+def test_a_unit_the_store_cannot_keep_is_refused_alone(tmp_path: Path) -> None:
+    """Defence in depth behind the strict reader: a value that slips past it (here an integer past
+    64 bits put into a parsed record) costs its own unit only, with nothing of it stored."""
+    store = Store.open(tmp_path / "iso.sqlite3")
+    try:
+        body = b"\n".join(dumps(variant(load_example("hot-shot-weile"), game_id=f"iso-{i}")) for i in range(5))
+        units = read_upload("batch.jsonl", body).units
+        units[2].doc["base"] = 2**64  # what the store would raise OverflowError on
+        results = Pipeline(store).upload_isolating(units, uploader="t")
+        assert [isinstance(items, str) for items in results] == [False, False, True, False, False]
+        assert "OverflowError" in str(results[2])
+        assert store.db.execute("SELECT count(*) FROM records").fetchone()[0] == 4
+        assert store.db.execute("SELECT count(*) FROM documents").fetchone()[0] == 4
+        assert all(items[0].verdict is not None for items in results if not isinstance(items, str))
+        assert verify(store.db, store.trail_key) == []
+    finally:
+        store.close()

@@ -85,13 +85,13 @@ def test_case_number_and_decision_filters(store: Store) -> None:
     ids = filled(store)
     with store.write():
         trail.add_note(store.db, record_id=ids["a"], author="au", case_number="K-9", decision="open",
-                       text="looked at", at=now())
+                       text="looked at", at=now(), key=store.trail_key)
         trail.add_note(store.db, record_id=ids["a"], author="au", case_number=None, decision="confirmed",
-                       text="decided", at=now())
+                       text="decided", at=now(), key=store.trail_key)
         trail.add_note(store.db, record_id=ids["b"], author="au", case_number="K-10", decision="confirmed",
-                       text="x", at=now())
+                       text="x", at=now(), key=store.trail_key)
         trail.add_note(store.db, record_id=ids["b"], author="au", case_number=None, decision="dismissed",
-                       text="y", at=now())
+                       text="y", at=now(), key=store.trail_key)
     assert found(store, case="K-9") == {ids["a"]}
     assert found(store, decision="confirmed") == {ids["a"]}  # the latest note decides
     assert found(store, decision="dismissed") == {ids["b"]}

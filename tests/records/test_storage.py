@@ -213,3 +213,44 @@ def test_closing_a_connection_leaves_the_checkpoint_to_sqlite(tmp_path: Path) ->
     assert busy == 0  # the idle connection holds no transaction: a full checkpoint goes through
     assert other["records"].count == 1
     other.close()
+
+
+def test_a_database_from_before_m004_verifies_after_the_upgrade(tmp_path: Path) -> None:
+    """Rows written before the keyed chain (plain sha256, no per-row entries) are checked against
+    what they recorded; the first keyed row marks where the keyed chain starts."""
+    from records import trail as trail_module
+    from records.storage import connect, migrations
+    from records.verify import verify
+
+    path = tmp_path / "old.sqlite3"
+    db = connect(path)
+    migrations.apply(db, stop_before="m004_trust")
+    db.execute("INSERT INTO accounts (name, role, password_hash, disabled, created_at) "
+               "VALUES ('old-admin', 'admin', 'x', 0, '2025-01-01')")
+    prev = trail_module.GENESIS
+    for at, action in (("2025-01-01T00:00:00.000Z", "account-create"), ("2025-01-02T00:00:00.000Z", "login")):
+        detail = '{"account": "old-admin", "platform": null, "role": "admin"}'
+        digest = trail_module.chain_hash(prev, at, "cli", action, None, detail)
+        db.execute("INSERT INTO trail (at, actor, action, record_id, detail, prev, hash) VALUES (?, 'cli', ?, NULL, ?, ?, ?)",
+                   [at, action, detail, prev, digest])
+        prev = digest
+    db.conn.commit()
+    db.close()
+    store = Store.open(path, trail_key=b"k")
+    try:
+        put(store, example_path("hot-shot-weile").read_bytes())
+        assert verify(store.db, b"k") == []
+        first_keyed = store.db.execute("SELECT id, detail FROM trail WHERE action = 'chain-keyed'").fetchone()
+        assert first_keyed[0] == 3 and '"legacy_rows": 2' in first_keyed[1]
+        store.db.execute("DROP TRIGGER trail_no_update")
+        store.db.execute("UPDATE trail SET actor = 'someone' WHERE id = 1")
+        assert [m.ident for m in verify(store.db, b"k") if m.kind == "trail"] == [1]
+        prev = trail_module.GENESIS  # the unkeyed part rebuilt: the first keyed row's link breaks
+        for row in store.db.execute("SELECT id, at, actor, action, record_id, detail FROM trail WHERE id <= 2 "
+                                    "ORDER BY id").fetchall():
+            digest = trail_module.chain_hash(prev, *row[1:])
+            store.db.execute("UPDATE trail SET prev = ?, hash = ? WHERE id = ?", [prev, digest, row[0]])
+            prev = digest
+        assert [(m.ident, "broken" in m.message) for m in verify(store.db, b"k") if m.kind == "trail"] == [(3, True)]
+    finally:
+        store.close()

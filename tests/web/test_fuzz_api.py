@@ -4,11 +4,14 @@ every stored record still audits the same afterwards.
 Two fuzzers:
 - hypothesis strategies written for this service: random bytes under every content type,
   mutated records (keys deleted, values replaced with hostile ones, bytes flipped), JSON lines,
-  zips with hostile member names, multipart uploads, query strings, re-audit and note bodies
-  (about 2,000 requests);
+  zips with hostile member names, multipart uploads, query strings, re-audit and note bodies,
+  and since issue 12 the hostile tokens of bench/hostile_bodies.py (integers past 64 bits, lone
+  surrogates, non-finite numbers, repeated keys, deep nesting) at any path of any of them, and in
+  what-if options (about 2,000 requests);
 - schemathesis (pinned in requirements.txt) driven by /api/openapi.json, positive and negative
   cases for every documented operation (about 180 requests). It runs offline against the WSGI
-  app and found the first bug here: a record id past SQLite's integer range was a 500.
+  app and found the first bug here: a record id past SQLite's integer range was a 500. Every
+  JSON body it sends is sent again with a hostile token at one of its paths.
 After each fuzzer the whole store is checked (`check_store`).
 """
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import random
 import zipfile
 from collections.abc import Iterator
 from typing import Any
@@ -29,10 +33,12 @@ from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 
 from app import create_app
-from records import trail
+from records.verify import verify
 from records.pipeline import Pipeline
 from records.storage import Store
+from bench.hostile_bodies import HOSTILE_TOKENS, with_token
 from tests.conftest import EXAMPLES, api_token, reference_paths
+from web.db import trail_key
 
 FUZZ = settings(deadline=None, database=None, suppress_health_check=list(HealthCheck))
 pytestmark = pytest.mark.filterwarnings("ignore:Duplicate name:UserWarning")  # zips with repeated names, on purpose
@@ -122,6 +128,25 @@ def mutated_record(draw: st.DrawFn) -> bytes:
 
 
 @st.composite
+def token_record(draw: st.DrawFn) -> bytes:
+    """A valid record with one hostile token (bench/hostile_bodies.py: huge integers, lone
+    surrogates, non-finite numbers, repeated keys, deep nesting) at any path."""
+    doc = copy.deepcopy(draw(st.sampled_from(SEEDS)))
+    doc["game_id"] = f"token-{draw(st.integers(0, 10**9))}"
+    path = draw(st.sampled_from([path for path in paths(doc) if path]))
+    return with_token(doc, path, draw(st.sampled_from(HOSTILE_TOKENS)), ensure_ascii=draw(st.booleans()))
+
+
+@st.composite
+def token_json(draw: st.DrawFn) -> bytes:
+    """Any JSON value (a re-audit or note body) with a hostile token somewhere in it."""
+    value = draw(st.one_of(st.dictionaries(st.sampled_from(["profile", "options", "text", "decision", "case_number"]),
+                                           json_value, min_size=1, max_size=4), json_value))
+    path = draw(st.sampled_from(list(paths(value))))
+    return with_token(value, path, draw(st.sampled_from(HOSTILE_TOKENS)))
+
+
+@st.composite
 def valid_record(draw: st.DrawFn) -> bytes:
     """A record that passes the schema (a seed with a fresh game id)."""
     doc = copy.deepcopy(draw(st.sampled_from(SEEDS)))
@@ -129,7 +154,7 @@ def valid_record(draw: st.DrawFn) -> bytes:
     return json.dumps(doc, ensure_ascii=False).encode("utf-8")
 
 
-any_body = st.one_of(st.binary(max_size=3000), mutated_record(),
+any_body = st.one_of(st.binary(max_size=3000), mutated_record(), token_record(),
                      json_value.map(lambda value: json.dumps(value).encode("utf-8")),
                      st.sampled_from([b"[" * 5000, b"{" * 5000, b'{"a":' * 3000, b"\n" * 50, b"\xff" * 10]))
 content_types = st.sampled_from(["application/json", "application/x-ndjson", "application/zip", "text/plain",
@@ -141,7 +166,7 @@ content_types = st.sampled_from(["application/json", "application/x-ndjson", "ap
 def lines_body(draw: st.DrawFn) -> bytes:
     """JSON lines mixing good records, hostile ones and junk."""
     items = draw(st.lists(st.one_of(mutated_record(), st.builds(lambda: b""), st.binary(max_size=40),
-                                    valid_record()), min_size=1, max_size=8))
+                                    valid_record(), token_record()), min_size=1, max_size=8))
     return draw(st.sampled_from([b"\n", b"\r\n"])).join(items)
 
 
@@ -157,7 +182,7 @@ def zip_body(draw: st.DrawFn) -> bytes:
     compression = draw(st.sampled_from([zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED]))
     with zipfile.ZipFile(buffer, "w", compression=compression) as archive:
         for name in draw(st.lists(member_names, max_size=6)):
-            content = draw(st.one_of(mutated_record(), valid_record(), lines_body(),
+            content = draw(st.one_of(mutated_record(), valid_record(), lines_body(), token_record(),
                                      st.binary(max_size=200)))
             try:
                 archive.writestr(name or "empty-name", content)
@@ -201,9 +226,10 @@ def check_store(app: Flask) -> None:
     """Every stored record is whole, matches its hash, has its receipt and trail row, and audits
     now exactly as it did when it was uploaded (its first audit: later ones may be what-ifs
     under other profiles and options, which the fuzzers send too)."""
-    store = Store.open(app.config["DATABASE"])
+    with app.app_context():
+        store = Store.open(app.config["DATABASE"], trail_key=trail_key())
     try:
-        assert trail.verify(store.db) == []
+        assert verify(store.db, store.trail_key) == []
         rows = list(store.db.query("SELECT r.id, r.verdict, r.latest_audit_id, "
                                    "(SELECT count(*) FROM uploads u WHERE u.record_id = r.id) AS receipts, "
                                    "(SELECT count(*) FROM trail t WHERE t.record_id = r.id AND t.action = 'upload') "
@@ -232,7 +258,7 @@ def test_raw_bodies_never_500(fuzz_app: Flask, fuzz_client: FlaskClient, body: b
 
 
 @settings(FUZZ, max_examples=600)
-@given(body=st.one_of(mutated_record(), lines_body()))
+@given(body=st.one_of(mutated_record(), lines_body(), token_record()))
 def test_mutated_records_and_lines_never_500(fuzz_app: Flask, fuzz_client: FlaskClient, body: bytes) -> None:
     before = record_count(fuzz_app)
     response = fuzz_client.post("/api/records", data=body, content_type="application/x-ndjson")
@@ -259,12 +285,16 @@ query_keys = st.sampled_from(["verdict", "profile", "rule", "platform", "client"
 
 @settings(FUZZ, max_examples=400)
 @given(query=st.dictionaries(query_keys, hostile_text, max_size=5), body=json_value,
-       raw=st.one_of(st.none(), st.binary(max_size=200)), record=st.integers(-3, 2**63 + 5))
+       raw=st.one_of(st.none(), st.binary(max_size=200), token_json()), record=st.integers(-3, 2**63 + 5),
+       options=token_json())
 def test_queries_reaudits_and_notes_never_500(fuzz_app: Flask, fuzz_client: FlaskClient, query: dict[str, str],
-                                              body: Any, raw: bytes | None, record: int) -> None:
+                                              body: Any, raw: bytes | None, record: int, options: bytes) -> None:
     record_id = record if record > 100 or record < 1 else 1 + record % 3
     for url in ("/api/records", "/records", f"/api/records/{record_id}/trail"):
         assert fuzz_client.get(url, query_string=query).status_code in (200, 400, 404), url
+    for url in (f"/records/{record_id}", f"/records/{record_id}/whatif"):
+        page = fuzz_client.get(url, query_string={**query, "options": options.decode("utf-8")})
+        assert page.status_code in (200, 400, 404), (url, page.status_code)
     data = raw if raw is not None else json.dumps(body).encode("utf-8")
     for url in (f"/api/records/{record_id}/audit", f"/api/records/{record_id}/notes"):
         response = fuzz_client.post(url, data=data, content_type="application/json")
@@ -303,6 +333,14 @@ def test_schemathesis_never_500(case: Any, fuzz_app: Flask) -> None:
         case.path_parameters["record_id"] = value if abs(value) > 2**40 else 1 + abs(value) % 3  # hit real ones
     response = case.call(headers=fuzz_app.config["FUZZ_HEADERS"])
     case.validate_response(response, checks=[not_a_server_error])
+    if isinstance(case.body, (dict, list)) and case.method.upper() in ("POST", "PUT", "PATCH"):
+        # the same body with a hostile token (bench/hostile_bodies.py) at one of its paths
+        rng = random.Random(repr(case.body))
+        body = with_token(case.body, rng.choice(list(paths(case.body))), rng.choice(HOSTILE_TOKENS))
+        url = case.formatted_path if hasattr(case, "formatted_path") else case.path.format(**case.path_parameters)
+        hostile = fuzz_app.test_client().open(url, method=case.method, data=body, content_type="application/json",
+                                              headers=fuzz_app.config["FUZZ_HEADERS"])
+        assert hostile.status_code < 500, (url, hostile.status_code, hostile.get_data()[:300])
 
 
 def test_store_is_whole_after_schemathesis(fuzz_app: Flask) -> None:

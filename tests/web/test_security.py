@@ -103,10 +103,15 @@ def test_session_cookie_is_httponly_and_samesite_lax(client: FlaskClient) -> Non
 
 
 @pytest.mark.parametrize(("setting", "host", "secure"), [
-    ("auto", "audit.example.org", True), ("auto", "localhost", False), ("auto", "127.0.0.1:5000", False),
-    (False, "audit.example.org", False), (True, "localhost", True)])
-def test_secure_cookie_unless_on_localhost(tmp_path: Path, setting: Any, host: str, secure: bool) -> None:
-    app = create_app({"DATABASE": str(tmp_path / "c.sqlite3"), "SESSION_COOKIE_SECURE": setting})
+    (None, "audit.example.org", True), (None, "localhost", True), (None, "127.0.0.1:5000", True),
+    (False, "audit.example.org", False), (False, "localhost", False), (True, "localhost", True),
+    ("auto", "localhost", True)])
+def test_secure_cookie_comes_from_configuration_not_the_host(tmp_path: Path, setting: Any, host: str,
+                                                             secure: bool) -> None:
+    config = {"DATABASE": str(tmp_path / "c.sqlite3")}
+    if setting is not None:
+        config["SESSION_COOKIE_SECURE"] = setting
+    app = create_app(config)
     response = app.test_client().get("/login", base_url=f"https://{host}")
     assert ("Secure" in _cookie(response)) is secure
 

@@ -12,21 +12,21 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from app import create_app
 from records import trail
 from records.storage import APPEND_ONLY, Store, sha256
+from web.db import get_access_db, trail_key
+from web.views import merged_entries
 from tests.conftest import ROOT, dumps, example_path, failing_auditor, load_example, login, variant
 
 
 def store_of(app: Flask) -> Store:
-    """A store on the app's database (close it after use)."""
-    return Store.open(app.config["DATABASE"])
+    """A store on the app's database, with its trail key (close it after use)."""
+    with app.app_context():
+        return Store.open(app.config["DATABASE"], trail_key=trail_key())
 
 
 def actions(app: Flask, record_id: int) -> list[tuple[str, str]]:
-    """(action, actor) of a record's trail, oldest first."""
-    store = store_of(app)
-    try:
-        return [(row["action"], row["actor"]) for row in reversed(trail.entries(store.db, record_id=record_id))]
-    finally:
-        store.close()
+    """(action, actor) of a record's trail and access log, oldest first."""
+    with app.test_request_context():
+        return [(row["action"], row["actor"]) for row in reversed(merged_entries(record_id, 1000))]
 
 
 @pytest.fixture
@@ -49,14 +49,12 @@ def test_upload_view_export_reaudit_and_note_are_logged_with_their_actor(app: Fl
     auditor.post(f"/records/{record_id}/notes", data={"case_number": "A-17", "decision": "escalated",
                                                       "text": "热炮 not paid"})
     client.post("/api/records", data=example_path("hot-shot-weile").read_bytes(), content_type="application/json")
-    assert actions(app, record_id) == [("upload", "admin"), ("receipt", "admin"), ("view", "auditor1"),
-                                       ("export", "auditor1"), ("reaudit", "auditor1"), ("annotate", "auditor1"),
-                                       ("upload", "admin"), ("receipt", "admin")]  # each receipt too (issue 11)
-    store = store_of(app)
-    try:
-        rows = {row["action"]: row["detail"] for row in reversed(trail.entries(store.db, record_id=record_id))}
-    finally:
-        store.close()
+    assert actions(app, record_id) == [("upload", "admin"), ("audit", "admin"), ("receipt", "admin"),
+                                       ("view", "auditor1"), ("export", "auditor1"),
+                                       ("reaudit", "auditor1"), ("annotate", "auditor1"), ("upload", "admin"),
+                                       ("receipt", "admin")]  # each receipt too (issue 11)
+    with app.test_request_context():
+        rows = {row["action"]: row["detail"] for row in reversed(merged_entries(record_id, 1000))}
     assert rows["upload"]["outcome"] == "duplicate" and rows["reaudit"]["profile"] == "cuocuo"
     assert rows["annotate"]["case_number"] == "A-17" and rows["export"]["format"] == "application/json"
 
@@ -172,7 +170,7 @@ def test_verify_passes_then_finds_changed_bytes_and_trail_rows(app: Flask, clien
     assert result.exit_code == 1
     assert f"record {record_id}: example-hot-shot-weile: sha256 of the stored bytes is" in result.output
     assert "trail 2: this row was changed after it was written" in result.output
-    assert "2 mismatch(es)" in result.output
+    assert f"record {record_id}: example-hot-shot-weile: players differ from what the stored bytes say" in result.output
 
 
 def test_verify_finds_a_removed_trail_row(app: Flask, client: FlaskClient, runner: FlaskCliRunner,
@@ -274,10 +272,7 @@ def test_downloads_without_a_record_are_logged_as_exports(app: Flask, client: Fl
     if not any(rule.rule == "/overview.pdf" for rule in app.url_map.iter_rules()):
         pytest.skip("no overview PDF route")
     assert client.get("/overview.pdf").status_code == 200
-    store = store_of(app)
-    try:
-        (entry,) = trail.entries(store.db, actions=("export",))
-    finally:
-        store.close()
+    with app.test_request_context():
+        (entry,) = trail.entries(get_access_db(), actions=("export",))
     assert entry["record_id"] is None and entry["detail"]["path"] == "/overview.pdf"
     assert entry["detail"]["format"] == "application/pdf" and entry["actor"] == "admin"

@@ -14,7 +14,7 @@ def test_form_options_are_empty_or_a_json_object(app: Flask) -> None:
     with app.test_request_context("/"):
         assert form_options("  \n") is None
         assert form_options('{"chicken.normal": 2}') == {"chicken.normal": 2}
-        with pytest.raises(BadRequest, match="line 1, column 2"):
+        with pytest.raises(ApiError, match="line 1, column 2"):
             form_options("{oops")
         with pytest.raises(BadRequest, match="must be a JSON object"):
             form_options("[1]")

@@ -1,0 +1,222 @@
+"""The one strict JSON reader of the service: every JSON text it reads from outside goes through here.
+
+Python's `json` accepts things that are not JSON or that the service cannot keep: `NaN` and
+`Infinity`, numbers such as `1e400` that overflow to infinity, integers of any size (SQLite keeps
+64 bits; beyond that the store raised OverflowError), `\\ud800` escapes that leave a lone surrogate
+(not Unicode: encoding it for SQLite raised UnicodeEncodeError), duplicate object keys (the last
+silently wins, so two readers may disagree on what a record says), and nesting deep enough to
+exhaust the parser (RecursionError). `loads` refuses each of them with a `JsonTextError` that names
+the JSON path (and line and column where the parser knows them), so every caller can answer 4xx.
+
+Pure standard library and no game knowledge, so `records/` and `web/` share it. The extra cost on
+a well-formed record is one hook per object (for duplicate keys) and two regular-expression scans
+of the text; the walk that locates a hostile value runs only when a scan says there may be one.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1
+"""The integers SQLite keeps (and every JSON reader that uses 64-bit integers agrees on)."""
+DEFAULT_MAX_DEPTH = 64
+"""Deepest nesting accepted unless the caller says otherwise (a record needs about 5)."""
+
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+"""A `\\uD800`-`\\uDFFF` escape: the only way a lone surrogate gets into text decoded from UTF-8."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _has_surrogate(text: str) -> bool:
+    """Whether a str holds a raw surrogate (only possible in text not decoded strictly from UTF-8)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+class JsonTextError(ValueError):
+    """JSON the service refuses; `code` is `json` (not JSON, or not keepable) or `limit` (too deep)."""
+
+    def __init__(self, message: str, *, code: str = "json", path: str | None = None,
+                 line: int | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.path = path
+        self.line = line
+        self.column = column
+
+    def describe(self) -> str:
+        """`path: message (line L, column C)`, as much as is known."""
+        text = f"{self.path}: {self.message}" if self.path else self.message
+        if self.line is not None:
+            text += f" (line {self.line}, column {self.column})"
+        return text
+
+
+class _Duplicated(dict[str, Any]):
+    """An object that repeated a key (which one is kept for the message)."""
+
+    duplicate: str = ""
+
+
+class _Bad:
+    """A value the parser saw and the service refuses, left in place so the walk can name its path."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+class _Flags:
+    """What the hooks saw while parsing: whether the locating walk must run."""
+
+    def __init__(self) -> None:
+        self.seen = False
+
+
+def _hooks(flags: _Flags) -> tuple[Callable[[list[tuple[str, Any]]], Any], Callable[[str], Any],
+                                   Callable[[str], Any], Callable[[str], Any]]:
+    """object_pairs_hook, parse_float, parse_constant and parse_int that mark what they refuse."""
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        result = dict(items)
+        if len(result) == len(items):
+            return result
+        flags.seen = True
+        marked = _Duplicated(result)
+        seen: set[str] = set()
+        for key, _ in items:
+            if key in seen:
+                marked.duplicate = key
+                break
+            seen.add(key)
+        return marked
+
+    def number(text: str) -> Any:
+        value = float(text)
+        if math.isfinite(value):
+            return value
+        flags.seen = True
+        return _Bad(f"{text[:40]} is outside the range of a finite number")
+
+    def constant(text: str) -> Any:
+        flags.seen = True
+        return _Bad(f"{text} is not valid JSON (not a number JSON knows)")
+
+    def integer(text: str) -> Any:
+        if len(text) < 19:  # at most 18 digits (and a sign): always inside 64 bits, the common case
+            return int(text)
+        value = int(text) if len(text) <= 21 else None  # never convert thousands of digits
+        if value is not None and INT_MIN <= value <= INT_MAX:
+            return value
+        flags.seen = True
+        return _Bad("integer outside the 64-bit range (-2**63 to 2**63-1)")
+
+    return pairs, number, constant, integer
+
+
+def loads(data: bytes | str, *, max_depth: int = DEFAULT_MAX_DEPTH, allow_bom: bool = True,
+          check_depth: bool = True, utf8: bool = False) -> Any:
+    """Parse JSON text strictly; JsonTextError with the path of the first value refused.
+    `check_depth=False` leaves the depth limit to a caller that checks it its own way (ingest reads
+    it from the text); nesting that exhausts the parser is refused either way. `utf8=True` says a
+    text was decoded from UTF-8 strictly by the caller, so it cannot hold a raw surrogate."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig" if allow_bom else "utf-8")
+        except UnicodeDecodeError as exc:
+            raise JsonTextError(f"not UTF-8: byte {exc.start} cannot be decoded", code="encoding") from exc
+        raw_surrogates = False  # strict UTF-8 decoding cannot produce one
+    else:
+        if allow_bom and data.startswith("\ufeff"):
+            data = data[1:]
+        raw_surrogates = not utf8 and _has_surrogate(data)
+    flags = _Flags()
+    pairs, number, constant, integer = _hooks(flags)
+    try:
+        doc = json.loads(data, object_pairs_hook=pairs, parse_float=number, parse_constant=constant,
+                         parse_int=integer)
+    except json.JSONDecodeError as exc:
+        raise JsonTextError(f"malformed JSON: {exc.msg}", line=exc.lineno, column=exc.colno) from exc
+    except RecursionError as exc:
+        raise JsonTextError(f"JSON nested deeper than {max_depth} levels", code="limit") from exc
+    except ValueError as exc:  # what int() or float() may still refuse
+        raise JsonTextError(f"malformed JSON: {exc}") from exc
+    if not (flags.seen or raw_surrogates or _ESCAPED_SURROGATE.search(data)):
+        problem = None
+    else:
+        problem = hostile(doc)
+    if problem is not None:
+        path, message = problem
+        raise JsonTextError(message, path=path or None)
+    if check_depth and depth(doc) > max_depth:
+        raise JsonTextError(f"JSON nested deeper than {max_depth} levels", code="limit")
+    return doc
+
+
+def hostile(doc: Any) -> tuple[str, str] | None:
+    """(JSON path, why) of the first value in document order the service cannot keep, or None:
+    a refused number, an integer outside 64 bits, a string or key with a lone surrogate, an
+    object with a repeated key. Iterative: a deep document cannot exhaust the stack."""
+    stack: list[tuple[Any, Any]] = [(doc, None)]
+    while stack:
+        value, link = stack.pop()
+        if isinstance(value, _Bad):
+            return _render(link), value.reason
+        if isinstance(value, bool) or value is None or isinstance(value, float):
+            continue
+        if isinstance(value, int):
+            if not INT_MIN <= value <= INT_MAX:
+                return _render(link), "integer outside the 64-bit range (-2**63 to 2**63-1)"
+        elif isinstance(value, str):
+            if _SURROGATE.search(value):
+                return _render(link), "string holds a lone surrogate (\\ud800-\\udfff): not valid Unicode"
+        elif isinstance(value, dict):
+            if isinstance(value, _Duplicated):
+                return _render(link), f"key {value.duplicate[:40]!r} appears twice in this object"
+            for key in value:
+                if _SURROGATE.search(key):
+                    return _render((link, key.encode("utf-8", "backslashreplace").decode("ascii"))), (
+                        "key holds a lone surrogate (\\ud800-\\udfff): not valid Unicode")
+            stack.extend(reversed([(child, (link, key)) for key, child in value.items()]))
+        elif isinstance(value, list):
+            stack.extend(reversed([(child, (link, index)) for index, child in enumerate(value)]))
+    return None
+
+
+def depth(doc: Any) -> int:
+    """Nesting depth (a scalar is 0), iteratively so a deep document cannot exhaust the stack."""
+    if not isinstance(doc, (dict, list)):
+        return 0
+    deepest, stack = 1, [(doc, 1)]
+    while stack:
+        value, level = stack.pop()
+        deepest = max(deepest, level)
+        children = value.values() if isinstance(value, dict) else value
+        stack.extend([(child, level + 1) for child in children if isinstance(child, (dict, list))])
+    return deepest
+
+
+def _render(link: Any) -> str:
+    """`(((None, "events"), 3), "tile")` -> `events[3].tile`."""
+    parts: list[Any] = []
+    while link is not None:
+        link, part = link
+        parts.append(part)
+    text = ""
+    for part in reversed(parts):
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON that refuses to write NaN or Infinity (what went in strictly comes out valid)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+__all__ = ["DEFAULT_MAX_DEPTH", "INT_MAX", "INT_MIN", "JsonTextError", "depth", "dumps", "hostile", "loads"]

@@ -1,0 +1,215 @@
+"""10,000 hostile bodies against the service (issue 12): 0 answers of 500, 0 partial records.
+
+Runs the WSGI app in-process (no network, one database in a temporary folder) with an admin's
+bearer token, and sends bodies carrying the value classes of bench/hostile_bodies.py in every
+field and option: single records, JSON lines mixing good and hostile lines, zips and multipart
+uploads, re-audit options, what-if options, notes, list queries. After every upload it checks
+that the records added are exactly those the answer reports new; after every refused re-audit
+that no audit was added. At the end the whole store is verified (`records.verify`: every table
+against the keyed trail) and every record must be audited and carry its receipt.
+
+    .venv/bin/python bench/bench_hostile.py [--bodies 10000] [--seed 12]
+
+Figures are reported in docs/trust.md.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from app import create_app  # noqa: E402
+from bench.hostile_bodies import (HOSTILE_TOKENS, good_record, hostile_note, hostile_options,  # noqa: E402
+                                  hostile_record, zip_of)
+from records.security import Accounts  # noqa: E402
+from records.storage import Store, now  # noqa: E402
+from records.verify import verify  # noqa: E402
+
+SEED_FILES = sorted((ROOT / "spec" / "examples").glob("*.json"))
+
+
+def seeds() -> list[dict[str, Any]]:
+    """The spec's example records (expected audits left out)."""
+    return [json.loads(path.read_text(encoding="utf-8")) for path in SEED_FILES if not path.name.endswith(".audit.json")]
+
+
+class Run:
+    """The app, its client and the counts of one run."""
+
+    def __init__(self, folder: Path, rng: random.Random) -> None:
+        self.app = create_app({"TESTING": True, "DATABASE": str(folder / "hostile.sqlite3"),
+                               "TRAIL_KEY": "bench-hostile-key", "SESSION_COOKIE_SECURE": False})
+        self.rng = rng
+        self.seeds = seeds()
+        self.counter = 0
+        self.statuses: Counter[int] = Counter()
+        self.kinds: Counter[str] = Counter()
+        self.partial: list[str] = []
+        store = self.store()
+        try:
+            accounts = Accounts(store.db, store.trail_key)
+            with store.write():
+                account = accounts.create("bench-admin", "admin", "a long bench password 12", stamp=now())
+                token = accounts.create_token(account.id, label="bench", created_by="bench", stamp=now())
+        finally:
+            store.close()
+        self.client = self.app.test_client()
+        self.client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+
+    def store(self) -> Store:
+        """A store on the run's database with its trail key."""
+        return Store.open(self.app.config["DATABASE"], trail_key=b"bench-hostile-key")
+
+    def count(self, table: str) -> int:
+        """Rows of a table."""
+        store = self.store()
+        try:
+            return int(store.db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+        finally:
+            store.close()
+
+    def game(self) -> str:
+        """A fresh game id."""
+        self.counter += 1
+        return f"hostile-{self.counter}"
+
+    def good(self) -> bytes:
+        return good_record(self.rng.choice(self.seeds), self.game())
+
+    def bad(self) -> bytes:
+        return hostile_record(self.rng, self.rng.choice(self.seeds), self.game())
+
+    # ----- one body ---------------------------------------------------------------------------
+
+    def one(self) -> None:
+        """Send one body of a random kind and check what it did."""
+        roll = self.rng.random()
+        if roll < 0.30:
+            self.upload("record", self.bad(), "application/json")
+        elif roll < 0.55:
+            lines = [self.bad() for _ in range(self.rng.randint(1, 2))] + [self.good() for _ in range(self.rng.randint(0, 2))]
+            self.rng.shuffle(lines)
+            self.upload("lines", b"\n".join(lines), "application/x-ndjson")
+        elif roll < 0.62:
+            members = {f"m{i}.json": self.bad() for i in range(self.rng.randint(1, 2))}
+            members["ok.json"] = self.good()
+            self.upload("zip", zip_of(members), "application/zip")
+        elif roll < 0.66:
+            files = [(io.BytesIO(self.bad()), "bad.json"), (io.BytesIO(self.good()), "good.json")]
+            self.upload("multipart", None, None, data={"files": files})
+        elif roll < 0.78:
+            self.reaudit()
+        elif roll < 0.84:
+            self.whatif()
+        elif roll < 0.94:
+            self.note()
+        else:
+            self.query()
+
+    def answer(self, kind: str, status: int) -> None:
+        self.statuses[status] += 1
+        self.kinds[kind] += 1
+
+    def upload(self, kind: str, body: bytes | None, content_type: str | None, data: Any = None) -> None:
+        """An upload: the records added are exactly those reported created or revision."""
+        before = self.count("records")
+        if data is not None:
+            response = self.client.post("/api/records", data=data)
+        else:
+            response = self.client.post("/api/records", data=body, content_type=content_type)
+        self.answer(kind, response.status_code)
+        payload = response.get_json(silent=True) or {}
+        new = sum(result["status"] in ("created", "revision") for result in payload.get("results", []))
+        if self.count("records") - before != new:
+            self.partial.append(f"{kind}: {self.count('records') - before} stored, {new} reported")
+
+    def target(self) -> int:
+        """A stored record to aim at (1 before anything is stored: a 404)."""
+        return self.rng.randint(1, max(1, self.counter // 3))
+
+    def reaudit(self) -> None:
+        """Hostile re-audit options: a 4xx adds no audit."""
+        before = self.count("audits")
+        response = self.client.post(f"/api/records/{self.target()}/audit", data=hostile_options(self.rng),
+                                    content_type="application/json")
+        self.answer("reaudit", response.status_code)
+        if response.status_code >= 400 and self.count("audits") != before:
+            self.partial.append("reaudit: an audit was stored by a refused request")
+
+    def whatif(self) -> None:
+        token = self.rng.choice(HOSTILE_TOKENS)
+        response = self.client.get(f"/records/{self.target()}/whatif", query_string={"options": '{"x": ' + token + "}"})
+        self.answer("whatif", response.status_code)
+
+    def note(self) -> None:
+        before = self.count("notes")
+        response = self.client.post(f"/api/records/{self.target()}/notes", data=hostile_note(self.rng),
+                                    content_type="application/json")
+        self.answer("note", response.status_code)
+        if response.status_code >= 400 and self.count("notes") != before:
+            self.partial.append("note: stored by a refused request")
+
+    def query(self) -> None:
+        key = self.rng.choice(["verdict", "player", "client", "page", "_method", "_anchor", "endpoint", "lang"])
+        value = self.rng.choice(["%ED%A0%80", "9" * 30, "1e400", "NaN", "%0D%0AX:%20y", "%E5%90%8D" * 50, "%FF"])
+        for url in ("/api/records", "/records", f"/records/{self.target()}"):
+            response = self.client.get(url, query_string=f"{key}={value}")  # raw: a lone surrogate's bytes too
+            self.answer("query", response.status_code)
+
+    # ----- the end ----------------------------------------------------------------------------
+
+    def final_check(self) -> list[str]:
+        """Every table against the trail; every record audited with its receipt."""
+        store = self.store()
+        try:
+            problems = [mismatch.describe() for mismatch in verify(store.db, store.trail_key)]
+            bad = store.db.execute("SELECT count(*) FROM records r WHERE r.verdict IS NULL OR NOT EXISTS "
+                                   "(SELECT 1 FROM uploads u WHERE u.record_id = r.id)").fetchone()[0]
+            if bad:
+                problems.append(f"{bad} records without an audit or a receipt")
+            return problems
+        finally:
+            store.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--bodies", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=12)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        run = Run(Path(folder), random.Random(args.seed))
+        started = time.perf_counter()
+        for index in range(args.bodies):
+            run.one()
+            if (index + 1) % 1000 == 0:
+                print(f"{index + 1} bodies, {time.perf_counter() - started:.0f} s", file=sys.stderr)
+        elapsed = time.perf_counter() - started
+        problems = run.final_check()
+        records = run.count("records")
+        audits = run.count("audits")
+    answers = sum(run.statuses.values())
+    print(f"bodies: {args.bodies} ({answers} requests) in {elapsed:.1f} s")
+    print("kinds: " + ", ".join(f"{kind} {count}" for kind, count in sorted(run.kinds.items())))
+    print("statuses: " + ", ".join(f"{status}: {count}" for status, count in sorted(run.statuses.items())))
+    print(f"answers of 500: {sum(count for status, count in run.statuses.items() if status >= 500)}")
+    print(f"partial records: {len(run.partial)}")
+    print(f"stored: {records} records, {audits} audits; verify: {len(problems)} problem(s)")
+    for problem in (run.partial + problems)[:20]:
+        print("  " + problem)
+    return 1 if run.partial or problems or any(status >= 500 for status in run.statuses) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

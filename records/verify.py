@@ -1,0 +1,601 @@
+"""`flask verify`: the tables checked against the trail, and the trail against its key and head.
+
+A trail that is only a log proves little: someone with the database file could change a verdict,
+repoint a record at forged bytes, raise an uploader to admin or revive a revoked token without
+touching it. So every state change writes its entry in the same transaction (uploads, first
+audits, re-audits, notes, account and token changes, logouts), carrying what it leaves behind,
+and `verify` checks both directions per table:
+- every row has its chained entry, and is what the entry says (a row without one was added behind
+  the service's back; an entry without its row names a deletion);
+- the current state is what the latest entries say (a record's latest audit and verdict, an
+  account's role, platform, status, password and session generation, a token's revocation);
+- columns derived from the stored bytes (the searchable ones, the seats) are what the bytes say.
+The trail itself is walked with its HMAC key (`records.trail.verify_trail`), and against the
+head an operator kept elsewhere when one is given.
+
+Checks are registered per table (`@check("records")`), so a table added later registers its own
+next to the others. Rows written before migration m004 (`trust_horizon`) are checked only against
+what the older entries recorded. No Flask here.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from sqlite_utils import Database
+
+from records import trail
+from records.security import Accounts
+from records.storage import audit_digest, players_of, rule_codes, searchable
+from records.trail import Head, Mismatch
+
+ACCOUNT_ACTIONS = ("account-create", "account-update", "bootstrap", "logout", "token-create", "token-revoke")
+"""Entries that carry an account's whole state (records/security.py writes them)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One trail row, detail parsed."""
+
+    id: int
+    at: str
+    actor: str
+    action: str
+    record_id: int | None
+    detail: dict[str, Any]
+
+
+@dataclass
+class Context:
+    """The database, the key, and the trail read once for every check."""
+
+    db: Database
+    key: bytes
+    entries: list[Entry] = field(default_factory=list)
+
+    @cached_property
+    def horizon(self) -> dict[str, int]:
+        """Per table, the last id written before m004 (0 on a database made since), as the keyed
+        `chain-keyed` row recorded it: raising `trust_horizon` afterwards relaxes nothing. Only a
+        chain with no keyed row yet (nothing written since m004) reads the table."""
+        for entry in self.entries:
+            if entry.action == "chain-keyed":
+                recorded = entry.detail.get("horizon")
+                if not isinstance(recorded, dict):
+                    return {}
+                return {str(name): value for name, value in recorded.items() if isinstance(value, int)}
+        return trail.horizon(self.db)
+
+    def legacy(self, table: str, row_id: int) -> bool:
+        """Whether a row predates the entries `verify` relies on."""
+        return row_id <= self.horizon.get(table, 0)
+
+    def by_action(self, *actions: str) -> list[Entry]:
+        """Entries of these actions, oldest first."""
+        return [entry for entry in self.entries if entry.action in actions]
+
+    def keyed(self, field_name: str, *actions: str) -> dict[int, Entry]:
+        """The latest entry per value of an integer detail field (upload_id, audit_id, ...)."""
+        found: dict[int, Entry] = {}
+        for entry in self.by_action(*actions):
+            value = entry.detail.get(field_name)
+            if isinstance(value, int) and not isinstance(value, bool):
+                found[value] = entry
+        return found
+
+    def rows(self, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
+        """Query rows as dicts."""
+        return list(self.db.query(sql, params or []))
+
+
+Check = Callable[[Context], Iterator[Mismatch]]
+CHECKS: dict[str, Check] = {}
+"""Per table, what `verify` checks of it, in registration order."""
+
+
+def check(table: str) -> Callable[[Check], Check]:
+    """Register a table's check (another module adds its own tables' the same way)."""
+
+    def register(function: Check) -> Check:
+        CHECKS[table] = function
+        return function
+
+    return register
+
+
+def _read_entries(db: Database) -> list[Entry]:
+    """Every trail row, oldest first (a detail that does not parse counts as empty; the chain says
+    whether it was changed)."""
+    entries = []
+    for row_id, at, actor, action, record_id, detail in db.execute(
+            "SELECT id, at, actor, action, record_id, detail FROM trail ORDER BY id"):
+        try:
+            parsed = json.loads(detail) if detail else {}
+        except ValueError:
+            parsed = {}
+        entries.append(Entry(row_id, at, actor, action, record_id, parsed if isinstance(parsed, dict) else {}))
+    return entries
+
+
+def verify(db: Database, key: bytes, *, head: Head | None = None,
+           tables: tuple[str, ...] | None = None) -> list[Mismatch]:
+    """Everything `flask verify` checks, in one list (empty when all is well)."""
+    context = Context(db, key, _read_entries(db))
+    found = list(trail.verify_trail(db, key, head))
+    for table, function in CHECKS.items():
+        if tables is None or table in tables:
+            found += list(function(context))
+    return found
+
+
+def _sha(data: bytes | str) -> str:
+    """Hex sha256 of stored bytes (an edit with SQL text functions turns a BLOB into TEXT)."""
+    return hashlib.sha256(data.encode("utf-8") if isinstance(data, str) else bytes(data)).hexdigest()
+
+
+def _differs(row: dict[str, Any], detail: dict[str, Any], names: tuple[str, ...]) -> list[str]:
+    """The fields an entry records that the row no longer has."""
+    return [name for name in names if name in detail and detail[name] != row.get(name)]
+
+
+# ----- records, their bytes, receipts and matches ---------------------------------------------
+
+
+@check("records")
+def check_records(context: Context) -> Iterator[Mismatch]:
+    """Each record against its upload entry; no entry without its record; the current revision."""
+    entries = {entry.record_id: entry for entry in context.by_action("upload")
+               if entry.detail.get("outcome") in ("created", "revision") and entry.record_id is not None}
+    identity = ("platform", "game_id", "revision", "document_id", "match_id", "match_index", "sha256", "source",
+                "uploader")
+    seen: set[int] = set()
+    for row in context.db.query("SELECT r.*, d.raw FROM records r LEFT JOIN documents d ON d.id = r.document_id "
+                                "ORDER BY r.id"):  # one row (and its bytes) in memory at a time
+        seen.add(row["id"])
+        entry = entries.get(row["id"])
+        label = f"{row['game_id']}"
+        if entry is None:
+            if not context.legacy("records", row["id"]):
+                yield Mismatch("record", row["id"], f"{label}: no upload entry in the trail: this record was added "
+                                                    "behind the service's back")
+        else:
+            changed = _differs(row, entry.detail, identity)
+            if row["uploaded_at"] != entry.at:
+                changed.append("uploaded_at")
+            if changed:
+                yield Mismatch("record", row["id"], f"{label}: {', '.join(changed)} no longer what its upload "
+                                                    f"(trail {entry.id}) recorded")
+        if row["raw"] is not None:
+            yield from _derived(row, searchable, label)
+    for record_id, entry in entries.items():
+        if record_id not in seen:
+            yield Mismatch("record", record_id, f"deleted: its upload is trail row {entry.id} "
+                                                f"({entry.detail.get('game_id', '?')})")
+    for platform, game_id, top, current, current_revision in context.db.execute(
+            "SELECT platform, game_id, max(revision), sum(is_current), max(CASE WHEN is_current = 1 THEN revision END) "
+            "FROM records GROUP BY platform, game_id"):
+        if current != 1 or current_revision != top:
+            yield Mismatch("record", 0, f"{platform}/{game_id}: revision {top} should be the one current revision")
+    yield from _latest_audits(context)
+
+
+def _derived(row: dict[str, Any], searchable: Callable[[dict[str, Any]], dict[str, Any]],
+             label: str) -> Iterator[Mismatch]:
+    """The searchable columns against the stored bytes they were parsed from."""
+    raw = row["raw"]
+    try:
+        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else str(raw)
+        doc = json.loads(text)
+    except ValueError:
+        return  # changed bytes: the documents check names them
+    if not isinstance(doc, dict):
+        return
+    wrong = [name for name, value in searchable(doc).items() if row.get(name) != value]
+    if wrong:
+        yield Mismatch("record", row["id"], f"{label}: {', '.join(wrong)} differ from what the stored bytes say")
+
+
+def _latest_audits(context: Context) -> Iterator[Mismatch]:
+    """Each record's latest audit and verdict are those of its latest audit entry."""
+    latest: dict[int, Entry] = {}
+    for entry in context.by_action("audit", "reaudit"):
+        if entry.record_id is not None and isinstance(entry.detail.get("audit_id"), int):
+            current = latest.get(entry.record_id)
+            if current is None or entry.detail["audit_id"] > current.detail["audit_id"]:
+                latest[entry.record_id] = entry
+    audits = {row["id"]: row for row in context.rows(
+        "SELECT id, record_id, verdict, profile, findings_json FROM audits")}
+    newest_row: dict[int, int] = {}
+    for audit in audits.values():
+        newest_row[audit["record_id"]] = max(newest_row.get(audit["record_id"], 0), audit["id"])
+    for row in context.rows("SELECT id, game_id, latest_audit_id, verdict, audit_profile, rules, findings_count "
+                            "FROM records"):
+        found = latest.get(row["id"])
+        if found is not None:
+            expected, verdict = found.detail["audit_id"], found.detail.get("verdict")
+        elif context.legacy("records", row["id"]) and row["id"] in newest_row:
+            expected, verdict = newest_row[row["id"]], audits[newest_row[row["id"]]]["verdict"]
+        else:
+            expected, verdict = None, None
+        if row["latest_audit_id"] != expected or row["verdict"] != verdict:
+            yield Mismatch("record", row["id"], f"{row['game_id']}: latest audit {row['latest_audit_id']} "
+                                                f"({row['verdict']}), the trail says {expected} ({verdict})")
+            continue
+        stored_audit = audits.get(expected) if expected is not None else None
+        if stored_audit is None:
+            continue
+        try:
+            findings = json.loads(stored_audit["findings_json"])
+        except (TypeError, ValueError):
+            continue  # the audits check names the edited row
+        codes = " ".join(rule_codes(findings)) if isinstance(findings, list) else None
+        if (row["audit_profile"], row["rules"], row["findings_count"]) != (
+                stored_audit["profile"], codes, len(findings) if isinstance(findings, list) else None):
+            yield Mismatch("record", row["id"], f"{row['game_id']}: profile, rules or finding count differ from "
+                                                f"its latest audit {expected}")
+
+
+@check("record_players")
+def check_players(context: Context) -> Iterator[Mismatch]:
+    """The seats of each record against the stored bytes."""
+    seats: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    for row in context.rows("SELECT record_id, seat, name, player_id FROM record_players ORDER BY record_id, seat"):
+        seats[row["record_id"]].append((row["seat"], row["name"], row["player_id"]))
+    for record_id, raw in context.db.execute("SELECT r.id, d.raw FROM records r JOIN documents d "
+                                             "ON d.id = r.document_id"):
+        try:
+            doc = json.loads(raw.decode("utf-8-sig") if isinstance(raw, bytes) else str(raw))
+        except ValueError:
+            continue
+        if not isinstance(doc, dict):
+            continue
+        expected = [(row["seat"], row["name"], row["player_id"]) for row in players_of(record_id, doc)]
+        if seats.get(record_id, []) != expected:
+            yield Mismatch("record", record_id, "its seats (record_players) differ from what the stored bytes say")
+
+
+@check("documents")
+def check_documents(context: Context) -> Iterator[Mismatch]:
+    """Every record's and match's bytes against the sha256 recorded at upload; no stray document."""
+    cursor = context.db.execute("SELECT r.id, r.game_id, r.sha256, d.sha256, d.size, d.raw FROM records r "
+                                "LEFT JOIN documents d ON d.id = r.document_id ORDER BY r.id")
+    for record_id, game_id, recorded, doc_hash, size, raw in cursor:
+        if raw is None:
+            yield Mismatch("record", record_id, f"{game_id}: its bytes are missing")
+            continue
+        actual = _sha(raw)
+        if actual != recorded or actual != doc_hash or len(raw) != size:
+            yield Mismatch("record", record_id, f"{game_id}: sha256 of the stored bytes is {actual}, recorded {recorded}")
+    for match_id, recorded, raw in context.db.execute(
+            "SELECT m.id, m.sha256, d.raw FROM matches m LEFT JOIN documents d ON d.id = m.document_id"):
+        match_hash = None if raw is None else _sha(raw)
+        if match_hash != recorded:
+            yield Mismatch("match", match_id, f"sha256 of the stored match is {match_hash}, recorded {recorded}")
+    for (document_id,) in context.db.execute(
+            "SELECT id FROM documents WHERE id NOT IN (SELECT document_id FROM records WHERE document_id IS NOT NULL) "
+            "AND id NOT IN (SELECT document_id FROM matches WHERE document_id IS NOT NULL)"):
+        yield Mismatch("document", document_id, "belongs to no record and no match: added behind the service's back")
+
+
+@check("matches")
+def check_matches(context: Context) -> Iterator[Mismatch]:
+    """Each match against the upload entries of its hands."""
+    recorded: dict[int, Entry] = {}
+    for entry in context.by_action("upload"):
+        match_id = entry.detail.get("match_id")
+        if isinstance(match_id, int):
+            recorded.setdefault(match_id, entry)
+    for row in context.rows("SELECT id, sha256, document_id FROM matches"):
+        named = recorded.get(row["id"])
+        if named is None:
+            if not context.legacy("matches", row["id"]):
+                yield Mismatch("match", row["id"], "no upload in the trail names this match: added behind the "
+                                                   "service's back")
+        elif (named.detail.get("match_sha256"), named.detail.get("match_document_id")) != (
+                row["sha256"], row["document_id"]):
+            yield Mismatch("match", row["id"], f"sha256 or document differ from its upload (trail {named.id})")
+        yield from _match_columns(context, row["id"])
+    present = {row["id"] for row in context.rows("SELECT id FROM matches")}
+    for match_id, entry in recorded.items():
+        if match_id not in present:
+            yield Mismatch("match", match_id, f"deleted: its upload is trail row {entry.id}")
+
+
+def _match_columns(context: Context, match_id: int) -> Iterator[Mismatch]:
+    """A match's table id and hand count against its stored document."""
+    row = context.db.execute("SELECT m.table_id, m.hands, d.raw FROM matches m JOIN documents d ON d.id = m.document_id "
+                             "WHERE m.id = ?", [match_id]).fetchone()
+    if row is None:
+        return
+    try:
+        doc = json.loads(row[2].decode("utf-8-sig") if isinstance(row[2], bytes) else str(row[2]))
+    except ValueError:
+        return
+    hands = doc.get("hands") if isinstance(doc, dict) else None
+    table = doc.get("table_id") if isinstance(doc, dict) else None
+    if (row[0], row[1]) != (table if isinstance(table, str) else None, len(hands) if isinstance(hands, list) else None):
+        yield Mismatch("match", match_id, "table id or hand count differ from the stored match")
+
+
+@check("uploads")
+def check_uploads(context: Context) -> Iterator[Mismatch]:
+    """Every receipt against its upload entry, both ways."""
+    entries = context.keyed("upload_id", "upload")
+    rows = {row["id"]: row for row in context.rows("SELECT * FROM uploads")}
+    for upload_id, row in rows.items():
+        entry = entries.get(upload_id)
+        if entry is None:
+            if not context.legacy("uploads", upload_id):
+                yield Mismatch("upload", upload_id, "receipt without an upload entry: added behind the service's back")
+            continue
+        changed = _differs(row, entry.detail, ("sha256", "source", "uploader", "outcome"))
+        if row["record_id"] != entry.record_id or row["uploaded_at"] != entry.at:
+            changed.append("record or time")
+        if changed:
+            yield Mismatch("upload", upload_id, f"receipt changed ({', '.join(changed)}; trail {entry.id})")
+    for upload_id, entry in entries.items():
+        if upload_id not in rows:
+            yield Mismatch("upload", upload_id, f"receipt deleted (record {entry.record_id}, trail {entry.id})")
+    legacy_counts: dict[int, int] = defaultdict(int)
+    for entry in context.by_action("upload"):
+        if "upload_id" not in entry.detail and entry.record_id is not None:
+            legacy_counts[entry.record_id] += 1
+    unlogged: dict[int, int] = defaultdict(int)
+    for row in rows.values():
+        if row["id"] not in entries:
+            unlogged[row["record_id"]] += 1
+    for record_id, expected in legacy_counts.items():
+        count = unlogged.get(record_id, 0)
+        if count < expected:
+            yield Mismatch("upload", record_id, f"record {record_id} has {count} receipts from before m004, the trail "
+                                                f"{expected}: receipts were deleted")
+
+
+# ----- audits and notes -----------------------------------------------------------------------
+
+
+@check("audits")
+def check_audits(context: Context) -> Iterator[Mismatch]:
+    """Every audit row against the digest its entry recorded, both ways."""
+    entries = context.keyed("audit_id", "audit", "reaudit")
+    rows = {row["id"]: row for row in context.rows("SELECT * FROM audits")}
+    for audit_id, row in rows.items():
+        entry = entries.get(audit_id)
+        if entry is None:
+            if not context.legacy("audits", audit_id):
+                yield Mismatch("audit", audit_id, f"record {row['record_id']}: no trail entry: this audit was added "
+                                                  "behind the service's back")
+            continue
+        digest = entry.detail.get("audit_sha256")
+        if row["record_id"] != entry.record_id or row["verdict"] != entry.detail.get("verdict") or (
+                digest is not None and digest != audit_digest(row)):
+            yield Mismatch("audit", audit_id, f"record {row['record_id']}: changed after it was written "
+                                              f"(trail {entry.id})")
+    for audit_id, entry in entries.items():
+        if audit_id not in rows:
+            yield Mismatch("audit", audit_id, f"deleted: record {entry.record_id}, trail {entry.id}")
+    indexed: dict[int, list[str]] = defaultdict(list)
+    for audit_id, rule in context.db.execute("SELECT audit_id, rule FROM audit_rules ORDER BY audit_id, rule"):
+        indexed[audit_id].append(rule)
+    for audit_id, row in rows.items():
+        try:
+            findings = json.loads(row["findings_json"])
+        except (TypeError, ValueError):
+            continue
+        expected = sorted(rule_codes(findings)) if isinstance(findings, list) else []
+        if indexed.get(audit_id, []) != expected:
+            yield Mismatch("audit", audit_id, f"record {row['record_id']}: its rule index (audit_rules) differs from "
+                                              "its findings")
+
+
+@check("notes")
+def check_notes(context: Context) -> Iterator[Mismatch]:
+    """Every note against its annotate entry (text digest, decision, case, author, time), both ways."""
+    entries = context.keyed("note_id", "annotate")
+    rows = {row["id"]: row for row in context.rows("SELECT * FROM notes")}
+    for note_id, row in rows.items():
+        entry = entries.get(note_id)
+        if entry is None:
+            if not context.legacy("notes", note_id):
+                yield Mismatch("note", note_id, f"record {row['record_id']}: no trail entry: this note was added "
+                                                "behind the service's back")
+            continue
+        text = row["text"] if isinstance(row["text"], str) else ""
+        expected = {"case_number": row["case_number"], "decision": row["decision"],
+                    "text_sha256": hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()}
+        changed = [name for name, value in expected.items() if entry.detail.get(name) != value]
+        if (row["record_id"], row["author"], row["created_at"]) != (entry.record_id, entry.actor, entry.at):
+            changed.append("record, author or time")
+        if changed:
+            yield Mismatch("note", note_id, f"record {row['record_id']}: {', '.join(changed)} changed after it was "
+                                            f"written (trail {entry.id})")
+    for note_id, entry in entries.items():
+        if note_id not in rows:
+            yield Mismatch("note", note_id, f"deleted: record {entry.record_id}, trail {entry.id}")
+
+
+# ----- accounts and tokens --------------------------------------------------------------------
+
+
+@check("accounts")
+def check_accounts(context: Context) -> Iterator[Mismatch]:
+    """Each account's role, platform, status, password and session generation are what its latest
+    entry says; an account without entries was added behind the service's back."""
+    latest = context.keyed("account_id", *ACCOUNT_ACTIONS)
+    by_name: dict[str, Entry] = {}
+    for entry in context.by_action(*ACCOUNT_ACTIONS):
+        if "account_id" not in entry.detail and isinstance(entry.detail.get("account"), str):
+            by_name[entry.detail["account"]] = entry
+    accounts = Accounts(context.db, context.key)
+    created = context.keyed("account_id", "account-create", "bootstrap")
+    present: set[int] = set()
+    for (account_id,) in context.db.execute("SELECT id FROM accounts ORDER BY id"):
+        present.add(account_id)
+        state = accounts.state(account_id)
+        last = latest.get(account_id)
+        if last is None:
+            legacy = by_name.get(state["account"])
+            if not context.legacy("accounts", account_id):
+                yield Mismatch("account", account_id, f"{state['account']}: no trail entry: this account was added "
+                                                      "behind the service's back")
+            elif legacy is not None and _differs(state, legacy.detail, ("role", "platform")):
+                yield Mismatch("account", account_id, f"{state['account']}: role or platform differ from trail "
+                                                      f"{legacy.id}")
+            continue
+        changed = _differs(state, last.detail, ("account", "role", "platform", "disabled", "password", "generation"))
+        creation = created.get(account_id)
+        if creation is not None and (creation.at, creation.actor) != _creation(context, account_id):
+            changed.append("created_at or created_by")
+        if changed:
+            yield Mismatch("account", account_id, f"{state['account']}: {', '.join(changed)} changed behind the "
+                                                  f"service's back (the trail says {_shown(last.detail, changed)}, "
+                                                  f"trail {last.id})")
+    for account_id, entry in latest.items():
+        if account_id not in present:
+            yield Mismatch("account", account_id, f"{entry.detail.get('account')}: deleted (trail {entry.id})")
+
+
+def _creation(context: Context, account_id: int) -> tuple[Any, Any]:
+    """An account row's (created_at, created_by), as its creation entry's (time, actor) would read."""
+    row = context.db.execute("SELECT created_at, created_by FROM accounts WHERE id = ?", [account_id]).fetchone()
+    return (row[0], row[1] or "system") if row else (None, None)
+
+
+def _shown(detail: dict[str, Any], names: list[str]) -> str:
+    """`role=uploader, disabled=False` for a message (never the password fingerprint)."""
+    return ", ".join(f"{name}={detail.get(name)!r}" for name in names if name != "password") or "another password"
+
+
+@check("tokens")
+def check_tokens(context: Context) -> Iterator[Mismatch]:
+    """Each token was created through the service, belongs to whom it did, and is revoked iff the
+    trail revoked it."""
+    created = context.keyed("token_id", "token-create")
+    revoked = context.keyed("token_id", "token-revoke")
+    present: set[int] = set()
+    for row in context.rows("SELECT id, account_id, token_hash, prefix, revoked_at FROM tokens ORDER BY id"):
+        present.add(row["id"])
+        entry = created.get(row["id"])
+        if entry is None:
+            if not context.legacy("tokens", row["id"]):
+                yield Mismatch("token", row["id"], f"{row['prefix']}…: no trail entry: this token was added behind "
+                                                   "the service's back")
+        elif (entry.detail.get("account_id"), entry.detail.get("token_hash")) != (
+                row["account_id"], trail.fingerprint(context.key, str(row["token_hash"]))):
+            yield Mismatch("token", row["id"], f"{row['prefix']}…: its account or hash changed (trail {entry.id})")
+        if row["id"] in revoked and row["revoked_at"] is None:
+            yield Mismatch("token", row["id"], f"{row['prefix']}…: revoked (trail {revoked[row['id']].id}) but "
+                                               "working again")
+        elif row["revoked_at"] is not None and row["id"] not in revoked and entry is not None:
+            yield Mismatch("token", row["id"], f"{row['prefix']}…: marked revoked without a trail entry")
+    for token_id, entry in created.items():
+        if token_id not in present:
+            yield Mismatch("token", token_id, f"deleted (trail {entry.id})")
+
+
+# ----- receipts and cases (issue 11) ---------------------------------------------------------
+
+CASE_STATUS_AFTER = {"case-open": "open", "case-decide": "decided", "case-close": "closed", "case-reopen": "decided"}
+"""The status each case entry leaves a case in (records/cases.py)."""
+
+
+@check("receipts")
+def check_receipts(context: Context) -> Iterator[Mismatch]:
+    """Every receipt of a submitted item against its `receipt` entry, both ways: a receipt edited,
+    forged or deleted behind the service's back is named."""
+    entries = context.keyed("receipt_id", "receipt")
+    present: set[int] = set()
+    for row in context.rows("SELECT id, at, game_id, sha256, source, outcome, record_id, error_codes FROM receipts"):
+        present.add(row["id"])
+        entry = entries.get(row["id"])
+        if entry is None:
+            yield Mismatch("receipt", row["id"], "receipt without a trail entry: added behind the service's back")
+            continue
+        changed = _differs(row, entry.detail, ("game_id", "sha256", "source", "outcome"))
+        if row["at"] != entry.at or row["record_id"] != entry.record_id:
+            changed.append("time or record")
+        if " ".join(entry.detail.get("errors") or []) != (row["error_codes"] or ""):
+            changed.append("error codes")
+        if changed:
+            yield Mismatch("receipt", row["id"], f"receipt changed ({', '.join(changed)}; trail {entry.id})")
+    for receipt_id, entry in entries.items():
+        if receipt_id not in present:
+            yield Mismatch("receipt", receipt_id, f"receipt deleted (trail {entry.id})")
+
+
+@check("cases")
+def check_cases(context: Context) -> Iterator[Mismatch]:
+    """Each case against its `case-open` entry (number, platform, player, complaint digest), its
+    status against the last entry of the case, and its decisions and attached records against
+    theirs, both ways."""
+    opened = context.keyed("case_id", "case-open")
+    last: dict[int, Entry] = {}
+    for entry in context.by_action(*CASE_STATUS_AFTER):
+        last[int(entry.detail.get("case_id", 0))] = entry
+    present: set[int] = set()
+    for row in context.rows("SELECT id, number, platform, player, complaint, status, created_at FROM cases"):
+        present.add(row["id"])
+        found = opened.get(row["id"])
+        if found is None:
+            yield Mismatch("case", row["id"], f"case {row['number']}: no trail entry: added behind the service's back")
+            continue
+        entry = found
+        changed = _differs(row, entry.detail, ("number", "platform", "player"))
+        if entry.detail.get("complaint_sha256") != hashlib.sha256(str(row["complaint"]).encode("utf-8")).hexdigest():
+            changed.append("complaint")
+        if row["created_at"] != entry.at:
+            changed.append("created_at")
+        if changed:
+            yield Mismatch("case", row["id"], f"case {row['number']}: {', '.join(changed)} changed (trail {entry.id})")
+        final = last.get(row["id"])
+        if final is not None and CASE_STATUS_AFTER[final.action] != row["status"]:
+            yield Mismatch("case", row["id"], f"case {row['number']}: status {row['status']!r}, but the trail "
+                                              f"(entry {final.id}) left it {CASE_STATUS_AFTER[final.action]!r}")
+    for case_id, entry in opened.items():
+        if case_id not in present:
+            yield Mismatch("case", case_id, f"case {entry.detail.get('number')} deleted (trail {entry.id})")
+    yield from _check_decisions(context)
+    yield from _check_case_records(context)
+
+
+def _check_decisions(context: Context) -> Iterator[Mismatch]:
+    """Each decision against its `case-decide` entry (outcome, payments, audit, note digest)."""
+    entries = context.keyed("decision_id", "case-decide")
+    present: set[int] = set()
+    for row in context.rows("SELECT * FROM case_decisions"):
+        present.add(row["id"])
+        entry = entries.get(row["id"])
+        if entry is None:
+            yield Mismatch("decision", row["id"], "decision without a trail entry: added behind the service's back")
+            continue
+        changed = _differs({**row, "audit_id": row["audit_id"]}, entry.detail, ("case_id", "outcome", "audit_id"))
+        if entry.detail.get("payments") != json.loads(row["payments_json"] or "[]"):
+            changed.append("payments")
+        if entry.detail.get("note_sha256") != hashlib.sha256(str(row["note"]).encode("utf-8")).hexdigest():
+            changed.append("note")
+        if changed:
+            yield Mismatch("decision", row["id"], f"decision changed ({', '.join(changed)}; trail {entry.id})")
+    for decision_id, entry in entries.items():
+        if decision_id not in present:
+            yield Mismatch("decision", decision_id, f"decision deleted (trail {entry.id})")
+
+
+def _check_case_records(context: Context) -> Iterator[Mismatch]:
+    """Each record attached to a case has its `case-attach` entry, and each entry its row."""
+    attached = {(int(entry.detail.get("case_id", 0)), entry.record_id): entry
+                for entry in context.by_action("case-attach")}
+    present = {(row["case_id"], row["record_id"])
+               for row in context.rows("SELECT case_id, record_id FROM case_records")}
+    for pair in present - set(attached):
+        yield Mismatch("case", pair[0], f"record {pair[1]} attached without a trail entry")
+    for pair in set(attached) - present:
+        yield Mismatch("case", pair[0], f"record {pair[1]} detached behind the service's back "
+                                        f"(trail {attached[pair].id})")
+
+
+__all__ = ["CASE_STATUS_AFTER", "CHECKS", "Context", "Entry", "check", "verify"]

@@ -29,23 +29,14 @@ import sys
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from enum import Enum
 from pathlib import Path
 from typing import Any, Final
 
+from audit.lang import Lang  # re-exported: every module names the language from here
 from audit.rulebook import label
 from audit.tiles import zh_name
 
 DATA_DIR: Final = Path(__file__).with_name("catalogue")
-
-
-class Lang(str, Enum):
-    """A language messages are rendered in."""
-
-    EN = "en"
-    """English: the words the audit JSON has always had."""
-    ZH = "zh"
-    """Chinese, in the players' terms (碰, 点豆, 热炮, 查叫 ...)."""
 
 
 LANGS: Final = tuple(Lang)

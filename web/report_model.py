@@ -20,7 +20,7 @@ from audit import render
 from audit.catalogue import Lang, render_note, render_value
 from audit.dispute import DisputeSummary, dispute_summary, ledger_anchor
 from audit.dispute import text as dispute_text
-from audit.views import ChickenView, Trace
+from audit.views import ChickenView, StepView, Trace
 from web.db import get_store
 from web.i18n import page_language
 from web.views import what_if_audit
@@ -205,6 +205,7 @@ def report_context(detail: dict[str, Any]) -> dict[str, Any]:
         "trace": trace,
         "steps": steps,
         "slots": render.discard_slots(steps),
+        "key_steps": key_steps(steps),
         "claimed": result,
         "ledger": ledger(settlement.get("items"), claimed_items, base, lang) if settlement or claimed_items else [],
         "has_claimed_items": claimed_items is not None,
@@ -220,6 +221,23 @@ def report_context(detail: dict[str, Any]) -> dict[str, Any]:
         "match_hands": get_store().match_hands(detail["match_id"]) if detail.get("match_id") is not None else [],
         "current_revision": next((r for r in detail.get("revisions", []) if r["is_current"]), None),
     }
+
+
+KEY_EVENTS = frozenset({"pong", "kong", "declare", "win"})
+"""Event types the viewer's key steps filter keeps: claims, kongs, declarations, wins."""
+KEY_MARKERS = frozenset({"pass_lock", "hot_shot", "rob", "late_kong", "responsibility_chicken"})
+"""Marker kinds that make a step key besides its event (a lock, a hot shot, a robbed kong ...)."""
+
+
+def key_steps(steps: Sequence[StepView]) -> frozenset[int]:
+    """The steps that matter when stepping through a dispute: claims, kongs, declarations, wins,
+    pass locks (and the other named moments), and every step with a finding."""
+    out = set()
+    for sv in steps:
+        kind = sv.event.get("type") if isinstance(sv.event, dict) else None
+        if kind in KEY_EVENTS or sv.findings or any(m.kind.value in KEY_MARKERS for m in sv.markers):
+            out.add(sv.index)
+    return frozenset(out)
 
 
 def current_verdict(detail: dict[str, Any], latest: dict[str, Any] | None, trace: Trace | None) -> str | None:

@@ -268,3 +268,26 @@ def test_every_value_r17_offers_has_words() -> None:
                 assert rulebook.value_label(runs[0].text, value, Lang.ZH), (code, span.text)
                 checked += 1
     assert checked >= 16
+
+
+def test_chinese_quotes_parameters_by_their_labels() -> None:
+    """A 「name」 in a Chinese text is a parameter's Chinese label (or a verdict's word), so the
+    text and the label a report shows beside a setting are the same words."""
+    forms = tomllib.loads((DATA_DIR / "forms.toml").read_text(encoding="utf-8"))
+    words = {str(entry[Lang.ZH.value]) for entry in rulebook.parameters().values()}
+    words |= {str(v) for v in forms["verdict"]["zh"].values()}
+    quoted = [(code, q) for code, text in rulebook.chinese_sources().items() for q in re.findall(r"「(.*?)」", text)]
+    assert len(quoted) >= 30
+    assert [(code, q) for code, q in quoted if q not in words] == []
+
+
+def test_every_rule_the_engine_names_has_a_text_in_both_languages() -> None:
+    """Items, markers and findings name rules in the engine's source (`rule="R4.7"`): each one
+    is a code of the rulebook with its Chinese text, so no cited rule falls back."""
+    source = rulebook.RULEBOOK.parents[1] / "audit"
+    named = {m for path in source.glob("*.py")
+             for m in re.findall(r"\"(R\d+(?:\.\d+)?)\"", path.read_text(encoding="utf-8"))}
+    assert len(named) >= 20
+    for code in named:
+        text = rulebook.rule_text(code, Lang.ZH)
+        assert text is not None and text.code == code and text.lang is Lang.ZH, code

@@ -10,12 +10,14 @@ from typing import Any
 
 from audit.catalogue import Lang, render_note
 from audit.chickens import SeatChickens
+from audit import hands
 from audit.engine import audit_hand
 from audit.findings import Finding
 from audit.kinds import EventType
+from audit.settle import Settlement
 from audit.state import Event, GameState
 from audit.tiles import code, format_counts
-from audit.views import ChickenView, Marker, MarkerKind, MeldView, SeatView, StepView, Trace
+from audit.views import ChickenReason, ChickenView, Marker, MarkerKind, MeldView, SeatView, StepView, Trace
 
 
 
@@ -55,16 +57,36 @@ def trace(doc: object, *, profile: str | None = None, options: dict[str, Any] | 
     if hand.replay is not None:
         _mark_endings(out, hand.replay.state)
     if hand.settlement is not None:
-        out.chickens = [_chicken_view(c, lang) for c in hand.settlement.chickens]
+        state = hand.replay.state if hand.replay is not None else None
+        out.chickens = [_chicken_view(c, lang, hand.settlement, state) for c in hand.settlement.chickens]
     _attach_findings(out)
     return out
 
 
-def _chicken_view(c: SeatChickens, lang: Lang) -> ChickenView:
-    """A seat's chickens; the note is its credit's working (or its liability's), rendered in `lang`."""
+def _chicken_view(c: SeatChickens, lang: Lang, sett: Settlement, st: GameState | None) -> ChickenView:
+    """A seat's chickens; the note is its credit's working (or its liability's), rendered in `lang`;
+    the reason they count or not, and the seat's waits when it did not win."""
     params = {"parts": c.parts or c.liability_parts}
+    winners = {w.seat for w in st.wins} if st is not None else set()
+    reason_params: dict[str, Any] = {}
+    if c.seat in winners:
+        reason = ChickenReason.WON
+    elif c.seat in sett.burned:
+        burn = sett.burned[c.seat]
+        reason, reason_params = ChickenReason.BURNED, {"by": burn.by.value, "step": burn.step}
+    elif sett.ready.get(c.seat) is not None:
+        reason = ChickenReason.READY
+    elif not c.qualifies:
+        reason = ChickenReason.NOT_READY
+    else:
+        reason = ChickenReason.COUNTS
+    waits: tuple[str, ...] = ()
+    if st is not None and c.seat not in winners:
+        seat = st.seats[c.seat]
+        waits = tuple(code(t) for t in hands.waits(list(seat.hand), seat.meld_tiles()))
     return ChickenView(c.seat, tuple(c.tiles), c.credit if c.qualifies else -c.liability, c.qualifies,
-                       render_note({"code": "chicken_tally", "params": params}, lang), "chicken_tally", params)
+                       render_note({"code": "chicken_tally", "params": params}, lang), "chicken_tally", params,
+                       reason.value, reason_params, waits)
 
 
 def _markers(st: GameState, ev: Event | None) -> tuple[Marker, ...]:

@@ -111,6 +111,28 @@ class ChickenView:
     code: str = "chicken_tally"
     """The note's catalogue code (audit/catalogue/notes.toml); re-render with `render_note`."""
     params: dict[str, Any] = field(default_factory=dict)
+    reason: str = "counts"
+    """Why the chickens count or not, a `ChickenReason` value: won, ready, burned, not_ready,
+    counts (the profile counts them without a ready hand)."""
+    reason_params: dict[str, Any] = field(default_factory=dict)
+    """What the reason names: for burned, `by` (a BurnKind value) and `step`."""
+    waits: tuple[str, ...] = ()
+    """The tiles a seat that did not win was waiting on at the end (empty when not ready)."""
+
+
+class ChickenReason(str, Enum):
+    """Why a seat's chickens count at the end of a won hand, or why they do not (R11.6, R8.3, R9.3)."""
+
+    WON = "won"
+    """The seat won: its chickens count."""
+    READY = "ready"
+    """The seat was ready (听牌) at the end: its chickens count."""
+    BURNED = "burned"
+    """被烧: a 热炮 or 抢杠 burned the seat's credits (R8.3, R9.3)."""
+    NOT_READY = "not_ready"
+    """未听牌: the profile counts chickens only for a ready hand (R11.6)."""
+    COUNTS = "counts"
+    """The profile counts every seat's chickens, ready or not."""
 
 
 @dataclass
@@ -122,4 +144,4 @@ class Trace:
     chickens: list[ChickenView] = field(default_factory=list)
 
 
-__all__ = ["ChickenView", "Marker", "MarkerKind", "MeldView", "SeatView", "StepView", "Trace"]
+__all__ = ["ChickenReason", "ChickenView", "Marker", "MarkerKind", "MeldView", "SeatView", "StepView", "Trace"]

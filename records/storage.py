@@ -704,6 +704,13 @@ class Store:
             "SELECT id, revision, is_current, sha256, uploaded_at, uploader, source, verdict FROM records "
             "WHERE platform = ? AND game_id = ? ORDER BY revision", [record["platform"], record["game_id"]]))
 
+    def match_hands(self, match_id: int) -> list[dict[str, Any]]:
+        """The hands of one match in play order: a report links a
+        hand to the hands before and after it."""
+        return list(self.db.query(
+            "SELECT id, match_index, game_id, revision, verdict FROM records WHERE match_id = ? "
+            "ORDER BY match_index", [match_id]))
+
     def audits(self, record_id: int) -> list[dict[str, Any]]:
         """Every audit of a record, oldest first, each in full."""
         self.record(record_id)

@@ -17,13 +17,46 @@ from flask import current_app
 
 from audit import api as engine_api
 from audit import render
-from audit.views import Trace
+from audit.catalogue import Lang, render_note, render_value
+from audit.tiles import CODES, zh_name
+from audit.dispute import DisputeSummary, dispute_summary, ledger_anchor
+from audit.dispute import text as dispute_text
+from audit.views import ChickenView, StepView, Trace
+from web.db import get_store
+from web.i18n import gettext as _
 from web.i18n import page_language
+from web.views import what_if_audit
+
+
+@dataclass(frozen=True)
+class ChickenLine:
+    """A seat's chickens as the report shows them: the view, and why they count or not, in words."""
+
+    view: ChickenView
+    reason: str
+
+    @property
+    def counted(self) -> bool:
+        """Whether the chickens earn (or, not qualifying, what they would have earned is void)."""
+        return self.view.qualifies
+
+
+def chicken_lines(chickens: Sequence[ChickenView], lang: Lang | str) -> list[ChickenLine]:
+    """Each seat's chickens with the reason they count or not (胡牌 / 听牌 / 被烧 / 未听牌)."""
+    out = []
+    for c in chickens:
+        values = dict(c.reason_params)
+        if "by" in values:
+            values["by"] = render_value("burn", values["by"], lang)
+        out.append(ChickenLine(c, dispute_text(f"chicken_{c.reason}", lang, **values)))
+    return out
 
 
 @dataclass(frozen=True)
 class LedgerRow:
-    """Payments of one (kind, payer, payee): what the rules give and what the record claims."""
+    """Payments of one (kind, payer, payee): what the rules give and what the record claims.
+    `notes` are the computed items' notes; `claimed_notes` the record's own, shown for a row
+    only the record claims; `workings` each computed item's arithmetic in words."""
 
     kind: str
     payer: int | None
@@ -32,6 +65,18 @@ class LedgerRow:
     notes: tuple[str, ...]
     computed: int | None
     claimed: int | None
+    claimed_notes: tuple[str, ...] = ()
+    workings: tuple[str, ...] = ()
+
+    @property
+    def anchor(self) -> str:
+        """The row's HTML id, the one a finding about these payments links to."""
+        return ledger_anchor(self.kind, self.payer, self.payee)
+
+    @property
+    def only_claimed(self) -> bool:
+        """A payment the record makes and the rules do not."""
+        return self.computed is None
 
     @property
     def difference(self) -> int | None:
@@ -49,23 +94,46 @@ def _amount(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def ledger(computed: Sequence[dict[str, Any]] | None, claimed: Sequence[dict[str, Any]] | None) -> list[LedgerRow]:
+def working(item: dict[str, Any], base: int, lang: Lang | str) -> str:
+    """A computed item's arithmetic in words, from its structured note (pattern value, 报听/杀报,
+    bonuses, shares) and the base: `平胡 1分，自摸 +1，抢杠包3家，共 6分 × 底分 1 = 6`."""
+    amount = _amount(item.get("amount"))
+    words = render_note(item, lang) if "code" in item and "params" in item else str(item.get("note") or "")
+    if base > 1 and amount % base == 0:
+        return dispute_text("item_arithmetic", lang, working=words, units=amount // base, base=base, amount=amount)
+    return dispute_text("item_arithmetic_base_one", lang, working=words, amount=amount)
+
+
+def ledger(computed: Sequence[dict[str, Any]] | None, claimed: Sequence[dict[str, Any]] | None,
+           base: int = 1, lang: Lang | str = Lang.EN) -> list[LedgerRow]:
     """One row per (kind, payer, payee) of either side, computed order first. `claimed` is None
     when the record has no `result.items`; then only the computed side is shown."""
     groups: dict[tuple[str, Any, Any], dict[str, Any]] = {}
+
+    def group_of(item: dict[str, Any], computed_side: bool) -> dict[str, Any]:
+        return groups.setdefault(_key(item), {"rules": [], "notes": [], "claimed_notes": [], "workings": [],
+                                              "computed": 0 if computed_side else None, "claimed": None})
+
     for item in computed or ():
-        group = groups.setdefault(_key(item), {"rules": [], "notes": [], "computed": 0, "claimed": None})
+        group = group_of(item, True)
+        if group["computed"] is None:
+            group["computed"] = 0
         group["computed"] += _amount(item.get("amount"))
+        group["workings"].append(working(item, base, lang))
         for field, value in (("rules", item.get("rule")), ("notes", item.get("note"))):
             if value and value not in group[field]:
                 group[field].append(value)
     for item in claimed or ():
-        group = groups.setdefault(_key(item), {"rules": [], "notes": [], "computed": None, "claimed": None})
+        group = group_of(item, False)
         group["claimed"] = (group["claimed"] or 0) + _amount(item.get("amount"))
+        note = item.get("note")
+        if isinstance(note, str) and note and note not in group["claimed_notes"]:
+            group["claimed_notes"].append(note)
     if claimed is not None:
         for group in groups.values():
             group["claimed"] = group["claimed"] or 0
-    return [LedgerRow(kind, payer, payee, tuple(g["rules"]), tuple(g["notes"]), g["computed"], g["claimed"])
+    return [LedgerRow(kind, payer, payee, tuple(g["rules"]), tuple(g["notes"]), g["computed"], g["claimed"],
+                      tuple(g["claimed_notes"]), tuple(g["workings"]))
             for (kind, payer, payee), g in groups.items()]
 
 
@@ -122,29 +190,104 @@ def trace_for(document: Any, audit_row: dict[str, Any] | None, record: dict[str,
 
 
 def report_context(detail: dict[str, Any]) -> dict[str, Any]:
-    """Everything the step-by-step body needs beyond the record detail."""
+    """Everything the step-by-step body needs beyond the record detail: the dispute summary
+    first, then the steps, the ledger with each item's working, the chickens with their reasons."""
+    lang = page_language()
     document = detail["document"]
     audit = detail["audit"] or {}
-    trace = trace_for(document, detail["audits"][-1] if detail["audits"] else None, detail)
+    latest = detail["audits"][-1] if detail["audits"] else None
+    trace = trace_for(document, latest, detail)
     settlement = audit.get("settlement") or {}
     result = record_result(document)
     claimed_items = result.get("items") if isinstance(result.get("items"), list) else None
     steps = trace.steps if trace is not None else []
+    base = document.get("base") if isinstance(document, dict) else None
+    base = base if isinstance(base, int) and not isinstance(base, bool) and base > 0 else 1
     return {
         "trace": trace,
         "steps": steps,
         "slots": render.discard_slots(steps),
+        "key_steps": key_steps(steps),
+        "event_words": event_words(steps),
         "claimed": result,
-        "ledger": ledger(settlement.get("items"), claimed_items) if settlement or claimed_items else [],
+        "ledger": ledger(settlement.get("items"), claimed_items, base, lang) if settlement or claimed_items else [],
         "has_claimed_items": claimed_items is not None,
         "totals": seat_totals(settlement.get("scores"), result.get("scores")),
         "next_dealer": Compared("next_dealer", settlement.get("next_dealer"), result.get("next_dealer")),
         "flip": Compared("flip", settlement.get("flip"), result.get("flip")),
         "chickens": trace.chickens if trace is not None else [],
-        "trace_verdict": trace.audit.get("verdict") if trace is not None else None,
+        "chicken_lines": chicken_lines(trace.chickens if trace is not None else [], lang),
+        "trace_verdict": current_verdict(detail, latest, trace),
+        "dispute": dispute_summary(audit, trace, document, lang),
+        "settled": bool(settlement),
+        "base": base,
+        "match_hands": get_store().match_hands(detail["match_id"]) if detail.get("match_id") is not None else [],
+        "current_revision": next((r for r in detail.get("revisions", []) if r["is_current"]), None),
     }
 
 
+VERBS: dict[tuple[str, str | None], str] = {
+    ("draw", None): "draws", ("discard", None): "discards", ("declare", None): "declares ready",
+    ("pong", None): "pongs", ("kong", "concealed"): "concealed kong", ("kong", "added"): "added kong",
+    ("kong", "exposed"): "exposed kong", ("kong", None): "kong", ("win", "self_draw"): "wins by self-draw",
+    ("win", "discard"): "wins on the discard", ("win", "rob"): "robs the kong", ("win", None): "wins",
+    ("pass", None): "passes",
+}
+"""The step table's verbs (report/step_macros.html `verb`, the same message ids) by (type, kind)."""
+
+
+def event_words(steps: Sequence[StepView]) -> list[str]:
+    """One short line per step for the viewer's event list (`2号位 碰 一筒`), in the page's
+    language: built here once per step, as a template macro per step cost a tenth of the page."""
+    lang = page_language()
+    out = []
+    for sv in steps:
+        ev = sv.event if isinstance(sv.event, dict) else None
+        if ev is None:
+            out.append(_("the deal"))
+            continue
+        kind, sub = str(ev.get("type")), ev.get("kind")
+        verb = VERBS.get((kind, sub if isinstance(sub, str) else None)) or VERBS.get((kind, None))
+        tile = ev.get("tile")
+        words = [_("seat %(seat)s", seat=ev.get("seat")), _(verb) if verb else kind]
+        if isinstance(tile, str) and tile in CODES:
+            words.append(zh_name(tile) if lang is Lang.ZH else tile)
+        out.append(" ".join(words))
+    return out
+
+
+KEY_EVENTS = frozenset({"pong", "kong", "declare", "win"})
+"""Event types the viewer's key steps filter keeps: claims, kongs, declarations, wins."""
+KEY_MARKERS = frozenset({"pass_lock", "hot_shot", "rob", "late_kong", "responsibility_chicken"})
+"""Marker kinds that make a step key besides its event (a lock, a hot shot, a robbed kong ...)."""
+
+
+def key_steps(steps: Sequence[StepView]) -> frozenset[int]:
+    """The steps that matter when stepping through a dispute: claims, kongs, declarations, wins,
+    pass locks (and the other named moments), and every step with a finding."""
+    out = set()
+    for sv in steps:
+        kind = sv.event.get("type") if isinstance(sv.event, dict) else None
+        if kind in KEY_EVENTS or sv.findings or any(m.kind.value in KEY_MARKERS for m in sv.markers):
+            out.add(sv.index)
+    return frozenset(out)
+
+
+def current_verdict(detail: dict[str, Any], latest: dict[str, Any] | None, trace: Trace | None) -> str | None:
+    """What the engine installed now finds, to compare with the stored audit. A match hand is
+    judged with its match (continuity findings are the match's), so its verdict is the one the
+    pipeline's audit of the whole match gives; a lone hand's is its trace's."""
+    if detail.get("match_id") is None:
+        return trace.audit.get("verdict") if trace is not None else None
+    profile = latest["profile"] if latest is not None else None
+    options = latest["options"] if latest is not None else None
+    try:
+        audit = what_if_audit(detail["id"], profile, options, page_language())
+    except Exception:  # an engine failure leaves the stored verdict alone, as a lone hand's would
+        current_app.logger.exception("match audit of record %s failed", detail["id"])
+        return None
+    verdict = audit.get("verdict")
+    return verdict if isinstance(verdict, str) else None
 
 
 def whatif_side(audit: dict[str, Any], profile: Any, options: Any, claimed: dict[str, Any]) -> dict[str, Any]:

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+
+from audit import rulebook
 from flask import g
 from flask.testing import FlaskClient
 
@@ -142,7 +144,8 @@ def test_pdf_of_an_illegal_hand_quotes_the_rule(client: FlaskClient, upload: Upl
     monkeypatch.setattr(report, "pdf_response", keeping_drawings)
     record_id = stored(upload, "illegal-pass-locked")
     text = text_of(pdf_of(client, f"/records/{record_id}.pdf", tmp_path))
-    assert "过胡与过碰 R13.1" in text and "Winning while locked is illegal" in text
+    chinese = rulebook.rule_text("R13.1", "zh")
+    assert chinese is not None and "过胡与过碰 R13.1" in text and squeezed(chinese.blocks[0].spans[-1].text[:12]) in squeezed(text)
     audit = client.get(f"/api/records/{record_id}/audit").get_json()
     (locked,) = [f for f in audit["findings"] if f["code"] == "win_pass_locked"]
     assert locked["rule"] == "R13.1" and squeezed(render_finding(locked, "zh")) in squeezed(text)

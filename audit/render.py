@@ -591,6 +591,28 @@ def table_picture(step: StepView, *, width: float = 20, labels: Sequence[str] | 
                    _table_summary(step))
 
 
+def seat_picture(step: StepView, seat: int, *, width: float = 20, label: str | None = None,
+                 declared_text: str = "听", locked_text: str = "过") -> Picture:
+    """One seat's line after a step, for a compact list of events: its label and badges,
+    concealed tiles and melds as `table_picture` places them, and, for a discard, the discarded
+    tile (outlined) where the discards would start, so that the discards of a hand line up in a
+    column. The other seats and the older discards are left out."""
+    view = step.seats[seat]
+    flags = ((declared_text, RED),) * view.declared + ((locked_text, "#6b7280"),) * view.locked
+    mark = _event_marks(step, seat)
+    top, edge = seat * ROW_H, LABEL_W + HAND_W
+    pieces: list[Piece] = []
+    for piece in _seat_pieces(view, seat, len(step.seats), label if label is not None else str(seat), flags, mark):
+        if piece.x < edge:
+            pieces.append(Piece(piece.svg, piece.x, round(piece.y - top, 1), piece.width, piece.height))
+    if mark is not None and mark[0] == "discard":
+        pieces.append(Piece(tile_svg(view.discards[mark[1]], highlight=True), edge, 3, TILE_W, TILE_H))
+    units = (float(edge + TILE_W + 2), float(ROW_H))
+    scale = width / TILE_W
+    return Picture(round(units[0] * scale, 1), round(units[1] * scale, 1), units, tuple(pieces),
+                   f"{seat}: {' '.join(view.concealed)}")
+
+
 # ----------------------------------------------------------------- text notation
 
 def compact(codes: Iterable[str]) -> list[tuple[str, str]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from flask import Flask, Response, g, request, url_for
 
 from audit.catalogue import Lang
+from web.i18n_pdf import PDF_ZH
 
 LANGUAGES = ("zh", "en")
 DEFAULT_LANGUAGE = "zh"
@@ -305,6 +306,7 @@ ZH: dict[str, str] = {
         "未审计：审计引擎处理这条记录时出错；记录已保存，可用 `flask --app app reaudit` 重新审计。",
 }
 """Chinese for every message id; English is the id itself."""
+ZH.update(PDF_ZH)
 
 
 def current_language() -> str:

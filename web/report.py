@@ -13,6 +13,10 @@ from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
 from web.i18n import page_language
+from audit.rulebook import rule_text
+from records import trail
+from records.storage import now
+from web.pdf.contents import evidence, finding_steps, key_steps, profile_name, tile_name
 from web.pdf.typeset import pdf_response
 from web.report_model import record_result, report_context, whatif_side
 from web.views import form_options, record_detail, what_if_audit
@@ -23,10 +27,19 @@ bp = Blueprint("report", __name__)
 @bp.get("/records/<int:record_id>.pdf")
 @requires(*READERS)
 def report_pdf(record_id: int) -> ResponseReturnValue:
-    """The report as a paginated PDF: same sections, every step's table drawn."""
-    detail = record_detail(get_store(), record_id, page_language())
-    html = render_template("pdf/report.html", record=detail, audit=detail["audit"], pdf=True,
-                           **report_context(detail))
+    """The report as evidence: page 1 the dispute (verdict, each seat's difference, the
+    findings, their steps drawn large, the ledger) and what the document is evidence of, then
+    the whole hand, one line per event, the whole table drawn at its key steps."""
+    store, lang = get_store(), page_language().value
+    detail = record_detail(store, record_id, page_language())
+    context = report_context(detail)
+    findings = (detail["audit"] or {}).get("findings") or []
+    html = render_template("pdf/report.html", record=detail, audit=detail["audit"], pdf=True, **context,
+                           evidence=evidence(detail, trail.notes(store.db, record_id), now()),
+                           key_steps=key_steps(context["steps"]),
+                           finding_steps=finding_steps(context["steps"], findings),
+                           tile_name=lambda code: tile_name(code, lang), profile_name=lambda name: profile_name(name, lang),
+                           rule_words=lambda code: rule_text(code, lang))
     return pdf_response(html, f"{detail['game_id']}.r{detail['revision']}.pdf")
 
 
@@ -35,7 +48,7 @@ def report_pdf(record_id: int) -> ResponseReturnValue:
 def what_if(record_id: int) -> ResponseReturnValue:
     """The latest stored audit beside an audit under another profile or options (nothing stored;
     the page offers to store it through the re-audit form)."""
-    store = get_store()
+    store, lang = get_store(), page_language().value
     detail = record_detail(store, record_id, page_language())
     profiles = engine.profiles()
     profile = request.args.get("profile") or None

@@ -1,0 +1,59 @@
+"""web/pdf/contents.py: the first page's evidence block, the steps the compact hand draws
+whole, and how the PDF's text names tiles and profiles."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from audit.api import trace_record
+from audit.kinds import EventType
+from tests.conftest import ROOT
+from web.pdf.contents import evidence, finding_steps, key_steps, profile_name, tile_name
+
+
+def detail(audits: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"sha256": "ab" * 32, "audits": audits}
+
+
+def test_evidence_is_the_latest_audit_and_the_latest_word_of_the_notes() -> None:
+    audits = [{"id": 3, "engine_version": "1.0.0", "created_at": "2026-01-01T00:00:00.000Z"},
+              {"id": 7, "engine_version": "1.1.0", "created_at": "2026-02-01T00:00:00.000Z"}]
+    notes: list[dict[str, Any]] = [{"case_number": "C-1", "decision": "open", "created_at": "t1"},
+             {"case_number": None, "decision": "escalated", "created_at": "t2"}]
+    found = evidence(detail(audits), notes, "2026-03-01T00:00:00.000Z")
+    assert (found.engine_version, found.audit_id, found.audited_at) == ("1.1.0", 7, "2026-02-01T00:00:00.000Z")
+    assert (found.case_number, found.decision, found.decided_at) == ("C-1", "escalated", "t2")
+    assert found.sha256 == "ab" * 32 and found.exported_at == "2026-03-01T00:00:00.000Z"
+    bare = evidence(detail([]), [], "now")
+    assert (bare.engine_version, bare.audit_id, bare.case_number, bare.decision) == (None, None, None, None)
+
+
+def steps_of(name: str) -> list[Any]:
+    return trace_record(json.loads((ROOT / "samples" / f"{name}.json").read_text(encoding="utf-8"))).steps
+
+
+def test_key_steps_are_claims_kongs_declarations_wins_markers_findings_and_the_ends() -> None:
+    steps = steps_of("missettled-rob-paid-by-three")
+    keys = key_steps(steps)
+    assert steps[0].index in keys and steps[-1].index in keys  # the deal and how the hand ended
+    for step in steps:
+        kind = (step.event or {}).get("type")
+        if kind in (EventType.PONG, EventType.KONG, EventType.WIN, EventType.DECLARE) or step.markers:
+            assert step.index in keys, step.index
+        elif kind in (EventType.DRAW, EventType.DISCARD) and not step.findings and step is not steps[-1]:
+            assert step.index not in keys, step.index
+    assert len(keys) < len(steps) // 4  # the compact hand stays compact
+
+
+def test_finding_steps_pair_each_named_step_with_the_one_before() -> None:
+    steps = steps_of("illegal-pass-locked")
+    findings: list[dict[str, Any]] = [{"step": 3}, {"step": 3}, {"step": None}, {"step": 99}]
+    ((before, at),) = finding_steps(steps, findings)
+    assert at.index == 3 and before is not None and before.index == 2
+
+
+def test_tiles_and_profiles_are_named_in_the_pages_language() -> None:
+    assert (tile_name("5m", "zh"), tile_name("1s", "zh"), tile_name("5m", "en")) == ("五万", "幺鸡", "5m")
+    assert tile_name("zz", "zh") == "zz" and tile_name(None, "zh") == ""
+    assert profile_name("weile", "zh") == "微乐" and profile_name("weile", "en").endswith("(weile)")
+    assert profile_name("no-such-profile", "zh") == "no-such-profile" and profile_name(None, "zh") == "–"

@@ -69,7 +69,7 @@ def seat_line(step: Any, seat: int, dealer: Any, width: float = PDF_LINE_TILE_PX
     `step_picture`'s pieces."""
     labels = seat_labels(len(step.seats), dealer)
     picture = render.seat_picture(step, seat, width=width, label=labels[seat])
-    return Markup('<img class="line-image" alt="{}" src="{}">').format(picture.label, picture_url(picture))
+    return Markup('<img class="line-image" alt="" src="{}">').format(picture_url(picture))  # the text beside it says it
 
 
 def compact_tiles(codes: Iterable[str]) -> list[tuple[str, str]]:

@@ -124,6 +124,8 @@ class FindingLine:
     related_steps: tuple[int, ...]
     expected: Any
     actual: Any
+    related_hand: int | None = None
+    """For a match continuity finding, the earlier hand (its index in the match) it compares with."""
 
 
 @dataclass(frozen=True)
@@ -246,7 +248,8 @@ def _finding_line(finding: Mapping[str, Any], steps: set[int], lang: Lang) -> Fi
                        _int(finding.get("seat")), step, sentence,
                        step_anchor(step) if step is not None and step in steps else None,
                        _ledger_anchor_of(finding), tuple(s for s in related if s in steps),
-                       finding.get("expected"), finding.get("actual"))
+                       finding.get("expected"), finding.get("actual"),
+                       _int(params.get("previous")) if str(finding.get("code", "")).startswith("match_") else None)
 
 
 def _tiles_of(value: Any) -> tuple[str, ...]:

@@ -509,9 +509,18 @@ def parameter_label(name: str, lang: Lang | str) -> str:
     return str(entry[Lang(lang).value])
 
 
-def value_label(name: str, value: str, lang: Lang | str) -> str:
-    """A value of an enumerated parameter in words (`hot_shot.burn` `all` -> 全烧);
-    RulebookError when the parameter or the value has no entry."""
+BOOL_WORDS: dict[str, tuple[str, str]] = {Lang.ZH.value: ("是", "否"), Lang.EN.value: ("yes", "no")}
+"""How a true / false parameter reads, per language (the Chinese texts say 「…」为是 / 为否)."""
+
+
+def value_label(name: str, value: str | bool, lang: Lang | str) -> str:
+    """A value of a parameter in words: an enumerated one's from parameters.toml
+    (`hot_shot.burn` `all` -> 全烧), true / false as 是 / 否 (yes / no); RulebookError when
+    the parameter or the value has no entry."""
+    if isinstance(value, bool):
+        parameter_label(name, lang)
+        yes, no = BOOL_WORDS[Lang(lang).value]
+        return yes if value else no
     words = parameters().get(name, {}).get("values", {}).get(value)
     if words is None:
         raise RulebookError(f"no words for value {value!r} of parameter {name!r} in {PARAMETERS.name}")
@@ -526,7 +535,7 @@ def term_label(term: str, lang: Lang | str) -> str | None:
     return None if entry is None else str(entry[Lang(lang).value])
 
 
-__all__ = ["Block", "BlockKind", "PARAMETERS", "RULEBOOK", "RULEBOOK_ZH", "Rule", "RuleText", "RulebookError",
+__all__ = ["BOOL_WORDS", "Block", "BlockKind", "PARAMETERS", "RULEBOOK", "RULEBOOK_ZH", "Rule", "RuleText", "RulebookError",
            "SECTION_NAMES_ZH", "Span", "SpanStyle", "blocks", "chinese_sources", "codes", "label", "lookup",
            "parameter_label", "parameters", "parse", "rule_text", "rules", "section_of", "spans", "term_label",
            "untranslated", "value_label"]

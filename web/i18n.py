@@ -304,6 +304,46 @@ ZH: dict[str, str] = {
     "not audited": "未审计",
     "Not audited: the engine failed on this record; it is kept and will be audited again by `flask --app app reaudit`.":
         "未审计：审计引擎处理这条记录时出错；记录已保存，可用 `flask --app app reaudit` 重新审计。",
+    # report: dispute summary, replay viewer, revisions (issue 10)
+    "Dispute summary": "争议摘要",
+    "Scores per seat": "各家得分",
+    "Audit": "审计",
+    "Record": "记录",
+    "step %(step)s": "第%(step)s步",
+    "Step %(step)s": "第%(step)s步",
+    "ledger row": "账目",
+    "The illegal move": "违规的一步",
+    "The events not judged": "未经审核的事件",
+    "The engine installed now finds this record %(verdict)s; re-audit to store its opinion.":
+        "当前安装的审计引擎判定本局为“%(verdict)s”；重新审计即可保存这一结论。",
+    "First step": "第一步",
+    "Previous step": "上一步",
+    "Next step": "下一步",
+    "Last step": "最后一步",
+    "Previous finding": "上一个问题",
+    "Next finding": "下一个问题",
+    "Key steps only": "只看关键步",
+    "Events": "事件",
+    "The table before this move: the rules refuse it, so the replay did not make it.":
+        "这是这一步之前的牌桌：规则不允许这一步，回放没有执行它。",
+    "Before and after": "前后对照",
+    "Without a settlement the record's payments are listed as claimed, not compared.":
+        "没有审计结算，下面只列出记录中的付款，不作比较。",
+    "Counts?": "是否算分",
+    "This is revision r%(revision)s, superseded: the current revision of this game is":
+        "这是第 r%(revision)s 版，已被取代；本局的最新版本是",
+    "what changed": "改了什么",
+    "Hands of this match": "本场各局",
+    "compare": "对比",
+    "Revisions compared": "版本对比",
+    "(none)": "（无）",
+    "No difference.": "没有差别。",
+    "Compare with": "对比版本",
+    "The two revisions hold the same record.": "两个版本的记录相同。",
+    "Fields": "字段",
+    "Field": "字段",
+    "%(count)s events are the same in both, in the same order.": "两版中有 %(count)s 个事件相同，顺序一致。",
+    "Result entries": "结算条目",
 }
 """Chinese for every message id; English is the id itself."""
 ZH.update(PDF_ZH)

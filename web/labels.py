@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from flask import Flask, g
 
-from audit import rulebook
-from audit.tiles import SUIT_LETTERS, SUIT_NAMES_ZH
+from audit import dispute, rulebook
+from audit.profiles import load_profile
+from audit.tiles import CODES, SUIT_LETTERS, SUIT_NAMES_ZH, zh_name
 from audit.views import Marker, MarkerKind
 from web.i18n import DEFAULT_LANGUAGE
 
@@ -33,8 +34,36 @@ def rule_label(code: str | None) -> str:
 
 
 def rule_text(code: str | None) -> rulebook.Rule | None:
-    """The rulebook's text of a rule (or of its section)."""
+    """The rulebook's source entry of a rule (or of its section), markdown and all; reports show
+    `rule_words` instead."""
     return rulebook.lookup(code)
+
+
+def rule_words(code: str | None, language: str | None = None) -> rulebook.RuleText | None:
+    """The text of a rule in the page's language as blocks of styled spans (no markdown), the
+    Chinese written for the project from the rulebook where it exists (`RuleText.lang` says)."""
+    return rulebook.rule_text(code, language or g.get("lang", DEFAULT_LANGUAGE))
+
+
+def term_words(term: str, language: str | None = None) -> str | None:
+    """A parameter or pattern the rulebook names in code (`pass_lock_allows_higher`) in words of
+    the page's language; None for a tile code, a value or a field (shown as it is)."""
+    return rulebook.term_label(term, language or g.get("lang", DEFAULT_LANGUAGE))
+
+
+def profile_title(name: str | None, language: str | None = None) -> str:
+    """A profile as a reader knows it: its title from profiles/*.toml (`微乐 Weile`), the Chinese
+    part alone on a Chinese page; the name itself for a profile the engine does not have."""
+    if not name:
+        return "–"
+    try:
+        title = load_profile(name).title
+    except Exception:  # an unknown or broken profile still has its name to show
+        return name
+    if (language or g.get("lang", DEFAULT_LANGUAGE)) == "zh":
+        chinese = title.split(" ")[0]
+        return chinese if any("\u4e00" <= ch <= "\u9fff" for ch in chinese) else title
+    return title
 
 
 def marker_label(marker: Marker, language: str | None = None) -> str:
@@ -56,7 +85,20 @@ def suit_label(letter: str, language: str | None = None) -> str:
     return letter
 
 
+def tile_name(code: object, language: str | None = None) -> str:
+    """A tile in words: its Chinese name on a Chinese page (五万, 幺鸡), its code on an English one."""
+    if not isinstance(code, str) or code not in CODES:
+        return str(code)
+    return zh_name(code) if (language or g.get("lang", DEFAULT_LANGUAGE)) == "zh" else code
+
+
+def dispute_text(code: str, **values: object) -> str:
+    """A sentence of the report's own (audit/catalogue/dispute.toml) in the page's language."""
+    return dispute.text(code, g.get("lang", DEFAULT_LANGUAGE), **values)
+
+
 def init_app(app: Flask) -> None:
     """Make the labels template globals."""
     app.jinja_env.globals.update(rule_label=rule_label, rule_text=rule_text, marker_label=marker_label,
+                                 rule_words=rule_words, dispute_text=dispute_text, tile_name=tile_name, term_words=term_words, profile_title=profile_title,
                                  suit_label=suit_label)

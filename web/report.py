@@ -18,8 +18,9 @@ from records import trail
 from records.storage import now
 from web.pdf.contents import evidence, finding_steps, key_steps, profile_name, tile_name
 from web.pdf.typeset import pdf_response
+from records.revision_diff import revision_diff
 from web.report_model import record_result, report_context, whatif_side
-from web.views import form_options, record_detail, what_if_audit
+from web.views import find_record, form_options, record_detail, what_if_audit
 
 bp = Blueprint("report", __name__)
 
@@ -63,3 +64,27 @@ def what_if(record_id: int) -> ResponseReturnValue:
     return render_template("report/whatif.html", record=detail, audit=detail["audit"], stored=stored,
                            other=other, profiles=profiles, chosen=profile, options_text=options_text,
                            claimed=claimed)
+
+
+@bp.get("/records/<int:record_id>/diff")
+@requires(*READERS)
+def revision_diff_page(record_id: int) -> ResponseReturnValue:
+    """Two revisions of one game side by side: the fields, events and result entries that
+    differ. `with` names the other revision's record id (default: the current revision, or
+    the one before when this is the current one); it must be a revision of the same game."""
+    store = get_store()
+    record = find_record(store, record_id)
+    revisions = store.revisions(record_id)
+    other_text = request.args.get("with", "")
+    if other_text:
+        if not other_text.isdigit() or int(other_text) not in {r["id"] for r in revisions}:
+            abort(400, f"with: {other_text!r} is not the record id of a revision of game {record['game_id']}")
+        other_id = int(other_text)
+    else:
+        current = next((r for r in revisions if r["is_current"]), revisions[-1])
+        earlier = [r for r in revisions if r["revision"] < record["revision"]]
+        other_id = current["id"] if current["id"] != record_id else (earlier[-1]["id"] if earlier else record_id)
+    other = find_record(store, other_id)
+    old, new = (record, other) if record["revision"] <= other["revision"] else (other, record)
+    diff = revision_diff(store.document(old["id"]), store.document(new["id"]))
+    return render_template("report/diff.html", record=record, old=old, new=new, diff=diff, revisions=revisions)

@@ -18,10 +18,12 @@ from flask import current_app
 from audit import api as engine_api
 from audit import render
 from audit.catalogue import Lang, render_note, render_value
+from audit.tiles import CODES, zh_name
 from audit.dispute import DisputeSummary, dispute_summary, ledger_anchor
 from audit.dispute import text as dispute_text
-from audit.views import ChickenView, Trace
+from audit.views import ChickenView, StepView, Trace
 from web.db import get_store
+from web.i18n import gettext as _
 from web.i18n import page_language
 from web.views import what_if_audit
 
@@ -205,6 +207,8 @@ def report_context(detail: dict[str, Any]) -> dict[str, Any]:
         "trace": trace,
         "steps": steps,
         "slots": render.discard_slots(steps),
+        "key_steps": key_steps(steps),
+        "event_words": event_words(steps),
         "claimed": result,
         "ledger": ledger(settlement.get("items"), claimed_items, base, lang) if settlement or claimed_items else [],
         "has_claimed_items": claimed_items is not None,
@@ -220,6 +224,53 @@ def report_context(detail: dict[str, Any]) -> dict[str, Any]:
         "match_hands": get_store().match_hands(detail["match_id"]) if detail.get("match_id") is not None else [],
         "current_revision": next((r for r in detail.get("revisions", []) if r["is_current"]), None),
     }
+
+
+VERBS: dict[tuple[str, str | None], str] = {
+    ("draw", None): "draws", ("discard", None): "discards", ("declare", None): "declares ready",
+    ("pong", None): "pongs", ("kong", "concealed"): "concealed kong", ("kong", "added"): "added kong",
+    ("kong", "exposed"): "exposed kong", ("kong", None): "kong", ("win", "self_draw"): "wins by self-draw",
+    ("win", "discard"): "wins on the discard", ("win", "rob"): "robs the kong", ("win", None): "wins",
+    ("pass", None): "passes",
+}
+"""The step table's verbs (report/step_macros.html `verb`, the same message ids) by (type, kind)."""
+
+
+def event_words(steps: Sequence[StepView]) -> list[str]:
+    """One short line per step for the viewer's event list (`2号位 碰 一筒`), in the page's
+    language: built here once per step, as a template macro per step cost a tenth of the page."""
+    lang = page_language()
+    out = []
+    for sv in steps:
+        ev = sv.event if isinstance(sv.event, dict) else None
+        if ev is None:
+            out.append(_("the deal"))
+            continue
+        kind, sub = str(ev.get("type")), ev.get("kind")
+        verb = VERBS.get((kind, sub if isinstance(sub, str) else None)) or VERBS.get((kind, None))
+        tile = ev.get("tile")
+        words = [_("seat %(seat)s", seat=ev.get("seat")), _(verb) if verb else kind]
+        if isinstance(tile, str) and tile in CODES:
+            words.append(zh_name(tile) if lang is Lang.ZH else tile)
+        out.append(" ".join(words))
+    return out
+
+
+KEY_EVENTS = frozenset({"pong", "kong", "declare", "win"})
+"""Event types the viewer's key steps filter keeps: claims, kongs, declarations, wins."""
+KEY_MARKERS = frozenset({"pass_lock", "hot_shot", "rob", "late_kong", "responsibility_chicken"})
+"""Marker kinds that make a step key besides its event (a lock, a hot shot, a robbed kong ...)."""
+
+
+def key_steps(steps: Sequence[StepView]) -> frozenset[int]:
+    """The steps that matter when stepping through a dispute: claims, kongs, declarations, wins,
+    pass locks (and the other named moments), and every step with a finding."""
+    out = set()
+    for sv in steps:
+        kind = sv.event.get("type") if isinstance(sv.event, dict) else None
+        if kind in KEY_EVENTS or sv.findings or any(m.kind.value in KEY_MARKERS for m in sv.markers):
+            out.add(sv.index)
+    return frozenset(out)
 
 
 def current_verdict(detail: dict[str, Any], latest: dict[str, Any] | None, trace: Trace | None) -> str | None:

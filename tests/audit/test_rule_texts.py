@@ -177,6 +177,10 @@ def test_unknown_parameter_or_value_is_an_error_not_a_guess() -> None:
     with pytest.raises(rulebook.RulebookError):
         rulebook.value_label("hot_shot.burn", "nothing", Lang.EN)
     assert rulebook.value_label("hot_shot.burn", "all", Lang.ZH).startswith("全烧")
+    assert rulebook.value_label("pass_pong_lock", True, Lang.ZH) == "是"
+    assert rulebook.value_label("pass_pong_lock", False, "en") == "no"
+    with pytest.raises(rulebook.RulebookError):
+        rulebook.value_label("no_such_parameter", True, Lang.ZH)
 
 
 def test_term_label_names_parameters_and_patterns_only() -> None:
@@ -196,3 +200,94 @@ def test_every_parameter_the_english_rulebook_names_has_words() -> None:
             for span in block.spans:
                 if span.style is rulebook.SpanStyle.CODE and span.text in known:
                     assert rulebook.term_label(span.text, Lang.ZH), span.text
+
+
+# ---------------------------------------------------------------- the Chinese is complete and faithful
+
+
+def test_every_section_and_rule_has_its_chinese_text() -> None:
+    assert rulebook.untranslated() == []
+    for code in rulebook.codes():
+        text = rulebook.rule_text(code, Lang.ZH)
+        assert text is not None and text.lang is Lang.ZH and text.blocks, code
+
+
+def _cited(text: str) -> set[str]:
+    return set(re.findall(r"\bR\d+(?:\.\d+)?\b", text))
+
+
+@pytest.mark.parametrize("code", rulebook.codes())
+def test_chinese_cites_the_rules_the_english_cites(code: str) -> None:
+    en, zh = rulebook.rule_text(code, Lang.EN), rulebook.rule_text(code, Lang.ZH)
+    assert en is not None and zh is not None
+    assert _cited(zh.text) == _cited(en.text)
+
+
+def test_chinese_section_has_the_english_structure() -> None:
+    """Same rules in the same order, one item each, and R3.2's ten patterns nested."""
+    for code in rulebook.codes():
+        if "." in code:
+            continue
+        en, zh = rulebook.rule_text(code, Lang.EN), rulebook.rule_text(code, Lang.ZH)
+        assert en is not None and zh is not None
+        heads = [[b.spans[0].text for b in t.blocks if b.kind is BlockKind.ITEM and b.depth == 0 and b.spans
+                  and b.spans[0].style is rulebook.SpanStyle.STRONG] for t in (en, zh)]
+        assert heads[0] == heads[1], code
+    r32 = rulebook.rule_text("R3.2", Lang.ZH)
+    assert r32 is not None and [b.kind for b in r32.blocks].count(BlockKind.ITEM) == 10
+
+
+def test_chinese_profile_table_has_every_row_and_every_number() -> None:
+    en, zh = rulebook.rule_text("P", Lang.EN), rulebook.rule_text("P", Lang.ZH)
+    assert en is not None and zh is not None
+    rows = [[b for b in t.blocks if b.kind is BlockKind.TABLE_ROW] for t in (en, zh)]
+    assert len(rows[0]) == len(rows[1])
+    for en_row, zh_row in zip(*rows):
+        assert len(en_row.spans) == len(zh_row.spans)
+        for en_cell, zh_cell in zip(en_row.spans, zh_row.spans):
+            en_numbers = re.findall(r"\d+", re.sub(r"\b[1-9][mps]\b", "", en_cell.text))  # tiles are words in zh
+            assert en_numbers == re.findall(r"\d+", zh_cell.text), (en_cell, zh_cell)
+
+
+def test_every_value_r17_offers_has_words() -> None:
+    """The values an R17 rule offers (`owner` (default) | `all_unready`) read as words, so they
+    are covered before the profile model has the parameter."""
+    checked = 0
+    for code in rulebook.codes():
+        if not code.startswith("R17."):
+            continue
+        text = rulebook.rule_text(code, Lang.EN)
+        assert text is not None
+        runs = text.blocks[0].spans
+        if runs[0].style is not rulebook.SpanStyle.CODE:
+            continue
+        for i, span in enumerate(runs[2:], start=2):
+            offered = (i == 2 and runs[1].text == ": ") or runs[i - 1].text.endswith("| ")  # `name`: `default` (...) | `other`
+            if span.style is rulebook.SpanStyle.CODE and offered:
+                value: str | bool = {"true": True, "false": False}.get(span.text, span.text)
+                assert rulebook.value_label(runs[0].text, value, Lang.ZH), (code, span.text)
+                checked += 1
+    assert checked >= 16
+
+
+def test_chinese_quotes_parameters_by_their_labels() -> None:
+    """A 「name」 in a Chinese text is a parameter's Chinese label (or a verdict's word), so the
+    text and the label a report shows beside a setting are the same words."""
+    forms = tomllib.loads((DATA_DIR / "forms.toml").read_text(encoding="utf-8"))
+    words = {str(entry[Lang.ZH.value]) for entry in rulebook.parameters().values()}
+    words |= {str(v) for v in forms["verdict"]["zh"].values()}
+    quoted = [(code, q) for code, text in rulebook.chinese_sources().items() for q in re.findall(r"「(.*?)」", text)]
+    assert len(quoted) >= 30
+    assert [(code, q) for code, q in quoted if q not in words] == []
+
+
+def test_every_rule_the_engine_names_has_a_text_in_both_languages() -> None:
+    """Items, markers and findings name rules in the engine's source (`rule="R4.7"`): each one
+    is a code of the rulebook with its Chinese text, so no cited rule falls back."""
+    source = rulebook.RULEBOOK.parents[1] / "audit"
+    named = {m for path in source.glob("*.py")
+             for m in re.findall(r"\"(R\d+(?:\.\d+)?)\"", path.read_text(encoding="utf-8"))}
+    assert len(named) >= 20
+    for code in named:
+        text = rulebook.rule_text(code, Lang.ZH)
+        assert text is not None and text.code == code and text.lang is Lang.ZH, code

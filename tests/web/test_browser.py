@@ -16,6 +16,7 @@ import pytest
 from flask import Flask
 from werkzeug.serving import make_server
 
+from audit.rulebook import rule_text
 from tests.conftest import ROOT, login
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -70,9 +71,10 @@ def test_browser_builds_the_report_with_the_illegal_step_highlighted(served: tup
     dom = chromium(tmp_path, "--dump-dom", f"{base}/records/{record_id}")
     step = re.search(r'<tr id="step-3" class="([^"]*)"', dom)
     assert step and "flagged-illegal" in step.group(1)
-    assert "过胡与过碰 R13.1" in dom and "Winning while locked is illegal." in dom
+    chinese = rule_text("R13.1", "zh")
+    assert chinese is not None and "过胡与过碰 R13.1" in dom and chinese.blocks[0].spans[-1].text in dom
     assert 'class="tile-sprite"' in dom and len(re.findall(r'<use href="#zj-\d[mps]', dom)) > 150
-    assert len(re.findall(r'<svg [^>]*class="table"', dom)) == 5  # the deal and four events
+    assert len(re.findall(r'<svg [^>]*class="table"', dom)) == 5 + 2  # the deal, four events, the move before and after
 
 
 def test_browser_draws_the_tiles_and_the_highlight(served: tuple[str, int], tmp_path: Path) -> None:
@@ -88,3 +90,151 @@ def test_browser_draws_the_tiles_and_the_highlight(served: tuple[str, int], tmp_
     counts = {colour: count for count, colour in colours}
     assert counts.get(FLAGGED, 0) > 5_000, "the illegal step's row is painted"
     assert counts.get(TILE_FACE, 0) > 20_000, "the tiles are drawn"
+
+
+# ----- the replay viewer and the phone width, driven by Playwright ------------------------------------
+
+SITE_SAMPLES = ("illegal-wall-tampered", "missettled-rob-paid-by-three", "clean-kuhu-triple")
+
+
+@pytest.fixture
+def site(app: Flask) -> Iterator[tuple[str, dict[str, int]]]:
+    """The app on an ephemeral port with a few hands, every request logged in (as `served`)."""
+    client = login(app)
+    ids = {}
+    for name in SITE_SAMPLES:
+        body = (ROOT / "samples" / f"{name}.json").read_bytes()
+        (result,) = client.post("/api/records", data=body, content_type="application/json").get_json()["results"]
+        ids[name] = int(result["record_id"])
+    cookie = client.get_cookie("session")
+    assert cookie is not None
+    session = f"session={cookie.value}"
+
+    def with_session(environ: dict[str, Any], start_response: Any) -> Any:
+        environ["HTTP_COOKIE"] = session
+        return app.wsgi_app(environ, start_response)
+
+    server = make_server("127.0.0.1", 0, with_session, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}", ids
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright (no `playwright install`)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        chrome = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield chrome
+        finally:
+            chrome.close()
+
+
+def open_page(browser: Any, url: str, width: int = 1400, script: bool = True) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": 900}, java_script_enabled=script)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text)  # a script error or a CSP refusal
+            if message.type == "error" and "favicon" not in (message.location or {}).get("url", "") else None)
+    page.goto(url)
+    page.wait_for_load_state("load")
+    page.errors = errors
+    return page
+
+
+def current(page: Any) -> str:
+    """The id of the step the viewer shows, checked against the highlighted event and the address."""
+    ids = page.eval_on_selector_all("#viewer tr.step.current", "rows => rows.map(r => r.id)")
+    assert len(ids) == 1, ids
+    visible = page.eval_on_selector_all("#viewer tr.step", "rows => rows.filter(r => r.offsetParent !== null).length")
+    assert visible == 1, "one table at a time"
+    listed = page.eval_on_selector_all(".event-list li.current a", "links => links.map(a => a.getAttribute('href'))")
+    assert listed == [f"#{ids[0]}"]
+    step_id: str = ids[0]
+    return step_id
+
+
+def test_viewer_keys_buttons_slider_and_next_finding(site: tuple[str, dict[str, int]], browser: Any) -> None:
+    base, ids = site
+    page = open_page(browser, f"{base}/records/{ids['illegal-wall-tampered']}")
+    assert current(page) == "step-21"  # opens on the finding
+    page.keyboard.press("ArrowLeft")
+    assert current(page) == "step-20" and page.evaluate("location.hash") == "#step-20"
+    page.keyboard.press("ArrowRight")
+    assert current(page) == "step-21"
+    page.click("button[data-go=first]")
+    assert current(page) == "step-deal"
+    page.click("button[data-go=next]")
+    assert current(page) == "step-0"
+    page.click("button[data-go=prev]")
+    assert current(page) == "step-deal"
+    page.click("button[data-go=next-finding]")
+    assert current(page) == "step-21" and page.is_visible("#viewer tr.finding-row.current")
+    page.click("button[data-go=first]")
+    page.keyboard.press("n")
+    assert current(page) == "step-21"
+    page.click("button[data-go=last]")
+    assert current(page) == "step-21"  # the replay stopped there
+    page.fill(".step-slider", "5")
+    assert current(page) == "step-4"  # position 5 after the deal
+    page.check("[data-filter=key]")
+    page.click("button[data-go=first]")
+    first_key = current(page)
+    page.click("button[data-go=next]")
+    second_key = current(page)
+    keys = page.eval_on_selector_all("#viewer tr.step[data-key]", "rows => rows.map(r => r.id)")
+    assert [first_key, second_key] == keys[:2] and "step-21" in keys
+    assert page.errors == []
+
+
+def test_a_link_to_a_step_opens_that_step(site: tuple[str, dict[str, int]], browser: Any) -> None:
+    base, ids = site
+    page = open_page(browser, f"{base}/records/{ids['clean-kuhu-triple']}#step-37")
+    assert current(page) == "step-37"
+    page.click(".event-list a[href='#step-40']")
+    assert current(page) == "step-40" and page.evaluate("location.hash") == "#step-40"
+    page.evaluate("location.hash = '#step-12'")
+    page.wait_for_function("document.querySelector('#step-12').classList.contains('current')")
+    assert current(page) == "step-12"
+    missettled = open_page(browser, f"{base}/records/{ids['missettled-rob-paid-by-three']}")
+    missettled.click(".dispute-findings a.to-ledger >> nth=0")
+    assert missettled.evaluate("location.hash").startswith("#ledger-hand-")
+    assert missettled.is_visible(missettled.evaluate("location.hash"))
+
+
+def test_without_script_every_step_is_shown(site: tuple[str, dict[str, int]], browser: Any) -> None:
+    base, ids = site
+    page = open_page(browser, f"{base}/records/{ids['clean-kuhu-triple']}", script=False)
+    rows = page.eval_on_selector_all("#viewer tr.step", "rows => rows.filter(r => r.offsetParent !== null).length")
+    assert rows == page.eval_on_selector_all("#viewer tr.step", "rows => rows.length") > 90
+    assert not page.is_visible(".viewer-controls")
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_screenshots_and_the_phone_width(site: tuple[str, dict[str, int]], browser: Any, width: int) -> None:
+    base, ids = site
+    ARTIFACTS.mkdir(exist_ok=True)
+    for name, record_id in ids.items():
+        for lang in ("zh", "en"):
+            page = open_page(browser, f"{base}/records/{record_id}?lang={lang}", width=width)
+            page.screenshot(path=str(ARTIFACTS / f"report-{name}-{width}-{lang}.png"), full_page=True)
+            assert page.evaluate("document.documentElement.scrollWidth") == width, (name, lang)
+            # nothing but the step table reaches past the screen's right edge
+            wide = page.evaluate("""width => Array.from(document.querySelectorAll('body *'))
+                .filter(e => !e.closest('.step-scroll') && !e.closest('.tile-sprite') && e.offsetParent !== null)
+                .filter(e => e.getBoundingClientRect().right > width + 0.5)
+                .map(e => e.tagName + '.' + e.className)""", width)
+            assert wide == [], (name, lang, wide[:5])
+            # the site header wraps by words: no link or name is narrower than two characters
+            narrow = page.evaluate("""() => Array.from(document.querySelectorAll('header.site a, header.site .who'))
+                .filter(e => e.getBoundingClientRect().height > 2.5 * parseFloat(getComputedStyle(e).lineHeight || 20))
+                .map(e => e.textContent)""")
+            assert narrow == [], narrow
+            assert page.errors == []

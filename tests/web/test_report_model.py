@@ -2,7 +2,8 @@
 the record's claimed result (plain functions, no app)."""
 from __future__ import annotations
 
-from web.report_model import Compared, LedgerRow, ledger, record_result, seat_totals
+from audit.catalogue import render_note
+from web.report_model import Compared, LedgerRow, ledger, record_result, seat_totals, working
 
 
 def test_ledger_sums_per_kind_payer_and_payee_and_shows_differences() -> None:
@@ -11,12 +12,28 @@ def test_ledger_sums_per_kind_payer_and_payee_and_shows_differences() -> None:
                 {"kind": "chicken", "from": 2, "to": 1, "amount": 2, "rule": "R11.6", "note": "翻牌鸡"}]
     claimed = [{"kind": "hand", "from": 0, "to": 1, "amount": 2},
                {"kind": "chicken", "from": 2, "to": 1, "amount": 3},
-               {"kind": "chicken", "from": 2, "to": 0, "amount": 1}]
+               {"kind": "chicken", "from": 2, "to": 0, "amount": 1, "note": "record's own words"}]
     rows = ledger(computed, claimed)
-    assert rows == [LedgerRow("hand", 0, 1, ("R6.3",), ("平胡 1 +热炮 1",), 2, 2),
-                    LedgerRow("chicken", 2, 1, ("R11.6",), ("鸡", "翻牌鸡"), 3, 3),
-                    LedgerRow("chicken", 2, 0, (), (), None, 1)]
+    short = [(r.kind, r.payer, r.payee, r.rules, r.notes, r.computed, r.claimed, r.claimed_notes) for r in rows]
+    assert short == [("hand", 0, 1, ("R6.3",), ("平胡 1 +热炮 1",), 2, 2, ()),
+                     ("chicken", 2, 1, ("R11.6",), ("鸡", "翻牌鸡"), 3, 3, ()),
+                     ("chicken", 2, 0, (), (), None, 1, ("record's own words",))]
     assert [r.difference for r in rows] == [0, 0, 1]
+    assert [r.only_claimed for r in rows] == [False, False, True]  # the record's note is kept for this one
+    assert [len(r.workings) for r in rows] == [1, 2, 0]
+    assert [r.anchor for r in rows] == ["ledger-hand-0-1", "ledger-chicken-2-1", "ledger-chicken-2-0"]
+    assert isinstance(rows[0], LedgerRow)
+
+
+def test_each_item_s_working_comes_from_its_structured_note_and_the_base() -> None:
+    item = {"kind": "hand", "from": 2, "to": 3, "amount": 12, "rule": "R9.3", "code": "win_value",
+            "params": {"pattern": "ping_hu", "value": 1,
+                       "parts": [{"code": "self_draw_bonus", "params": {"bonus": 1}},
+                                 {"code": "rob_shares", "params": {"shares": 3}}]}}
+    for lang in ("zh", "en"):
+        words = working(item, 2, lang)
+        assert render_note(item, lang) in words and "6" in words and "12" in words
+    assert "×" not in working(item, 1, "zh")  # base 1: no multiplication to show
 
 
 def test_ledger_without_claimed_items_has_no_differences() -> None:

@@ -16,7 +16,7 @@ from web.i18n import page_language
 from audit.rulebook import rule_text
 from records import trail
 from records.storage import now
-from web.pdf.contents import evidence, finding_steps, key_steps, profile_name, tile_name
+from web.pdf.contents import drawn_steps, evidence, finding_steps, profile_name, tile_name
 from web.pdf.typeset import pdf_response
 from records.revision_diff import revision_diff
 from web.report_model import record_result, report_context, whatif_side
@@ -37,7 +37,7 @@ def report_pdf(record_id: int) -> ResponseReturnValue:
     findings = (detail["audit"] or {}).get("findings") or []
     html = render_template("pdf/report.html", record=detail, audit=detail["audit"], pdf=True, **context,
                            evidence=evidence(detail, trail.notes(store.db, record_id), now()),
-                           key_steps=key_steps(context["steps"]),
+                           drawn=drawn_steps(context["steps"], context["key_steps"]),
                            finding_steps=finding_steps(context["steps"], findings),
                            tile_name=lambda code: tile_name(code, lang), profile_name=lambda name: profile_name(name, lang),
                            rule_words=lambda code: rule_text(code, lang))

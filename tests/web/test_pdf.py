@@ -25,7 +25,8 @@ from audit.api import trace_record
 from audit.catalogue import render_finding
 from audit.rulebook import rule_text
 from web import report
-from web.pdf.contents import key_steps
+from web.pdf.contents import drawn_steps
+from web.report_model import key_steps
 from tests.conftest import ROOT
 
 Upload = Callable[..., Any]
@@ -92,9 +93,9 @@ def placements(pdf: bytes) -> tuple[int, int]:
 
 def pieces_of(name: str) -> int:
     """What the compact hand of a sample places: every event's seat line (`render.seat_picture`)
-    and the whole table of every key step (`web.pdf.contents.key_steps`)."""
+    and the whole table of every key step, the deal and the last (`web.pdf.contents.drawn_steps`)."""
     steps = trace_record(json.loads((ROOT / "samples" / f"{name}.json").read_text(encoding="utf-8"))).steps
-    slots, keys = render.discard_slots(steps), key_steps(steps)
+    slots, keys = render.discard_slots(steps), drawn_steps(steps, key_steps(steps))
     lines = sum(len(render.seat_picture(step, step.event["seat"]).pieces) for step in steps if step.event)
     return lines + sum(len(render.table_picture(step, discard_slots=slots).pieces) for step in steps
                        if step.index in keys)

@@ -1,5 +1,5 @@
 """What the PDF adds to the report's data (`web.report_model`): the evidence block of its first
-page and the steps the compact hand draws as whole tables.
+page, the steps the compact hand draws as whole tables, tile and profile names in words.
 
 The PDF is handed to someone who was not at the table (a player who disputes a
 payment, an arbiter), so its first page says what it is evidence of: which
@@ -13,13 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from audit import tiles
-from audit.kinds import EventType
 from audit.profiles import ProfileError, load_profile
 from audit.views import StepView
-
-KEY_EVENTS = frozenset({EventType.PONG.value, EventType.KONG.value, EventType.DECLARE.value, EventType.WIN.value})
-"""Events after which the compact hand draws the whole table: claims, kongs, declarations, wins."""
-
 
 @dataclass(frozen=True)
 class Evidence:
@@ -50,19 +45,12 @@ def evidence(detail: dict[str, Any], notes: Sequence[dict[str, Any]], exported_a
                     decision=decision, decided_at=decided_at)
 
 
-def is_key_step(step: StepView, last: int) -> bool:
-    """Whether the compact hand draws this step's whole table: the deal, claims, kongs,
-    declarations, wins, a step that sets a marker (a pass lock, a chicken, a hot shot ...), a
-    step with a finding, and the last step (how the hand ended)."""
-    event = step.event
-    return (event is None or step.index == last or bool(step.findings) or bool(step.markers)
-            or str(event.get("type")) in KEY_EVENTS)
-
-
-def key_steps(steps: Sequence[StepView]) -> frozenset[int]:
-    """Indexes of the steps the compact hand draws whole (`is_key_step`)."""
-    last = steps[-1].index if steps else -1
-    return frozenset(step.index for step in steps if is_key_step(step, last))
+def drawn_steps(steps: Sequence[StepView], keys: frozenset[int]) -> frozenset[int]:
+    """Indexes of the steps the compact hand draws as whole tables: the report's key steps
+    (`web.report_model.key_steps`: claims, kongs, declarations, wins, locks, findings ...), the
+    deal and the last step (how the hand began and how it ended)."""
+    ends = {steps[0].index, steps[-1].index} if steps else set()
+    return frozenset(keys | ends)
 
 
 def finding_steps(steps: Sequence[StepView], findings: Sequence[dict[str, Any]]) -> list[tuple[StepView | None, StepView]]:

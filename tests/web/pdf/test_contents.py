@@ -6,9 +6,9 @@ import json
 from typing import Any
 
 from audit.api import trace_record
-from audit.kinds import EventType
 from tests.conftest import ROOT
-from web.pdf.contents import evidence, finding_steps, key_steps, profile_name, tile_name
+from web.pdf.contents import drawn_steps, evidence, finding_steps, profile_name, tile_name
+from web.report_model import key_steps
 
 
 def detail(audits: list[dict[str, Any]]) -> dict[str, Any]:
@@ -32,17 +32,13 @@ def steps_of(name: str) -> list[Any]:
     return trace_record(json.loads((ROOT / "samples" / f"{name}.json").read_text(encoding="utf-8"))).steps
 
 
-def test_key_steps_are_claims_kongs_declarations_wins_markers_findings_and_the_ends() -> None:
+def test_the_drawn_steps_are_the_key_steps_the_deal_and_the_last() -> None:
     steps = steps_of("missettled-rob-paid-by-three")
     keys = key_steps(steps)
-    assert steps[0].index in keys and steps[-1].index in keys  # the deal and how the hand ended
-    for step in steps:
-        kind = (step.event or {}).get("type")
-        if kind in (EventType.PONG, EventType.KONG, EventType.WIN, EventType.DECLARE) or step.markers:
-            assert step.index in keys, step.index
-        elif kind in (EventType.DRAW, EventType.DISCARD) and not step.findings and step is not steps[-1]:
-            assert step.index not in keys, step.index
-    assert len(keys) < len(steps) // 4  # the compact hand stays compact
+    drawn = drawn_steps(steps, keys)
+    assert drawn == keys | {steps[0].index, steps[-1].index} and steps[0].index == -1
+    assert len(drawn) < len(steps) // 4  # the compact hand stays compact
+    assert drawn_steps([], frozenset()) == frozenset()
 
 
 def test_finding_steps_pair_each_named_step_with_the_one_before() -> None:

@@ -21,6 +21,7 @@ from string import Formatter
 from typing import Any, Final
 
 from audit.catalogue import DATA_DIR, CatalogueError, Lang, render_finding, render_value
+from audit.kinds import EventType, MeldKind
 from audit.tiles import CODES
 from audit.views import MeldView, SeatView, StepView, Trace
 
@@ -321,25 +322,25 @@ def applied_as_recorded(before: StepView, event: Mapping[str, Any] | None, index
     s = seats[seat]
     concealed, melds, discards = s.concealed, s.melds, s.discards
     giver = _int((event or {}).get("from"))
-    if kind == "draw":
+    if kind == EventType.DRAW.value:
         concealed, wall = _sorted_tiles((*concealed, tile)), max(wall - 1, 0)
-    elif kind == "discard":
+    elif kind == EventType.DISCARD.value:
         concealed, discards = _without(concealed, tile, 1), (*discards, tile)
-    elif kind == "pong":
-        concealed, melds = _without(concealed, tile, 2), (*melds, MeldView("pong", (tile,) * 3, giver))
-    elif kind == "kong":
-        meld_kind = str((event or {}).get("kind") or "exposed")
-        if meld_kind == "added":
-            kept = tuple(m for m in melds if not (m.kind == "pong" and m.tiles[:1] == (tile,)))
-            concealed, melds = _without(concealed, tile, 1), (*kept, MeldView("added", (tile,) * 4, giver))
+    elif kind == EventType.PONG.value:
+        concealed, melds = _without(concealed, tile, 2), (*melds, MeldView(MeldKind.PONG.value, (tile,) * 3, giver))
+    elif kind == EventType.KONG.value:
+        meld_kind = str((event or {}).get("kind") or MeldKind.EXPOSED.value)
+        if meld_kind == MeldKind.ADDED.value:
+            kept = tuple(m for m in melds if not (m.kind == MeldKind.PONG.value and m.tiles[:1] == (tile,)))
+            concealed, melds = _without(concealed, tile, 1), (*kept, MeldView(meld_kind, (tile,) * 4, giver))
         else:
-            held = 4 if meld_kind == "concealed" else 3
+            held = 4 if meld_kind == MeldKind.CONCEALED.value else 3
             concealed, melds = _without(concealed, tile, held), (*melds, MeldView(meld_kind, (tile,) * 4, giver))
-    if kind in ("pong", "kong") and giver is not None and 0 <= giver < len(seats) \
+    if kind in (EventType.PONG.value, EventType.KONG.value) and giver is not None and 0 <= giver < len(seats) \
             and seats[giver].discards[-1:] == (tile,):
         g = seats[giver]
         seats[giver] = SeatView(g.concealed, g.melds, g.discards[:-1], g.declared, g.locked)
-    seats[seat] = SeatView(concealed, melds, discards, s.declared or kind == "declare", s.locked)
+    seats[seat] = SeatView(concealed, melds, discards, s.declared or kind == EventType.DECLARE.value, s.locked)
     return StepView(index, dict(event or {}), tuple(seats), wall, (), ())
 
 

@@ -13,10 +13,9 @@ from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
 from web.i18n import page_language
-from audit.rulebook import rule_text
 from records import trail
 from records.storage import now
-from web.pdf.contents import drawn_steps, evidence, finding_steps, profile_name, tile_name
+from web.pdf.contents import drawn_steps, evidence, finding_steps
 from web.pdf.typeset import pdf_response
 from records.revision_diff import revision_diff
 from web.report_model import record_result, report_context, whatif_side
@@ -31,16 +30,14 @@ def report_pdf(record_id: int) -> ResponseReturnValue:
     """The report as evidence: page 1 the dispute (verdict, each seat's difference, the
     findings, their steps drawn large, the ledger) and what the document is evidence of, then
     the whole hand, one line per event, the whole table drawn at its key steps."""
-    store, lang = get_store(), page_language().value
+    store = get_store()
     detail = record_detail(store, record_id, page_language())
     context = report_context(detail)
     findings = (detail["audit"] or {}).get("findings") or []
     html = render_template("pdf/report.html", record=detail, audit=detail["audit"], pdf=True, **context,
                            evidence=evidence(detail, trail.notes(store.db, record_id), now()),
                            drawn=drawn_steps(context["steps"], context["key_steps"]),
-                           finding_steps=finding_steps(context["steps"], findings),
-                           tile_name=lambda code: tile_name(code, lang), profile_name=lambda name: profile_name(name, lang),
-                           rule_words=lambda code: rule_text(code, lang))
+                           finding_steps=finding_steps(context["steps"], findings))
     return pdf_response(html, f"{detail['game_id']}.r{detail['revision']}.pdf")
 
 
@@ -49,7 +46,7 @@ def report_pdf(record_id: int) -> ResponseReturnValue:
 def what_if(record_id: int) -> ResponseReturnValue:
     """The latest stored audit beside an audit under another profile or options (nothing stored;
     the page offers to store it through the re-audit form)."""
-    store, lang = get_store(), page_language().value
+    store = get_store()
     detail = record_detail(store, record_id, page_language())
     profiles = engine.profiles()
     profile = request.args.get("profile") or None

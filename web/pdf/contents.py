@@ -1,5 +1,5 @@
 """What the PDF adds to the report's data (`web.report_model`): the evidence block of its first
-page, the steps the compact hand draws as whole tables, tile and profile names in words.
+page and the steps the compact hand draws as whole tables.
 
 The PDF is handed to someone who was not at the table (a player who disputes a
 payment, an arbiter), so its first page says what it is evidence of: which
@@ -12,8 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from audit import tiles
-from audit.profiles import ProfileError, load_profile
 from audit.views import StepView
 
 @dataclass(frozen=True)
@@ -65,31 +63,3 @@ def finding_steps(steps: Sequence[StepView], findings: Sequence[dict[str, Any]])
     return [(steps[by_index[index] - 1] if by_index[index] > 0 else None, steps[by_index[index]])
             for index in wanted]
 
-
-def tile_name(code: str | None, lang: str) -> str:
-    """A tile as the PDF's text names it: 五万, 幺鸡 in Chinese; the code (5m) in English. A code
-    the vocabulary does not know is shown as given."""
-    if not code:
-        return ""
-    if lang != "zh":
-        return code
-    try:
-        return tiles.zh_name(code)
-    except ValueError:
-        return code
-
-
-def profile_name(name: str | None, lang: str) -> str:
-    """A profile as the PDF names it: its title from the profile file, whose Chinese part comes
-    first (`title = "微乐 Weile"`): that part in Chinese, the whole title in English; the name
-    itself when the profile is unknown."""
-    if not name:
-        return "–"
-    try:
-        title = load_profile(name).title
-    except (ProfileError, OSError):
-        return name
-    if lang != "zh":
-        return f"{title} ({name})"
-    first = title.split(" ", 1)[0]
-    return first if any("\u4e00" <= char <= "\u9fff" for char in first) else name

@@ -1,5 +1,5 @@
-"""web/pdf/contents.py: the first page's evidence block, the steps the compact hand draws
-whole, and how the PDF's text names tiles and profiles."""
+"""web/pdf/contents.py: the first page's evidence block and the steps the compact hand draws
+whole."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ from typing import Any
 
 from audit.api import trace_record
 from tests.conftest import ROOT
-from web.pdf.contents import drawn_steps, evidence, finding_steps, profile_name, tile_name
+from web.pdf.contents import drawn_steps, evidence, finding_steps
 from web.report_model import key_steps
 
 
@@ -47,9 +47,3 @@ def test_finding_steps_pair_each_named_step_with_the_one_before() -> None:
     ((before, at),) = finding_steps(steps, findings)
     assert at.index == 3 and before is not None and before.index == 2
 
-
-def test_tiles_and_profiles_are_named_in_the_pages_language() -> None:
-    assert (tile_name("5m", "zh"), tile_name("1s", "zh"), tile_name("5m", "en")) == ("五万", "幺鸡", "5m")
-    assert tile_name("zz", "zh") == "zz" and tile_name(None, "zh") == ""
-    assert profile_name("weile", "zh") == "微乐" and profile_name("weile", "en").endswith("(weile)")
-    assert profile_name("no-such-profile", "zh") == "no-such-profile" and profile_name(None, "zh") == "–"

@@ -564,13 +564,27 @@ def _seat_pieces(view: SeatView, seat: int, seats: int, label: str, flags: tuple
         marked = (where == "hand" and i == index) or (
             where == "meld" and 0 <= index < len(view.melds) and bounds[index] <= i < bounds[index + 1])
         size = (TILE_H, TILE_W) if rotated else (TILE_W, TILE_H)
-        pieces.append(Piece(tile_svg(code, rotated=rotated, highlight=marked), x, round(top + y, 1), *size))
+        pieces.append(Piece(tile_svg(code, rotated=rotated), x, round(top + y, 1), *size))
+        if marked:
+            pieces.append(Piece(_outline_svg(rotated), x, round(top + y, 1), *size))
     left, scale = LABEL_W + HAND_W, DISCARD_SCALE
     for i, (code, _, x, y) in enumerate(small.placed):
-        pieces.append(Piece(tile_svg(code, highlight=where == "discard" and i == index), round(left + x * scale, 1),
-                            round(top + DISCARD_TOP + y * scale, 1), round(TILE_W * scale, 1),
-                            round(TILE_H * scale, 1)))
+        box = (round(left + x * scale, 1), round(top + DISCARD_TOP + y * scale, 1), round(TILE_W * scale, 1),
+               round(TILE_H * scale, 1))
+        pieces.append(Piece(tile_svg(code), *box))
+        if where == "discard" and i == index:
+            pieces.append(Piece(_outline_svg(False), *box))
     return tuple(pieces)
+
+
+@lru_cache(maxsize=2)
+def _outline_svg(rotated: bool) -> str:
+    """The outline over the tile a step is about, as a piece of its own placed over the tile:
+    a PDF then draws one outline and each tile once, not each outlined tile again."""
+    box = (TILE_H, TILE_W) if rotated else (TILE_W, TILE_H)
+    svg = _svg(box[0], box[1], box)
+    _highlight(svg, 0, 0, box[0], box[1])
+    return _text(svg)
 
 
 def table_picture(step: StepView, *, width: float = 20, labels: Sequence[str] | None = None,
@@ -589,6 +603,29 @@ def table_picture(step: StepView, *, width: float = 20, labels: Sequence[str] | 
                                    _event_marks(step, seat)))
     return Picture(round(units[0] * scale, 1), round(units[1] * scale, 1), units, tuple(pieces),
                    _table_summary(step))
+
+
+def seat_picture(step: StepView, seat: int, *, width: float = 20, label: str | None = None,
+                 declared_text: str = "听", locked_text: str = "过") -> Picture:
+    """One seat's line after a step, for a compact list of events: its label and badges,
+    concealed tiles and melds as `table_picture` places them, and, for a discard, the discarded
+    tile (and its outline) where the discards would start, so that the discards of a hand line up in a
+    column. The other seats and the older discards are left out."""
+    view = step.seats[seat]
+    flags = ((declared_text, RED),) * view.declared + ((locked_text, "#6b7280"),) * view.locked
+    mark = _event_marks(step, seat)
+    top, edge = seat * ROW_H, LABEL_W + HAND_W
+    pieces: list[Piece] = []
+    for piece in _seat_pieces(view, seat, len(step.seats), label if label is not None else str(seat), flags, mark):
+        if piece.x < edge:
+            pieces.append(Piece(piece.svg, piece.x, round(piece.y - top, 1), piece.width, piece.height))
+    if mark is not None and mark[0] == "discard":
+        pieces.append(Piece(tile_svg(view.discards[mark[1]]), edge, 3, TILE_W, TILE_H))
+        pieces.append(Piece(_outline_svg(False), edge, 3, TILE_W, TILE_H))
+    units = (float(edge + TILE_W + 2), float(ROW_H))
+    scale = width / TILE_W
+    return Picture(round(units[0] * scale, 1), round(units[1] * scale, 1), units, tuple(pieces),
+                   f"{seat}: {' '.join(view.concealed)}")
 
 
 # ----------------------------------------------------------------- text notation

@@ -11,6 +11,7 @@ from __future__ import annotations
 from flask import Flask, Response, g, request, url_for
 
 from audit.catalogue import Lang
+from web.i18n_pdf import PDF_ZH
 
 LANGUAGES = ("zh", "en")
 DEFAULT_LANGUAGE = "zh"
@@ -452,6 +453,7 @@ ZH: dict[str, str] = {
     "Result entries": "结算条目",
 }
 """Chinese for every message id; English is the id itself."""
+ZH.update(PDF_ZH)
 
 
 def current_language() -> str:

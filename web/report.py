@@ -13,6 +13,9 @@ from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
 from web.i18n import page_language
+from records import trail
+from records.storage import now
+from web.pdf.contents import drawn_steps, evidence, finding_steps
 from web.pdf.typeset import pdf_response
 from records.revision_diff import revision_diff
 from web.report_model import record_result, report_context, whatif_side
@@ -25,10 +28,17 @@ bp = Blueprint("report", __name__)
 @bp.get("/records/<int:record_id>.pdf")
 @requires(*READERS)
 def report_pdf(record_id: int) -> ResponseReturnValue:
-    """The report as a paginated PDF: same sections, every step's table drawn."""
-    detail = record_detail(get_store(), record_id, page_language())
-    html = render_template("pdf/report.html", record=detail, audit=detail["audit"], pdf=True,
-                           **report_context(detail))
+    """The report as evidence: page 1 the dispute (verdict, each seat's difference, the
+    findings, their steps drawn large, the ledger) and what the document is evidence of, then
+    the whole hand, one line per event, the whole table drawn at its key steps."""
+    store = get_store()
+    detail = record_detail(store, record_id, page_language())
+    context = report_context(detail)
+    findings = (detail["audit"] or {}).get("findings") or []
+    html = render_template("pdf/report.html", record=detail, audit=detail["audit"], pdf=True, **context,
+                           evidence=evidence(detail, trail.notes(store.db, record_id), now()),
+                           drawn=drawn_steps(context["steps"], context["key_steps"]),
+                           finding_steps=finding_steps(context["steps"], findings))
     return pdf_response(html, f"{detail['game_id']}.r{detail['revision']}.pdf")
 
 

@@ -253,3 +253,26 @@ def test_the_picture_is_one_svg_of_images() -> None:
     assert len(active) == 1
     for svg in names:
         assert "style=" not in svg and "<script" not in svg
+
+
+def test_a_seat_line_is_the_seats_hand_and_melds_of_the_table_and_its_discard() -> None:
+    trace = sample_trace("clean-weile-rob-double")
+    slots = render.discard_slots(trace.steps)
+    widths = set()
+    for step in trace.steps:
+        if step.event is None:
+            continue
+        seat = step.event["seat"]
+        line = render.seat_picture(step, seat, width=9)
+        table = render.table_picture(step, width=9, discard_slots=slots)
+        top, edge = seat * render.ROW_H, render.LABEL_W + render.HAND_W
+        own = [(p.svg, p.x, round(p.y - top, 1)) for p in table.pieces
+               if top <= p.y < top + render.ROW_H and p.x < edge and 'class="active-seat"' not in p.svg]
+        pieces = [(p.svg, p.x, p.y) for p in line.pieces]
+        discarded = 2 * (step.event["type"] == "discard")
+        assert pieces[:len(pieces) - discarded] == own, step.index  # label, hand and melds as the table has them
+        if discarded:  # the discarded tile and its outline, where the discards start
+            assert pieces[-2][1] == pieces[-1][1] == edge and 'class="tile-mark"' in pieces[-1][0]
+            assert render.tiles.zh_name(step.event["tile"]) in pieces[-2][0]
+        widths.add((line.width, line.height))
+    assert len(widths) == 1  # every line of a hand the same size: the text after it lines up

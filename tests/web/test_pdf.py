@@ -1,6 +1,11 @@
 """`GET /records/<id>.pdf` and `GET /overview.pdf`: WeasyPrint output read back with poppler
-(pdftotext, pdfinfo). Those checks skip, naming the tool, where poppler-utils is missing
-(scripts/install-system.sh installs it with the CJK font)."""
+(pdftotext, pdfinfo, pdffonts). Those checks skip, naming the tool, where poppler-utils is
+missing (scripts/install-system.sh installs it with the CJK font).
+
+The record's PDF is evidence for a reader who was not at the table: page 1 carries the
+dispute (verdict, each seat's difference, the findings in the page's language) and what the
+document is evidence of (engine, audit, export time, sha256, the case); every page names the
+game and its page n/N; a typical hand takes at most 8 pages."""
 from __future__ import annotations
 
 import json
@@ -12,20 +17,21 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-
-from audit import rulebook
 from flask import g
 from flask.testing import FlaskClient
 
 from audit import render
 from audit.api import trace_record
 from audit.catalogue import render_finding
+from audit.rulebook import rule_text
 from web import report
+from web.pdf.contents import drawn_steps
+from web.report_model import key_steps
 from tests.conftest import ROOT
 
 Upload = Callable[..., Any]
-needs_poppler = pytest.mark.skipif(shutil.which("pdftotext") is None or shutil.which("pdfinfo") is None,
-                                   reason="pdftotext/pdfinfo not installed (Debian poppler-utils; "
+needs_poppler = pytest.mark.skipif(any(shutil.which(tool) is None for tool in ("pdftotext", "pdfinfo", "pdffonts")),
+                                   reason="pdftotext/pdfinfo/pdffonts not installed (Debian poppler-utils; "
                                           "run scripts/install-system.sh)")
 
 
@@ -86,10 +92,25 @@ def placements(pdf: bytes) -> tuple[int, int]:
 
 
 def pieces_of(name: str) -> int:
-    """Tiles, seat labels and shadings of every step of a sample, as the PDF should place them."""
+    """What the compact hand of a sample places: every event's seat line (`render.seat_picture`)
+    and the whole table of every key step, the deal and the last (`web.pdf.contents.drawn_steps`)."""
     steps = trace_record(json.loads((ROOT / "samples" / f"{name}.json").read_text(encoding="utf-8"))).steps
-    slots = render.discard_slots(steps)
-    return sum(len(render.table_picture(step, discard_slots=slots).pieces) for step in steps)
+    slots, keys = render.discard_slots(steps), drawn_steps(steps, key_steps(steps))
+    lines = sum(len(render.seat_picture(step, step.event["seat"]).pieces) for step in steps if step.event)
+    return lines + sum(len(render.table_picture(step, discard_slots=slots).pieces) for step in steps
+                       if step.index in keys)
+
+
+def page_texts(path: Path) -> list[str]:
+    """The text of each page, in order."""
+    return [subprocess.run(["pdftotext", "-layout", "-f", str(page), "-l", str(page), str(path), "-"], check=True,
+                           capture_output=True, text=True).stdout for page in range(1, pages_of(path) + 1)]
+
+
+def fonts_of(path: Path) -> list[str]:
+    """The names of the fonts pdffonts lists, without their subset prefix (`ABCDEF+`)."""
+    lines = subprocess.run(["pdffonts", str(path)], check=True, capture_output=True, text=True).stdout.splitlines()
+    return [line.split()[0].split("+", 1)[-1] for line in lines[2:] if line.strip()]
 
 
 def test_pdf_is_served_for_a_record(client: FlaskClient, upload: Upload, tmp_path: Path) -> None:
@@ -100,35 +121,118 @@ def test_pdf_is_served_for_a_record(client: FlaskClient, upload: Upload, tmp_pat
         "Content-Disposition"]
 
 
-@needs_poppler
-def test_pdf_text_has_patterns_findings_and_page_headers(client: FlaskClient, upload: Upload,
-                                                         tmp_path: Path) -> None:
-    record_id = stored(upload, "missettled-burn-not-applied")
-    path = pdf_of(client, f"/records/{record_id}.pdf", tmp_path)
-    text = text_of(path)
-    pages = pages_of(path)
-    assert pages > 0
-    for fragment in ("平胡", "热炮", "逐步回放", "明细账", "翻牌与鸡", "missettled-burn-not-applied", "热炮 R8.3"):
-        assert fragment in text, fragment
-    assert re.search(rf"\b1\s*/\s*{pages}\b", text)  # the page header: page numbers (CSS counter(page))
-    assert text.count("missettled-burn-not-applied") >= pages  # the game id heads every page
-    burn = burn_finding(client, record_id)
-    assert squeezed(render_finding(burn, "zh")) in squeezed(text)  # the page's language: Chinese
-    english = text_of(pdf_of(client, f"/records/{record_id}.pdf", tmp_path, lang="en"))
-    assert squeezed(render_finding(burn, "en")) in squeezed(english)
-
-
-def burn_finding(client: FlaskClient, record_id: int) -> dict[str, Any]:
-    """The stored audit's burn finding, found by its code (R8.3)."""
-    audit = client.get(f"/api/records/{record_id}/audit").get_json()
-    (finding,) = [f for f in audit["findings"] if f["code"] == "burn_not_applied"]
-    assert finding["rule"] == "R8.3"
-    return finding
+def audit_of(client: FlaskClient, record_id: int) -> dict[str, Any]:
+    """The stored audit's contract JSON."""
+    audit: dict[str, Any] = client.get(f"/api/records/{record_id}/audit").get_json()
+    return audit
 
 
 def squeezed(text: str) -> str:
     """Text without whitespace: pdftotext breaks lines where the page does."""
     return re.sub(r"\s+", "", text)
+
+
+@needs_poppler
+@pytest.mark.parametrize("name, verdict", [("illegal-pass-locked", "违规"), ("missettled-rob-paid-by-three", "结算有误"),
+                                           ("missettled-burn-not-applied", "结算有误")])
+def test_the_dispute_is_on_page_one(client: FlaskClient, upload: Upload, tmp_path: Path, name: str,
+                                    verdict: str) -> None:
+    record_id = stored(upload, name)
+    first = page_texts(pdf_of(client, f"/records/{record_id}.pdf", tmp_path))[0]
+    flat = squeezed(first)
+    assert verdict in first and "争议摘要" in first and "差额（记录−审计）" in flat
+    audit = audit_of(client, record_id)
+    assert audit["findings"]
+    for finding in audit["findings"]:  # every finding as the catalogue's Chinese sentence
+        assert squeezed(render_finding(finding, "zh")) in flat, finding["code"]
+    claimed = json.loads((ROOT / "samples" / f"{name}.json").read_text(encoding="utf-8"))["result"]["scores"]
+    computed = (audit.get("settlement") or {}).get("scores")
+    if computed is not None:  # each seat's row: computed, claimed, and record − audit
+        for seat, (mine, theirs) in enumerate(zip(computed, claimed)):
+            cells = [f"{v:+d}" if v else "0" for v in (mine, theirs, theirs - mine)]
+            assert re.search(rf"{seat} 号位( \S+)?\s+" + r"\s+".join(re.escape(c) for c in cells) + r"\b", first), (seat, cells)
+    else:
+        assert "没有结算" in first
+
+
+@needs_poppler
+def test_an_illegal_move_is_drawn_before_and_after_on_page_one(client: FlaskClient, upload: Upload,
+                                                              tmp_path: Path) -> None:
+    record_id = stored(upload, "illegal-pass-locked")
+    first = squeezed(page_texts(pdf_of(client, f"/records/{record_id}.pdf", tmp_path))[0])
+    assert "这一步之前" in first and "按记录执行这一步之后" in first and "过胡与过碰R13.1" in first
+
+
+@needs_poppler
+@pytest.mark.parametrize("name, most", [("clean-kuhu-triple", 8), ("missettled-rob-paid-by-three", 8),
+                                        ("clean-weile-rob-double", 8)])
+def test_a_typical_hand_takes_at_most_eight_pages_each_headed(client: FlaskClient, upload: Upload,
+                                                             tmp_path: Path, name: str, most: int) -> None:
+    record_id = stored(upload, name)
+    pages = page_texts(pdf_of(client, f"/records/{record_id}.pdf", tmp_path))
+    assert 1 < len(pages) <= most
+    for number, text in enumerate(pages, 1):  # the margin boxes: the game id, page n/N
+        assert name in text and re.search(rf"\b{number}\s*/\s*{len(pages)}\b", text), number
+    events = len(json.loads((ROOT / "samples" / f"{name}.json").read_text(encoding="utf-8"))["events"])
+    whole = "".join(pages)
+    assert all(f"第 {step} 步" in whole for step in range(events))  # one line per event, none left out
+
+
+@needs_poppler
+def test_the_first_page_says_what_it_is_evidence_of(client: FlaskClient, upload: Upload, tmp_path: Path) -> None:
+    record_id = stored(upload, "missettled-burn-not-applied")
+    detail = client.get(f"/api/records/{record_id}").get_json()
+    (row,) = client.get(f"/api/records/{record_id}/audits").get_json()
+    before = client.get(f"/api/records/{record_id}/trail").get_json()
+    path = pdf_of(client, f"/records/{record_id}.pdf", tmp_path)
+    first, *rest = page_texts(path)
+    assert row["engine_version"] in first and f"第 {row['id']} 号" in first and row["created_at"] in first
+    assert detail["sha256"] in first and "案件" not in first  # no note, no case
+    exported = re.search(r"导出时间\s+(\S+)", first)
+    assert exported and before[0]["at"] < exported[1] <= client.get(f"/api/records/{record_id}/trail").get_json()[0]["at"]
+    assert not any(detail["sha256"] in page for page in rest)
+
+    for case, decision in (("2026-0042", "open"), (None, "confirmed")):  # the latest case number and decision
+        note = {"text": "玩家申诉", "decision": decision, **({"case_number": case} if case else {})}
+        assert client.post(f"/api/records/{record_id}/notes", json=note).status_code == 201
+    first = page_texts(pdf_of(client, f"/records/{record_id}.pdf", tmp_path))[0]
+    assert re.search(r"案件\s+2026-0042 · 处理结论：已确认", first)
+
+
+@needs_poppler
+@pytest.mark.parametrize("name", ["illegal-pass-locked", "missettled-rob-paid-by-three", "missettled-burn-not-applied"])
+def test_the_chinese_pdf_has_no_english(client: FlaskClient, upload: Upload, tmp_path: Path, name: str) -> None:
+    record_id = stored(upload, name)
+    text = text_of(pdf_of(client, f"/records/{record_id}.pdf", tmp_path))
+    flat = squeezed(text)
+    for finding in audit_of(client, record_id)["findings"]:
+        assert squeezed(render_finding(finding, "zh")) in flat
+        assert squeezed(render_finding(finding, "en")) not in flat
+    detail = client.get(f"/api/records/{record_id}").get_json()
+    data = " ".join([detail["game_id"], detail["platform"] or "", detail["client"] or "", detail["sha256"],
+                     *(f"{s['name']} {s['player_id']}" for s in detail["seats"])])
+    words = set(re.findall(r"[A-Za-z]{2,}", text)) - set(re.findall(r"[A-Za-z]{2,}", data)) - {"SHA"}
+    assert words == set()  # only the record's own names (game, platform, players) are in Latin letters
+    english = text_of(pdf_of(client, f"/records/{record_id}.pdf", tmp_path, lang="en"))
+    assert "Dispute summary" in english and "The whole hand" in english
+    for finding in audit_of(client, record_id)["findings"]:
+        assert squeezed(render_finding(finding, "en")) in squeezed(english)
+
+
+@needs_poppler
+def test_one_font_family(client: FlaskClient, upload: Upload, tmp_path: Path) -> None:
+    record_id = stored(upload, "missettled-rob-paid-by-three")
+    for lang in ("zh", "en"):
+        fonts = fonts_of(pdf_of(client, f"/records/{record_id}.pdf", tmp_path, lang=lang))
+        assert fonts and all(font.startswith("WenQuanYi-Micro-Hei") and "Mono" not in font for font in fonts), fonts
+
+
+@needs_poppler
+def test_pdf_text_has_patterns_rules_and_the_ledger(client: FlaskClient, upload: Upload, tmp_path: Path) -> None:
+    record_id = stored(upload, "missettled-burn-not-applied")
+    text = text_of(pdf_of(client, f"/records/{record_id}.pdf", tmp_path))
+    for fragment in ("平胡", "热炮 R8.3", "结算", "全局回放", "下局庄家"):
+        assert fragment in text, fragment
 
 
 @needs_poppler
@@ -143,36 +247,24 @@ def test_pdf_of_an_illegal_hand_quotes_the_rule(client: FlaskClient, upload: Upl
 
     monkeypatch.setattr(report, "pdf_response", keeping_drawings)
     record_id = stored(upload, "illegal-pass-locked")
-    text = text_of(pdf_of(client, f"/records/{record_id}.pdf", tmp_path))
-    chinese = rulebook.rule_text("R13.1", "zh")
-    assert chinese is not None and "过胡与过碰 R13.1" in text and squeezed(chinese.blocks[0].spans[-1].text[:12]) in squeezed(text)
-    audit = client.get(f"/api/records/{record_id}/audit").get_json()
-    (locked,) = [f for f in audit["findings"] if f["code"] == "win_pass_locked"]
-    assert locked["rule"] == "R13.1" and squeezed(render_finding(locked, "zh")) in squeezed(text)
+    text = squeezed(text_of(pdf_of(client, f"/records/{record_id}.pdf", tmp_path)))
+    rule = rule_text("R13.1", "zh")
+    assert rule is not None and rule.lang == "zh"
+    assert "过胡与过碰R13.1" in text and squeezed(rule.text)[:60] in text  # the rule's Chinese text
+    (locked,) = [f for f in audit_of(client, record_id)["findings"] if f["code"] == "win_pass_locked"]
+    assert locked["rule"] == "R13.1" and squeezed(render_finding(locked, "zh")) in text
     assert any('class="badge"' in svg and ">过</text>" in svg for svg in drawings.values())  # seat 2 pass-locked
 
 
-def test_pdf_draws_the_tiles_of_every_step(client: FlaskClient, upload: Upload, tmp_path: Path) -> None:
+def test_pdf_draws_every_event_and_the_key_steps(client: FlaskClient, upload: Upload, tmp_path: Path) -> None:
     record_id = stored(upload, "clean-cuocuo-long")  # 79 events, no finding: no step stands out
     pdf = pdf_of(client, f"/records/{record_id}.pdf", tmp_path).read_bytes()
     placed, forms = placements(pdf)
     expected = pieces_of("clean-cuocuo-long")
-    # every step's table (not only the last or those with findings): a middle step left out
-    # places fewer pieces; the few extra are the flip tile and the chickens
-    assert expected <= placed <= expected + 10, (placed, expected)
-    assert forms * 20 < placed  # each distinct tile or label drawn once, however often placed
-
-
-@needs_poppler
-def test_pdf_in_english_of_a_long_hand(client: FlaskClient, upload: Upload, tmp_path: Path) -> None:
-    record_id = stored(upload, "clean-weile-rob-double")
-    path = pdf_of(client, f"/records/{record_id}.pdf", tmp_path, lang="en")
-    text = text_of(path)
-    assert pages_of(path) > 3
-    assert "Step by step" in text and "Totals per seat" in text and "抢杠" in text and "平胡" in text
-    assert re.search(r"\b113\b", text) and "the deal" in text
-    placed, forms = placements(path.read_bytes())
-    assert pieces_of("clean-weile-rob-double") <= placed and forms * 50 < placed
+    # every event's line and every key step's table: a line left out places fewer pieces; the
+    # few extra are the chickens
+    assert expected <= placed <= expected + 12, (placed, expected)
+    assert forms * 15 < placed  # each distinct tile or label drawn once, however often placed
 
 
 @needs_poppler

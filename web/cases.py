@@ -8,7 +8,6 @@ Every change is one write transaction with its trail entry.
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, Flask, jsonify, redirect, render_template, request, url_for
@@ -25,8 +24,8 @@ from web.dispute_schemas import AttachRequestSchema, CaseQuerySchema, CaseReques
 from web.errors import ApiError
 from web.i18n import api_language, page_language
 from web.pdf.bundle import bundle_response
-from web.report_model import report_context
-from web.views import first_messages, record_detail
+from web.pdf.record import record_pdf_html
+from web.views import first_messages, record_detail, strict_json
 
 bp = Blueprint("cases", __name__)
 
@@ -67,11 +66,9 @@ def _load(schema: Any, data: Any) -> dict[str, Any]:
 
 
 def _json_object() -> dict[str, Any]:
-    """The request body as a JSON object, or a 400 saying why."""
-    try:
-        body = json.loads(request.get_data(cache=True) or b"null")
-    except (ValueError, RecursionError) as exc:
-        raise ApiError(400, f"the request body is not valid JSON ({type(exc).__name__})") from exc
+    """The request body as a JSON object, read strictly (`audit.jsontext`, as uploads and notes
+    are), or a 400 saying why and where."""
+    body = strict_json(request.get_data(cache=True) or b"null", "body")  # hostile values: 400 with the path
     if not isinstance(body, dict):
         raise ApiError(400, "the request body must be a JSON object")
     return body
@@ -329,8 +326,7 @@ def case_pdf(case_id: int) -> ResponseReturnValue:
     htmls = [render_template("pdf/case.html", case=detail, outcomes=cases.OUTCOMES, pdf=True)]
     for row in detail["records"]:
         record = record_detail(store, row["id"], lang)
-        htmls.append(render_template("pdf/report.html", record=record, audit=record["audit"], pdf=True,
-                                     **report_context(record)))
+        htmls.append(record_pdf_html(store, record))
     return bundle_response(htmls, f"case-{detail['number']}.pdf")
 
 

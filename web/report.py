@@ -9,16 +9,14 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template, request
 from flask.typing import ResponseReturnValue
 
+from records.revision_diff import revision_diff
 from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
 from web.i18n import page_language
-from records import trail
-from records.storage import now
-from web.pdf.contents import drawn_steps, evidence, finding_steps
+from web.pdf.record import record_pdf_html
 from web.pdf.typeset import pdf_response
-from records.revision_diff import revision_diff
-from web.report_model import record_result, report_context, whatif_side
+from web.report_model import record_result, whatif_side
 from web.safe_audit import option_problem
 from web.views import find_record, form_options, record_detail, what_if_audit
 
@@ -33,12 +31,7 @@ def report_pdf(record_id: int) -> ResponseReturnValue:
     the whole hand, one line per event, the whole table drawn at its key steps."""
     store = get_store()
     detail = record_detail(store, record_id, page_language())
-    context = report_context(detail)
-    findings = (detail["audit"] or {}).get("findings") or []
-    html = render_template("pdf/report.html", record=detail, audit=detail["audit"], pdf=True, **context,
-                           evidence=evidence(detail, trail.notes(store.db, record_id), now()),
-                           drawn=drawn_steps(context["steps"], context["key_steps"]),
-                           finding_steps=finding_steps(context["steps"], findings))
+    html = record_pdf_html(store, detail)
     return pdf_response(html, f"{detail['game_id']}.r{detail['revision']}.pdf")
 
 

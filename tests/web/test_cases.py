@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -178,3 +179,17 @@ def test_from_a_record_page_open_a_case_or_add_to_one(client: FlaskClient) -> No
     assert [row["id"] for row in body["records"]] == [first, second]
     assert client.post("/cases/attach", data={"number": "K-none", "record": str(first)}).status_code == 404
     assert "K-r" in client.get(f"/records/{first}").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("body, path", [
+    (b'{"number": "K-1", "platform": "p", "complaint": "x", "player": "\\ud800"}', "body.player"),
+    (b'{"number": "K-1", "platform": "p", "complaint": "x", "complaint": "y"}', "body"),
+    (b'{"number": "K-1", "platform": "p", "complaint": NaN}', "body.complaint"),
+    (b'{"number": 99999999999999999999999, "platform": "p", "complaint": "x"}', "body.number"),
+])
+def test_hostile_case_bodies_are_400_with_their_path(client: FlaskClient, body: bytes, path: str) -> None:
+    """Cases read their JSON as strictly as uploads and notes (issue 12): lone surrogates, repeated
+    keys, non-finite numbers and integers past 64 bits are refused naming the JSON path; nothing opened."""
+    answer = client.post("/api/cases", data=body, content_type="application/json")
+    assert answer.status_code == 400 and path in answer.get_json()["details"], answer.get_json()
+    assert client.get("/api/cases").get_json()["total"] == 0

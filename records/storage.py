@@ -46,8 +46,12 @@ VERDICTS = ("invalid", "illegal", "missettled", "clean")
 """Every verdict of the contract, worst first."""
 PREFIX_END = "\U0010ffff"
 """The highest code point: prefix <= value < prefix + PREFIX_END selects values starting with prefix."""
-BUSY_TIMEOUT_MS = 5000
-"""How long a writer waits for another writer before giving up."""
+BUSY_TIMEOUT_MS = 20000
+"""How long a writer waits for another writer before giving up. An upload now writes three short
+transactions (records, first audits, receipts), each with keyed trail entries; with 16 clients
+uploading at once into one server process the queue for the write lock reached 2 s (measured
+in tests/records/test_concurrency.py), and 5 s left too little margin: a request then failed
+with "database is locked". 20 s keeps a busy queue a wait, not an error."""
 UNAUDITED = "unaudited"
 """Pseudo-verdict of a stored record with no audit yet: the engine failed on it (`audit_error` says how)
 or the process stopped between storing the bytes and auditing them. `flask reaudit --verdict unaudited`."""

@@ -55,7 +55,7 @@ def add(db: Database, results: Iterable[dict[str, Any]], *, uploader: str | None
     transaction. A result line is the upload's (`web.uploads`): source, file, member, line,
     hand, status, record_id, game_id, platform, revision, sha256, errors."""
     ids = []
-    for result in results:
+    for result in map(_storable, results):
         errors = [{"code": error.get("code"), "path": error.get("path"), "message": error.get("message")}
                   for error in result.get("errors") or []]
         codes = sorted({str(error["code"]) for error in errors if error["code"]})
@@ -77,6 +77,18 @@ def add(db: Database, results: Iterable[dict[str, Any]], *, uploader: str | None
                              "sha256": result.get("sha256"), "source": row["source"], "errors": codes})
         ids.append(receipt_id)
     return ids
+
+
+def _storable(value: Any) -> Any:
+    """A result line with every string made storable: a game id or message read from refused
+    bytes may hold a lone surrogate (issue 12), kept visible as its escape, never a 500."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {key: _storable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_storable(item) for item in value]
+    return value
 
 
 def _where(query: ReceiptQuery) -> tuple[str, list[Any]]:

@@ -44,8 +44,9 @@ class TrailPage:
         return max(1, -(-self.total // self.per_page))
 
 
-def find(db: Database, query: TrailQuery) -> TrailPage:
-    """The trail rows matching every filter, newest first, detail parsed."""
+def find(db: Database, query: TrailQuery, access: Database | None = None) -> TrailPage:
+    """The trail rows matching every filter, newest first, detail parsed; with `access`, the
+    access log's rows too (views and exports are kept there, records/access.py), merged by time."""
     clauses: list[str] = []
     params: list[Any] = []
     for column, value in (("actor", query.actor), ("action", query.action), ("record_id", query.record_id)):
@@ -59,17 +60,24 @@ def find(db: Database, query: TrailQuery) -> TrailPage:
         clauses.append("at < ?")
         params.append(query.date_to + "T99")  # every stamp of that day sorts below it
     where = " AND ".join(clauses) or "1"
-    total = int(db.execute(f"SELECT count(*) FROM trail WHERE {where}", params).fetchone()[0])
+    logs = [db] + ([access] if access is not None else [])
+    total = sum(int(log.execute(f"SELECT count(*) FROM trail WHERE {where}", params).fetchone()[0]) for log in logs)
     offset = (max(query.page, 1) - 1) * query.per_page
-    rows = db.query(f"SELECT id, at, actor, action, record_id, detail FROM trail WHERE {where} "
-                    "ORDER BY id DESC LIMIT ? OFFSET ?", params + [query.per_page, offset])
+    found: list[dict[str, Any]] = []
+    for log in logs:  # the newest offset + per_page of each log, merged by time
+        found += log.query(f"SELECT id, at, actor, action, record_id, detail FROM trail WHERE {where} "
+                           "ORDER BY at DESC, id DESC LIMIT ?", params + [offset + query.per_page])
+    found.sort(key=lambda row: (row["at"], row["id"]), reverse=True)
+    rows = found[offset:offset + query.per_page]
     return TrailPage([{**row, "detail": json.loads(row["detail"]) if row["detail"] else None} for row in rows],
                      total, max(query.page, 1), query.per_page)
 
 
-def actors(db: Database) -> list[str]:
-    """Names the trail records, for the filter's choices."""
-    return [row[0] for row in db.execute("SELECT DISTINCT actor FROM trail ORDER BY actor LIMIT 500")]
+def actors(db: Database, access: Database | None = None) -> list[str]:
+    """Names the trail (and the access log) records, for the filter's choices."""
+    names = {row[0] for log in [db] + ([access] if access is not None else [])
+             for row in log.execute("SELECT DISTINCT actor FROM trail ORDER BY actor LIMIT 500")}
+    return sorted(name for name in names if name is not None)[:500]
 
 
 __all__ = ["TrailPage", "TrailQuery", "actors", "find"]

@@ -26,7 +26,7 @@ from records import trail, trail_pages
 from records.security import ADMIN, ROLES, Account, AccountError, Accounts, new_password
 from records.storage import Store, now
 from web.auth import account_name, requires
-from web.db import get_store, init_db
+from web.db import get_access_db, get_store, init_db
 from web.dispute_schemas import trail_query
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
@@ -172,10 +172,11 @@ def trail_page() -> ResponseReturnValue:
     filtered by actor, action, record and date and paged (`records.trail_pages`)."""
     store = get_store()
     query = trail_query()
-    page = trail_pages.find(store.db, query)
+    access = get_access_db()
+    page = trail_pages.find(store.db, query, access)
     args = {key: value for key, value in request.args.items() if key not in ("page", "lang") and value}
     return render_template("admin/trail.html", entries=page.rows, page=page, query=query, args=args,
-                           actions=trail.ACTIONS, actors=trail_pages.actors(store.db))
+                           actions=trail.ACTIONS, actors=trail_pages.actors(store.db, access))
 
 
 # ----- commands -------------------------------------------------------------------------------

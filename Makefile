@@ -52,7 +52,7 @@ run: install native
 		--threads $(THREADS) --timeout 120 --access-logfile - "app:create_app()"
 
 test: install native
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 bench: install native
 	$(BIN)/pip install -q --disable-pip-version-check -r bench/requirements.txt

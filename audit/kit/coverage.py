@@ -94,6 +94,31 @@ PARAMETERS: tuple[tuple[str, Callable[[Profile], bool], str], ...] = (
 )
 """Profile parameters (table P) and what a case must show to exercise each; `p:NAME` in a case's items."""
 
+HOUSE_RULES: tuple[tuple[str, str, Callable[[Profile], bool], str], ...] = (
+    ("chicken.exposed_payers", "R17.1", lambda p: p.chicken.exposed_payers != "owner", "包鸡 (R17.1)"),
+    ("chicken.qualified_pay_each_other", "R17.2", lambda p: not p.chicken.qualified_pay_each_other,
+     "qualifying seats not paying each other (R17.2)"),
+    ("chicken.claimed_charge", "R17.3", lambda p: p.chicken.claimed_charge != "none", "a claimed 冲锋鸡 (R17.3)"),
+    ("chicken.responsibility_claims", "R17.4", lambda p: p.chicken.responsibility_claims != "first",
+     "a 责任鸡 of a later claim (R17.4)"),
+    ("chicken.responsibility_if_discarder_ready", "R17.5", lambda p: not p.chicken.responsibility_if_discarder_ready,
+     "a 责任鸡 waived for a ready discarder (R17.5)"),
+    ("chicken.wugu_gold", "R17.6", lambda p: p.chicken.wugu_gold and p.wugu_on, "a golden 8p (R17.6)"),
+    ("dou_unready", "R17.7", lambda p: p.dou_unready != "void", "a kong paid in reverse (倒赔, R17.7)"),
+    ("follow_dealer", "R17.8", lambda p: p.follow_dealer is not None, "跟庄 (R17.8)"),
+    ("chicken.wugu_responsibility", "R17.9", lambda p: not p.chicken.wugu_responsibility and p.wugu_on,
+     "a claimed 8p without 责任鸡 (R17.9)"),
+    ("chicken.charge_scope", "R17.10", lambda p: p.chicken.charge_scope != "per_species" and p.wugu_on,
+     "one 冲锋鸡 a hand (R17.10)"),
+)
+"""The house-rule parameters of R17 (name, rule, whether the profile turns it on, what a case shows):
+required only where the profile (or its options) turns one on; a case exercises one when a
+payment of its settlement, paid or waived by the parameter, cites that rule."""
+
+
+def _house_on(prof: Profile) -> bool:
+    return any(applies(prof) for _, _, applies, _ in HOUSE_RULES)
+
 
 def requirements(prof: Profile, rejection_classes: tuple[str, ...]) -> list[Requirement]:
     """Every row of the coverage table, applicable or not (the table shows both)."""
@@ -103,6 +128,8 @@ def requirements(prof: Profile, rejection_classes: tuple[str, ...]) -> list[Requ
         name = hot_shot_item(prof) if ev == "热炮" else ev
         out.append(Requirement(name, "event", EVENT_APPLIES[ev], f"the rare event {ev}"))
     out += [Requirement(f"p:{name}", "parameter", applies, what) for name, applies, what in PARAMETERS]
+    out.append(Requirement("R17", "section", _house_on, "rulebook section R17 (house rules the profile plays)"))
+    out += [Requirement(f"p:{name}", "parameter", applies, what) for name, _, applies, what in HOUSE_RULES]
     out += [Requirement(f"reject:{c}", "rejection", _always, f"a rejection case of class {c}")
             for c in rejection_classes]
     return out
@@ -187,6 +214,9 @@ def _classify(record: dict[str, Any], st: GameState, sett: Settlement, tags: set
         rules |= {"R3.1", "R11.5"}
     if not st.wins:
         rules.add("R12.1")
+    house = {it.rule for it in sett.items + sett.waived if it.rule.startswith("R17.")}
+    rules |= house
+    items |= {f"p:{name}" for name, rule, applies, _ in HOUSE_RULES if rule in house and applies(prof)}
     items |= {section_of(r) for r in rules}
     items |= _parameters(st, sett, tags, kongs, hot_effect, prof)
     return Exercised(items, rules, st, sett)

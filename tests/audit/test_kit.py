@@ -12,6 +12,7 @@ import pytest
 from audit.kit.build import KitError, build_kit, write_kit
 from audit.kit.check import check, load_kit, read_answers
 from audit.kit.cli import run
+from audit.kit.coverage import HOUSE_RULES
 from tests.audit.kit_clients import SETTLEMENT_FAULTS, answer_kit
 
 PROFILE, CASES, SEED, MIN = "weile", 60, 3, 2
@@ -219,3 +220,25 @@ def test_what_applies_is_read_from_the_profile(profile: str, item: str, applies:
     rows = {r.item: r for r in requirements(prof, rejection_classes(prof))}
     assert rows[item].applies(prof) is applies
     assert ("declare_not_ready" in rejection_classes(prof)) is (prof.declared is not None)
+
+
+@pytest.mark.parametrize(("options", "item"), [
+    ({"follow_dealer": 1}, "p:follow_dealer"), ({"chicken": {"claimed_charge": "to_claimer"}}, "p:chicken.claimed_charge"),
+])
+def test_a_house_rule_turned_on_is_covered_by_its_own_cases(options: dict, item: str) -> None:
+    """R17 parameters apply only where the options turn them on; then the kit needs R17 and the
+    parameter in at least `min_count` cases, each counted only when its settlement cites the rule."""
+    from audit.kit.build import rejection_classes
+    from audit.kit.coverage import requirements
+    from audit.profiles import resolve
+
+    default = resolve("weile", {})
+    rows = {r.item: r for r in requirements(default, rejection_classes(default))}
+    assert not rows["R17"].applies(default) and not rows[item].applies(default)
+    manifest = json.loads(build_kit("weile", options, cases=200, seed=1, min_count=3)["manifest.json"])
+    coverage = {row["item"]: row for row in manifest["coverage"]}
+    assert coverage["R17"]["applies"] and coverage[item]["applies"]
+    assert coverage[item]["cases"] >= coverage[item]["required"] == 3
+    rule = {f"p:{name}": r for name, r, _, _ in HOUSE_RULES}[item]
+    cited = [case for case in manifest["cases"] if item[2:] in case.get("parameters", [])]
+    assert len(cited) == coverage[item]["cases"] and all(rule in case["rules"] for case in cited)

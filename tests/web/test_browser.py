@@ -7,17 +7,16 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
 
 from audit.rulebook import rule_text
 from tests.conftest import ROOT, login
+from tests.web.serving import serving
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (Debian package `chromium`; "
@@ -36,22 +35,8 @@ def served(app: Flask) -> Iterator[tuple[str, int]]:
     client = login(app)
     body = (ROOT / "samples" / "illegal-pass-locked.json").read_bytes()
     (result,) = client.post("/api/records", data=body, content_type="application/json").get_json()["results"]
-    cookie = client.get_cookie("session")
-    assert cookie is not None
-    session = f"session={cookie.value}"
-
-    def with_session(environ: dict[str, Any], start_response: Any) -> Any:
-        environ["HTTP_COOKIE"] = session
-        return app.wsgi_app(environ, start_response)
-
-    server = make_server("127.0.0.1", 0, with_session, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}", int(result["record_id"])
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
+    with serving(app, client) as url:
+        yield url, int(result["record_id"])
 
 
 def chromium(tmp_path: Path, *args: str) -> str:
@@ -106,22 +91,8 @@ def site(app: Flask) -> Iterator[tuple[str, dict[str, int]]]:
         body = (ROOT / "samples" / f"{name}.json").read_bytes()
         (result,) = client.post("/api/records", data=body, content_type="application/json").get_json()["results"]
         ids[name] = int(result["record_id"])
-    cookie = client.get_cookie("session")
-    assert cookie is not None
-    session = f"session={cookie.value}"
-
-    def with_session(environ: dict[str, Any], start_response: Any) -> Any:
-        environ["HTTP_COOKIE"] = session
-        return app.wsgi_app(environ, start_response)
-
-    server = make_server("127.0.0.1", 0, with_session, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}", ids
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
+    with serving(app, client) as url:
+        yield url, ids
 
 
 @pytest.fixture

@@ -5,16 +5,15 @@ to tests/artifacts/ (gitignored), for looking at."""
 from __future__ import annotations
 
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
 
 from tests.conftest import ROOT, dumps, load_example, login, missettled, variant
+from tests.web.serving import serving
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 playwright = pytest.importorskip("playwright.sync_api")
@@ -35,22 +34,8 @@ def site(app: Flask) -> Iterator[tuple[str, dict[str, int]]]:
                        ("other", variant(base, game_id="other-77", platform="alpha"))):
         response = client.post("/api/records", data=dumps(body), content_type="application/json")
         ids[name] = int(response.get_json()["results"][0]["record_id"])
-    cookie = client.get_cookie("session")
-    assert cookie is not None
-    session = f"session={cookie.value}"
-
-    def with_session(environ: dict[str, Any], start_response: Any) -> Any:
-        environ["HTTP_COOKIE"] = session
-        return app.wsgi_app(environ, start_response)
-
-    server = make_server("127.0.0.1", 0, with_session, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}", ids
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
+    with serving(app, client) as url:
+        yield url, ids
 
 
 @pytest.fixture

@@ -1,0 +1,33 @@
+"""The app served on an ephemeral port of 127.0.0.1 for a real browser, every request carrying a
+logged-in client's session cookie (Chromium cannot log in by itself): shared by the browser tests."""
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.serving import make_server
+
+
+@contextmanager
+def serving(app: Flask, client: FlaskClient) -> Iterator[str]:
+    """The base URL of the app served in a thread with `client`'s session; shut down after."""
+    cookie = client.get_cookie("session")
+    assert cookie is not None
+    session = f"session={cookie.value}"
+
+    def with_session(environ: dict[str, Any], start_response: Any) -> Any:
+        environ["HTTP_COOKIE"] = session
+        return app.wsgi_app(environ, start_response)
+
+    server = make_server("127.0.0.1", 0, with_session, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)

@@ -22,10 +22,15 @@ from typing import Any, TextIO
 from audit.api import ENGINE_VERSION
 from audit.batch import summary
 from audit.batch.inputs import Plan
-from audit.batch.rows import Settings
+from audit.batch.rows import FINDINGS_SCHEMA, HANDS_SCHEMA, Settings
 from audit.batch.runner import RETRIES, Failure, Progress, Task, execute, report_failures
 from audit.batch.work import FINDINGS_DIR, HANDS_DIR, PARTS_DIR, Done, atomic_write, part_name, read_manifest, \
-    run_partition
+    run_partition, write_table
+
+EMPTY_PART = "empty.parquet"
+"""The file a dataset holds when no partition wrote one (no input, or every partition failed):
+its schema and no rows, so `read_parquet('DIR/hands/*.parquet')` answers with zero rows instead
+of failing on a glob that matches nothing."""
 
 PLAN_FORMAT = "zhuoji-batch-plan/1"
 
@@ -82,6 +87,16 @@ def prepare(out: Path, plan: Plan, settings: Settings, resume: bool) -> None:
     atomic_write(path, lambda temp: temp.write_text(text, encoding="utf-8"))
 
 
+def write_empty_parts(out: Path) -> None:
+    """`EMPTY_PART` in each dataset that has no partition file; removed again once one has."""
+    for name, schema in ((HANDS_DIR, HANDS_SCHEMA), (FINDINGS_DIR, FINDINGS_SCHEMA)):
+        empty = out / name / EMPTY_PART
+        if any((out / name).glob("part-*.parquet")):
+            empty.unlink(missing_ok=True)
+        elif not empty.exists():
+            write_table([], schema, empty)
+
+
 def remove_temporaries(out: Path) -> None:
     """Hidden temporary files of writes that never finished (`work.atomic_write`)."""
     for name in (HANDS_DIR, FINDINGS_DIR, PARTS_DIR):
@@ -117,6 +132,7 @@ def run(plan: Plan, settings: Settings, out: Path, client: Any, *, resume: bool 
     if failures and stream is not None:
         report_failures(failures, stream)
     remove_temporaries(out)  # a worker killed mid-write leaves its hidden temporary file behind
+    write_empty_parts(out)
     counts = summary.merge(d.counts for d in sorted([*done.values(), *fresh], key=lambda d: d.index))
     doc = summary.document(counts, settings=settings_json(settings), partitions=len(plan.partitions),
                            failed=[f.to_json() for f in failures], skipped=plan.skipped,
@@ -148,4 +164,4 @@ def clear(out: Path, names: Sequence[str] = (HANDS_DIR, FINDINGS_DIR, PARTS_DIR)
         (out / name).unlink(missing_ok=True)
 
 
-__all__ = ["BatchError", "Outcome", "PLAN_FORMAT", "clear", "prepare", "run", "settings_json", "write_summary"]
+__all__ = ["BatchError", "EMPTY_PART", "Outcome", "PLAN_FORMAT", "clear", "prepare", "run", "settings_json", "write_summary"]

@@ -21,7 +21,7 @@ from audit.api import audit_document
 from audit.batch import driver
 from audit.batch.cli import run as batch_cli
 from audit.batch.inputs import Document, Origin, Plan, Sizes, plan
-from audit.batch.rows import Settings
+from audit.batch.rows import FINDINGS_SCHEMA, Settings
 from audit.batch.runner import cluster
 from audit.cli import run as one_hand_cli
 from tests.conftest import ROOT, SPEC, make_zip
@@ -387,3 +387,30 @@ def test_the_documented_queries_run_and_answer_right(reference: Path) -> None:
         seat = hand["player_ids"].index("u100") if "u100" in hand["player_ids"] else hand["players"].index("阿明")
         assert row["seat"] == seat
         assert row["claimed"] == (hand["claimed_scores"][seat] if hand["claimed_scores"] else None)
+
+
+def test_no_input_gives_empty_datasets_the_documented_queries_can_read(dask_client: Any, tmp_path: Path) -> None:
+    import duckdb
+
+    (tmp_path / "nothing").mkdir()
+    (tmp_path / "nothing" / "readme.txt").write_text("no records here", encoding="utf-8")
+    out = tmp_path / "out"
+    outcome = driver.run(plan([str(tmp_path / "nothing")]), Settings(), out, dask_client, stream=None)
+    assert outcome.partitions == 0 and outcome.hands == 0 and outcome.summary["hands"] == 0
+    assert sorted(p.name for p in (out / "hands").iterdir()) == [driver.EMPTY_PART]
+    connection = duckdb.connect()
+    for name, query in doc_queries().items():
+        assert connection.execute(query.replace("DIR", str(out))).fetchall() == [], name
+    assert pq.read_table(out / "findings" / driver.EMPTY_PART).schema.names == FINDINGS_SCHEMA.names
+    assert pq.read_table(out / "hands" / driver.EMPTY_PART).num_rows == 0
+
+
+def test_the_empty_file_goes_once_a_partition_is_written(corpus: list[str], tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    for name in ("hands", "findings"):
+        (out / name).mkdir(parents=True)
+    driver.write_empty_parts(out)
+    assert (out / "hands" / driver.EMPTY_PART).is_file()
+    (out / "hands" / "part-00000.parquet").write_bytes(b"")
+    driver.write_empty_parts(out)
+    assert not (out / "hands" / driver.EMPTY_PART).exists() and (out / "findings" / driver.EMPTY_PART).is_file()

@@ -39,7 +39,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from records import search, trail
+from records import search, tally, trail
 from records.ingest import Hand, Unit
 
 VERDICTS = ("invalid", "illegal", "missettled", "clean")
@@ -118,6 +118,8 @@ class RecordQuery:
     descending: bool = True
     page: int = 1
     per_page: int = 50
+    exact: bool = False
+    """Count every match even when no tally answers and that takes longer than `COUNT_BUDGET`."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,8 @@ class Page:
     counts: dict[str, int]
     page: int
     per_page: int
+    exact: bool = True
+    """False when counting stopped at `COUNT_BUDGET`: `counts` and `total` are then lower bounds."""
 
     @property
     def pages(self) -> int:
@@ -150,6 +154,20 @@ SORTS: dict[str, str] = {
     "findings": "r.findings_count",
 }
 """Sort keys the list accepts, mapped to columns (never interpolate user text)."""
+WALKABLE = {"r.id": "idx_records_walk_id", "r.played_utc": "idx_records_walk_played"}
+"""Sort columns the page query may walk (`Store._walks`), and m007's index it walks for each."""
+WALK_MIN = 20_000
+"""Fewest matches for which the page is read along the sort order: below it reading every match
+through the filters' indexes costs at most a few tens of milliseconds, and the filters' own
+plan does not depend on the matches being spread evenly along the order."""
+COUNT_STEP = 1000
+COUNT_BUDGET = 600
+"""How long a row-by-row count may run, in calls of SQLite's progress handler every `COUNT_STEP`
+virtual-machine instructions: work, not time, so a loaded machine stops at the same place (give
+or take one step, which SQLite counts per statement across runs). Measured at 1,000,000 records
+(bench/bench_store_scale.py): 7 - 11 calls per ms on this machine, so about 55 - 85 ms, which
+leaves the page query room inside 200 ms. Only mixes no tally answers are counted row by row; past the
+budget the counts are the matches found so far, flagged not exact."""
 
 LIST_COLUMNS = """r.id, r.platform, r.game_id, r.revision, r.is_current, r.client, r.profile,
 r.played_at, r.played_utc, r.players, r.dealer, r.dealer_streak, r.base, r.verdict, r.audit_profile, r.rules,
@@ -336,6 +354,27 @@ def m005_cases(db: Database) -> None:
 
 APPEND_ONLY_M005 = ("receipts", "case_decisions")
 """The append-only tables of m005 (a decision is corrected by a later one, never edited)."""
+
+
+@migrations()
+def m007_tally(db: Database) -> None:
+    """Issue 13: records per verdict kept by triggers (`records.tally`), filled from the records
+    already stored, so the list's counts at 1,000,000 records read a few thousand tally rows
+    instead of every record a filter matches; and the two indexes a page read along the sort
+    order walks (`WALKABLE`): each holds every column the dimension filters test, so rows that
+    do not match are skipped inside the index, and the table is read only for the page. The
+    one of played_utc replaces m002's index on that column alone."""
+    tally.install(db)
+    db.execute("DROP INDEX idx_records_played_utc")
+    for name, columns in WALK_INDEXES.items():
+        db.execute(f"CREATE INDEX {name} ON records ({', '.join(columns)})")
+
+
+WALK_COLUMNS = ("is_current", "verdict", "platform", "profile", "client", "played_date")
+"""What the dimension filters test, held by the walked indexes."""
+WALK_INDEXES = {"idx_records_walk_id": ("id", *WALK_COLUMNS),
+                "idx_records_walk_played": ("played_utc", "id", *WALK_COLUMNS)}
+"""m007's indexes, in the order of the sort each serves (id, then played_utc with id to break ties)."""
 
 
 def connect(path: str | Path) -> Database:
@@ -744,27 +783,53 @@ class Store:
     def search(self, query: RecordQuery) -> Page:
         """One page of records matching every filter, and counts per verdict. A `q` search scans
         the search texts once into a temporary table (this connection's, in memory), which the
-        counts and the page then share, instead of scanning twice."""
+        counts and the page then share, instead of scanning twice. The counts come from
+        `records.tally` when it answers the filters; knowing them, the page is read either through
+        the filters' indexes (few matches) or along the sort order (`_walks`)."""
+        hits = bool(query.q and search.fold(query.q))
         clauses, params = where_filters(replace(query, q=None))
-        if query.q and search.fold(query.q):
-            self._search_hits(query.q)
+        if hits:
+            self._search_hits(query.q or "")
             clauses.append("r.id IN (SELECT id FROM temp.search_hits)")
-        counts = self._verdict_counts(clauses, params)
+        counts, exact = self._tallied_counts(query), True
+        if counts is None:
+            counts, exact = self._verdict_counts(clauses, params, None if query.exact else COUNT_BUDGET)
         if query.verdict == UNAUDITED:
-            clauses, total = clauses + ["r.verdict IS NULL"], counts.get(UNAUDITED, 0)
+            total = counts.get(UNAUDITED, 0)
         elif query.verdict:
-            clauses, params = clauses + ["r.verdict = ?"], params + [query.verdict]
             total = counts.get(query.verdict, 0)
         else:
             total = sum(counts.values())
-        where = " AND ".join(clauses) or "1"
         column = SORTS.get(query.sort, "r.id")
+        offset = (max(query.page, 1) - 1) * query.per_page
+        walk = not hits and self._walks(query, column, total, offset)
+        if walk:
+            clauses, params = where_filters(replace(query, q=None), walk=True)
+        if query.verdict == UNAUDITED:
+            clauses = clauses + ["+r.verdict IS NULL" if walk else "r.verdict IS NULL"]
+        elif query.verdict:
+            clauses, params = clauses + ["+r.verdict = ?" if walk else "r.verdict = ?"], params + [query.verdict]
+        where = " AND ".join(clauses) or "1"
         direction = "DESC" if query.descending else "ASC"
         order = f"{column} {direction}" + ("" if column == "r.id" else f", r.id {direction}")
-        offset = (max(query.page, 1) - 1) * query.per_page
-        rows = list(self.db.query(f"SELECT {LIST_COLUMNS} FROM records r WHERE {where} ORDER BY {order} "
+        source = f"records r INDEXED BY {WALKABLE[column]}" if walk else "records r"
+        rows = list(self.db.query(f"SELECT {LIST_COLUMNS} FROM {source} WHERE {where} ORDER BY {order} "
                                   f"LIMIT ? OFFSET ?", params + [query.per_page, offset]))
-        return Page(rows, total, counts, max(query.page, 1), query.per_page)
+        return Page(rows, total, counts, max(query.page, 1), query.per_page, exact)
+
+    def _walks(self, query: RecordQuery, column: str, matches: int, offset: int) -> bool:
+        """Whether to read the page along the sort order rather than through the filters' indexes.
+        Through the indexes costs about one row look-up per match (all of them are read, to find
+        the first of the sort); along the order, about (offset + page) x records / matches rows
+        are read before the page is full, if the matches are spread evenly. Walking is chosen
+        only for orders an index delivers, when at least `WALK_MIN` records match, and when it
+        reads fewer rows than the matches."""
+        if column not in WALKABLE or matches < WALK_MIN:
+            return False
+        row = self.db.execute("SELECT sum(n) FROM record_tally" +
+                              ("" if query.all_revisions else " WHERE is_current = 1")).fetchone()
+        records = int(row[0] or 0)
+        return (offset + query.per_page) * records < matches * matches
 
     def _search_hits(self, text: str) -> None:
         """Fill temp.search_hits with the ids of records whose search text contains `text`."""
@@ -775,15 +840,49 @@ class Store:
                         [search.pattern(text)])
         self.db.conn.commit()  # ends the implicit transaction of the temp writes (main is untouched)
 
-    def _verdict_counts(self, clauses: list[str], params: list[Any]) -> dict[str, int]:
-        """Counts per verdict under every filter but the verdict one (for the tabs); records with
-        no audit yet are counted as `unaudited`, a key present only when there are some."""
-        where = " AND ".join(clauses) or "1"
+    def _tallied_counts(self, query: RecordQuery) -> dict[str, int] | None:
+        """The counts per verdict from `records.tally` when its rows answer this query's filters
+        (the same numbers `_verdict_counts` gives, from a few rows); None when they do not."""
+        filters = tally_filters(query)
+        found = None if filters is None else tally.counts(self.db, filters, PREFIX_END)
+        if found is None:
+            return None
         counts = dict.fromkeys(VERDICTS, 0)
-        for verdict, count in self.db.execute(f"SELECT r.verdict, count(*) FROM records r WHERE {where} "
-                                              "GROUP BY r.verdict", params):
+        for verdict, count in found.items():
             counts[verdict or UNAUDITED] = count
         return counts
+
+    def _verdict_counts(self, clauses: list[str], params: list[Any],
+                        budget: int | None = None) -> tuple[dict[str, int], bool]:
+        """Counts per verdict under every filter but the verdict one (for the tabs), row by row;
+        records with no audit yet are counted as `unaudited`, a key present only when there are
+        some. With a `budget` (`COUNT_BUDGET`) SQLite is interrupted once it is spent and the
+        counts so far are returned with False (lower bounds); True when every match was counted."""
+        where = " AND ".join(clauses) or "1"
+        counts = dict.fromkeys(VERDICTS, 0)
+        sql = f"SELECT r.verdict, count(*) FROM records r WHERE {where} GROUP BY r.verdict"
+        if budget is None:
+            for verdict, count in self.db.execute(sql, params):
+                counts[verdict or UNAUDITED] = count
+            return counts, True
+        spent = [0]
+
+        def tick() -> int:
+            spent[0] += 1
+            return 1 if spent[0] > budget else 0  # non-zero interrupts the statement
+
+        self.db.conn.set_progress_handler(tick, COUNT_STEP)
+        try:
+            for (verdict,) in self.db.execute(f"SELECT r.verdict FROM records r WHERE {where}", params):
+                key = verdict or UNAUDITED
+                counts[key] = counts.get(key, 0) + 1
+        except sqlite3.OperationalError as error:
+            if "interrupt" not in str(error):
+                raise
+            return counts, False
+        finally:
+            self.db.conn.set_progress_handler(None, 0)
+        return counts, True
 
     def distinct(self, column: str) -> list[str]:
         """Values seen in a column, for the filter drop-downs."""
@@ -889,22 +988,40 @@ def section_of(rule: str) -> str:
     return rule.split(".", 1)[0]
 
 
-def where_filters(query: RecordQuery) -> tuple[list[str], list[Any]]:
+def tally_filters(query: RecordQuery) -> tally.Filters | None:
+    """The query's filters as `records.tally` takes them; None when one of them is outside
+    every tally (a game id, a case, a decision, a search text)."""
+    if query.game_id or query.case or query.decision or (query.q and search.fold(query.q)):
+        return None
+    return tally.Filters(current_only=not query.all_revisions, platform=query.platform, profile=query.profile,
+                         client=query.client, date_from=query.date_from, date_to=query.date_to,
+                         player=query.player, rule=query.rule)
+
+
+def where_filters(query: RecordQuery, *, walk: bool = False) -> tuple[list[str], list[Any]]:
     """WHERE clauses and parameters for every filter except the verdict (the list, its counts
-    per verdict and the overview charts share them, so a chart and its linked list agree)."""
-    clauses: list[str] = [] if query.all_revisions else ["r.is_current = 1"]
+    per verdict and the overview charts share them, so a chart and its linked list agree).
+
+    `walk=True` writes the same conditions so that no index can serve them (a unary `+` on each
+    column, correlated EXISTS probes instead of IN lists): SQLite then reads the records in the
+    order of the sort and stops after the page, which is what `Store.search` wants when most
+    records match (`WALK_MIN`)."""
+    col = (lambda name: f"+r.{name}") if walk else (lambda name: f"r.{name}")
+    clauses: list[str] = [] if query.all_revisions else [f"{col('is_current')} = 1"]
     params: list[Any] = []
-    exact = {"r.profile": query.profile, "r.platform": query.platform}
+    exact = {"profile": query.profile, "platform": query.platform}
     for column, value in exact.items():
         if value:
-            clauses.append(f"{column} = ?")
+            clauses.append(f"{col(column)} = ?")
             params.append(value)
-    for column, value in {"r.client": query.client, "r.game_id": query.game_id}.items():
+    for column, value in {"client": query.client, "game_id": query.game_id}.items():
         if value:  # a range, not LIKE, so the index serves it; the prefix is literal and case-sensitive
-            clauses.append(f"{column} >= ? AND {column} < ?")
+            clauses.append(f"{col(column)} >= ? AND {col(column)} < ?")
             params += [value, value + PREFIX_END]
     if query.player:
-        clauses.append("r.id IN (SELECT record_id FROM record_players WHERE name = ? OR player_id = ?)")
+        clauses.append("EXISTS (SELECT 1 FROM record_players p WHERE p.record_id = r.id AND (p.name = ? OR "
+                       "p.player_id = ?))" if walk else
+                       "r.id IN (SELECT record_id FROM record_players WHERE name = ? OR player_id = ?)")
         params += [query.player, query.player]
     if query.q and search.fold(query.q):
         clauses.append(f"r.id IN (SELECT record_id FROM record_search WHERE {search.MATCH})")
@@ -919,17 +1036,18 @@ def where_filters(query: RecordQuery) -> tuple[list[str], list[Any]]:
         params.append(query.decision)
     if query.rule:
         column = "rule" if "." in query.rule else "section"
-        clauses.append(f"r.latest_audit_id IN (SELECT audit_id FROM audit_rules WHERE {column} = ?)")
+        clauses.append(f"EXISTS (SELECT 1 FROM audit_rules a WHERE a.audit_id = r.latest_audit_id AND a.{column} = ?)"
+                       if walk else f"r.latest_audit_id IN (SELECT audit_id FROM audit_rules WHERE {column} = ?)")
         params.append(query.rule)
     if query.date_from:
-        clauses.append("r.played_date >= ?")
+        clauses.append(f"{col('played_date')} >= ?")
         params.append(query.date_from)
     if query.date_to:
-        clauses.append("r.played_date <= ?")
+        clauses.append(f"{col('played_date')} <= ?")
         params.append(query.date_to)
     return clauses, params
 
 
 __all__ = ["APPEND_ONLY", "UNAUDITED", "AuditFailed", "Auditor", "Page", "RecordQuery", "Store", "Stored",
            "UnknownRecord", "VERDICTS", "connect", "identity", "migrate", "migrations", "now", "rule_codes",
-           "searchable", "section_of", "sha256"]
+           "searchable", "section_of", "sha256", "tally_filters", "where_filters"]

@@ -44,7 +44,7 @@ def list_records() -> ResponseReturnValue:
     """Filtered, sorted, paginated records with counts per verdict (an uploader's platform only)."""
     page = get_store().search(scope_query(parse_list_query(request.args.to_dict())))
     body = {"records": page.rows, "total": page.total, "page": page.page, "per_page": page.per_page,
-            "pages": page.pages, "counts": page.counts}
+            "pages": page.pages, "counts": page.counts, "exact": page.exact}
     return jsonify(RecordPageSchema().dump(body))
 
 

@@ -155,6 +155,8 @@ class RecordPageSchema(Schema):
     per_page = fields.Integer()
     pages = fields.Integer()
     counts = fields.Dict(keys=fields.String(), values=fields.Integer())
+    exact = fields.Boolean(metadata={"description": "false when counting stopped early: total and counts are "
+                                                    "then lower bounds (ask again with exact=true)"})
 
 
 class UploadErrorSchema(Schema):
@@ -242,6 +244,9 @@ class ListQuerySchema(Schema):
     page = fields.Integer(validate=validate.Range(min=1, max=1_000_000), load_default=1,
                           metadata={"description": "capped so the offset stays a SQLite integer"})
     per_page = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
+    exact = fields.Boolean(load_default=False,
+                           metadata={"description": "count every match, however long it takes (a mix of filters "
+                                                    "no tally answers is otherwise counted within a budget)"})
     lang = fields.String(validate=validate.OneOf(["zh", "en"]), metadata={"description": "UI language"})
 
 

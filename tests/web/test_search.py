@@ -74,3 +74,22 @@ def test_case_and_decision_filters_on_the_page(client: FlaskClient) -> None:
     assert [row["id"] for row in body["records"]] == [first]
     body = client.get("/api/records", query_string={"decision": "confirmed"}).get_json()
     assert [row["id"] for row in body["records"]] == [first]
+
+
+def test_counts_cut_short_say_at_least_and_offer_the_full_count(client: FlaskClient,
+                                                                  monkeypatch: Any) -> None:
+    import records.storage as storage
+
+    first, second = two(client)
+    monkeypatch.setattr(storage, "COUNT_STEP", 1)
+    monkeypatch.setattr(storage, "COUNT_BUDGET", 1)
+    mix = {"player": "阿明", "client": "a", "game_id": "GY"}
+    body = client.get("/api/records", query_string=mix).get_json()
+    assert body["exact"] is False and body["total"] == 0
+    assert client.get("/api/records", query_string={**mix, "exact": "true"}).get_json()["exact"] is True
+    assert client.get("/api/records", query_string={"platform": "alpha"}).get_json()["exact"] is True
+    html = client.get("/records", query_string={**mix, "lang": "zh"}).get_data(as_text=True)
+    assert 'class="total inexact"' in html and "exact=true" in html and "≥" in html
+    full = client.get("/records", query_string={**mix, "exact": "true"}).get_data(as_text=True)
+    assert 'class="total inexact"' not in full and "≥" not in full
+    assert client.get("/records", query_string={**mix, "exact": "false"}).status_code == 200

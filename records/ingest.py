@@ -34,6 +34,7 @@ from functools import cached_property
 from typing import Any, Protocol
 
 from audit import jsontext
+from audit.origin import Origin
 
 MATCH_FORMAT = "zhuoji-match/1"
 RECORD_EXTENSIONS = (".json",)
@@ -63,31 +64,6 @@ class Limits:
     """Most events in one hand (a real hand has a few hundred); checked before the schema and the engine."""
     max_string: int = 2000
     """Longest string, key or value, anywhere in a document, in characters."""
-
-
-@dataclass(frozen=True)
-class Origin:
-    """Where an item came from, precise enough for a person to find it."""
-
-    file: str
-    member: str | None = None
-    line: int | None = None
-    hand: int | None = None
-
-    def label(self) -> str:
-        """`file!member:line#hand`, the short form used in messages."""
-        text = self.file
-        if self.member is not None:
-            text += f"!{self.member}"
-        if self.line is not None:
-            text += f":{self.line}"
-        if self.hand is not None:
-            text += f"#hands[{self.hand}]"
-        return text
-
-    def with_hand(self, index: int) -> Origin:
-        """The origin of hand `index` of the match found here."""
-        return Origin(self.file, self.member, self.line, index)
 
 
 @dataclass(frozen=True)

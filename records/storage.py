@@ -815,6 +815,9 @@ class Store:
         source = f"records r INDEXED BY {WALKABLE[column]}" if walk else "records r"
         rows = list(self.db.query(f"SELECT {LIST_COLUMNS} FROM {source} WHERE {where} ORDER BY {order} "
                                   f"LIMIT ? OFFSET ?", params + [query.per_page, offset]))
+        if not exact:
+            counts, total, exact = _counted_from_page(rows, query.verdict, counts, total, offset,
+                                                      len(rows) < query.per_page)
         return Page(rows, total, counts, max(query.page, 1), query.per_page, exact)
 
     def _walks(self, query: RecordQuery, column: str, matches: int, offset: int) -> bool:
@@ -986,6 +989,29 @@ def rule_codes(findings: Sequence[Any]) -> list[str]:
 def section_of(rule: str) -> str:
     """`R8.3` -> `R8`; a code without a dot is its own section."""
     return rule.split(".", 1)[0]
+
+
+def _counted_from_page(rows: list[dict[str, Any]], verdict: str | None, counts: dict[str, int], total: int,
+                       offset: int, short: bool) -> tuple[dict[str, int], int, bool]:
+    """(counts, total, exact) of a count stopped at its budget, made better by the page: its
+    rows are matches, so the lower bounds are at least what it shows; a short first page holds
+    every match, so its rows are the count (all verdicts when no verdict filter is set; only
+    the chosen one, and the total, when one is)."""
+    seen = dict.fromkeys(VERDICTS, 0)
+    for row in rows:
+        key = row["verdict"] or UNAUDITED
+        seen[key] = seen.get(key, 0) + 1
+    if offset == 0 and short:
+        if verdict:
+            return {**counts, verdict: len(rows)}, len(rows), False
+        return seen, len(rows), True
+    if offset == 0:
+        keys = [*counts, *(key for key in seen if key not in counts and seen[key])]
+        counts = {key: max(counts.get(key, 0), seen.get(key, 0)) for key in keys}
+    bound = max(total, offset + len(rows))
+    if not verdict:
+        bound = max(bound, sum(counts.values()))
+    return counts, bound, False
 
 
 def tally_filters(query: RecordQuery) -> tally.Filters | None:

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from audit.origin import Origin
+
 LINES_SUFFIXES = (".jsonl", ".ndjson")
 JSON_SUFFIXES = (".json",)
 ZIP_SUFFIXES = (".zip",)
@@ -39,27 +41,6 @@ ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, OSError, EOF
 """What zipfile may raise on a corrupt archive (records.ingest found these by fuzzing)."""
 CHUNK = MiB
 """Bytes read at a time when the planner looks for line boundaries."""
-
-
-@dataclass(frozen=True)
-class Origin:
-    """Where a document came from, precise enough for a reviewer to open it."""
-
-    file: str
-    member: str | None = None
-    line: int | None = None
-    record_id: int | None = None
-
-    def label(self) -> str:
-        """`file!member:line`, or `file#record/12` for the store (records.ingest's short form)."""
-        text = self.file
-        if self.member is not None:
-            text += f"!{self.member}"
-        if self.line is not None:
-            text += f":{self.line}"
-        if self.record_id is not None:
-            text += f"#record/{self.record_id}"
-        return text
 
 
 @dataclass(frozen=True)

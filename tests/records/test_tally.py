@@ -265,6 +265,8 @@ def test_a_count_no_tally_answers_stops_at_its_budget_with_lower_bounds(store: S
         monkeypatch.setattr(storage, "COUNT_BUDGET", budget)
         cut = store.search(mix)
         assert cut.rows == full.rows  # the page itself is whole
+        assert cut.total >= len(cut.rows) and all(cut.counts[v] >= sum(r["verdict"] == v for r in cut.rows)
+                                                  for v in VERDICTS)  # what the page shows is counted
         assert all(cut.counts[v] <= full.counts[v] for v in VERDICTS) and cut.exact == (cut == full)
         again = store.search(mix)  # the budget is VM steps, not a clock: a busy machine stops at the same place,
         assert abs(again.total - cut.total) <= 2  # give or take the handler's step (SQLite counts per statement)
@@ -273,4 +275,8 @@ def test_a_count_no_tally_answers_stops_at_its_budget_with_lower_bounds(store: S
     monkeypatch.setattr(storage, "COUNT_BUDGET", 10)
     assert store.search(replace(mix, exact=True)) == full
     assert store.search(RecordQuery(player="阿明")).exact  # a tally answers it: no budget needed
+    few = store.search(replace(mix, per_page=500))  # a short first page holds every match
+    assert few.exact and few.total == 300 and few.counts == full.counts
+    one = store.search(replace(mix, per_page=500, verdict="clean"))
+    assert not one.exact and one.total == one.counts["clean"] == 150
     assert store.db.execute("SELECT count(*) FROM records").fetchone()[0] == 300  # handler removed

@@ -209,3 +209,24 @@ def test_screenshots_and_the_phone_width(site: tuple[str, dict[str, int]], brows
                 .map(e => e.textContent)""")
             assert narrow == [], narrow
             assert page.errors == []
+
+
+def test_the_records_list_with_counts_cut_short(site: tuple[str, dict[str, int]], browser: Any,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import records.storage as storage
+
+    base, _ = site
+    monkeypatch.setattr(storage, "COUNT_STEP", 1)
+    monkeypatch.setattr(storage, "COUNT_BUDGET", 1)
+    ARTIFACTS.mkdir(exist_ok=True)
+    for lang in ("zh", "en"):
+        page = open_page(browser, f"{base}/records?player=阿明&profile=weile&per_page=1&lang={lang}", width=1400)
+        page.screenshot(path=str(ARTIFACTS / f"records-inexact-{lang}.png"), full_page=True)
+        assert page.is_visible("p.total.inexact") and page.errors == []
+        counts = page.eval_on_selector_all("nav.tabs .count", "spans => spans.map(s => s.textContent.trim())")
+        assert counts and all(text.startswith("≥") for text in counts), counts
+        page.click("p.total.inexact a")
+        page.wait_for_load_state("load")
+        assert "exact=true" in page.url and "per_page=1" in page.url and not page.is_visible("p.total.inexact")
+        assert page.eval_on_selector_all("nav.tabs .count", "spans => spans.map(s => s.textContent)")[0].strip() \
+            .isdigit()

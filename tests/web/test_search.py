@@ -83,9 +83,12 @@ def test_counts_cut_short_say_at_least_and_offer_the_full_count(client: FlaskCli
     first, second = two(client)
     monkeypatch.setattr(storage, "COUNT_STEP", 1)
     monkeypatch.setattr(storage, "COUNT_BUDGET", 1)
-    mix = {"player": "阿明", "client": "a", "game_id": "GY"}
+    mix = {"player": "阿明", "game_id": "GY", "per_page": "1"}
     body = client.get("/api/records", query_string=mix).get_json()
-    assert body["exact"] is False and body["total"] == 0
+    assert body["exact"] is False and body["total"] <= 1 and [r["id"] for r in body["records"]] == [first]
+    short = client.get("/api/records", query_string={**mix, "per_page": "50"}).get_json()
+    assert short["exact"] is True and short["total"] == 1  # a short first page is the whole count
+    assert short["counts"]["clean"] == 1
     assert client.get("/api/records", query_string={**mix, "exact": "true"}).get_json()["exact"] is True
     assert client.get("/api/records", query_string={"platform": "alpha"}).get_json()["exact"] is True
     html = client.get("/records", query_string={**mix, "lang": "zh"}).get_data(as_text=True)

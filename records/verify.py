@@ -130,13 +130,23 @@ def _read_entries(db: Database) -> list[Entry]:
 
 def verify(db: Database, key: bytes, *, head: Head | None = None,
            tables: tuple[str, ...] | None = None) -> list[Mismatch]:
-    """Everything `flask verify` checks, in one list (empty when all is well)."""
-    context = Context(db, key, _read_entries(db))
-    found = list(trail.verify_trail(db, key, head))
-    for table, function in CHECKS.items():
-        if tables is None or table in tables:
-            found += list(function(context))
-    return found
+    """Everything `flask verify` checks, in one list (empty when all is well). Every read is
+    made in one read transaction, so a service writing while `verify` runs (minutes at
+    1,000,000 records) is seen as it was when verify began: a token or record stored meanwhile,
+    with its trail entry, is neither half seen nor reported as added behind the service's back."""
+    own = not db.conn.in_transaction
+    if own:
+        db.execute("BEGIN")  # deferred: the snapshot is taken by the first read, nothing is locked
+    try:
+        context = Context(db, key, _read_entries(db))
+        found = list(trail.verify_trail(db, key, head))
+        for table, function in CHECKS.items():
+            if tables is None or table in tables:
+                found += list(function(context))
+        return found
+    finally:
+        if own:
+            db.conn.rollback()  # only reads were made
 
 
 def _sha(data: bytes | str) -> str:

@@ -205,8 +205,8 @@ def test_a_page_read_along_the_sort_order_has_the_same_rows(store: Store, monkey
     assert pages[True] == pages[False] and sum(map(len, pages[True])) > 300
 
 
-def test_walking_is_chosen_only_when_many_records_match_spread_along_the_order(store: Store,
-                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_walking_is_chosen_only_when_many_records_match_spread_along_the_order(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     import records.storage as storage
 
     docs = [document(n, "alpha" if n % 4 else "beta", None, None, None, [("bo", None)], n) for n in range(40)]
@@ -220,7 +220,8 @@ def test_walking_is_chosen_only_when_many_records_match_spread_along_the_order(s
     assert not store._walks(query, "r.id", 4, 0)  # fewer than WALK_MIN
 
 
-def test_the_overview_from_the_tallies_equals_its_count_row_by_row(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_overview_from_the_tallies_equals_its_count_row_by_row(store: Store,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     from records import stats
 
     docs = [document(n % 23, PLATFORMS[n % 3], CLIENTS[n % 4], DATES[n % 5], PROFILES[n % 3],

@@ -802,8 +802,26 @@ class Store:
             total = sum(counts.values())
         column = SORTS.get(query.sort, "r.id")
         offset = (max(query.page, 1) - 1) * query.per_page
-        walk = not hits and self._walks(query, column, total, offset)
-        if walk:
+        rows = None
+        if not hits and self._walks(query, column, total, offset):
+            rows = self._page(query, column, offset, clauses=None, params=None)
+        elif not hits and not exact and column in WALKABLE:
+            # the count ran out of budget, so many records match: try the walk, within a budget too
+            rows = self._page(query, column, offset, clauses=None, params=None, budget=COUNT_BUDGET)
+        if rows is None:  # unbudgeted: always the rows
+            rows = self._page(query, column, offset, clauses=clauses, params=params) or []
+        if not exact:
+            counts, total, exact = _counted_from_page(rows, query.verdict, counts, total, offset,
+                                                      len(rows) < query.per_page)
+        return Page(rows, total, counts, max(query.page, 1), query.per_page, exact)
+
+    def _page(self, query: RecordQuery, column: str, offset: int, *, clauses: list[str] | None,
+              params: list[Any] | None, budget: int | None = None) -> list[dict[str, Any]] | None:
+        """The rows of the page: through the filters' indexes (`clauses` and `params`, from
+        `where_filters`), or, with None, walking m007's index of the sort order (`_walks`). With
+        a `budget`, None when it runs out before the page is read."""
+        walk = clauses is None
+        if clauses is None or params is None:
             clauses, params = where_filters(replace(query, q=None), walk=True)
         if query.verdict == UNAUDITED:
             clauses = clauses + ["+r.verdict IS NULL" if walk else "r.verdict IS NULL"]
@@ -813,12 +831,36 @@ class Store:
         direction = "DESC" if query.descending else "ASC"
         order = f"{column} {direction}" + ("" if column == "r.id" else f", r.id {direction}")
         source = f"records r INDEXED BY {WALKABLE[column]}" if walk else "records r"
-        rows = list(self.db.query(f"SELECT {LIST_COLUMNS} FROM {source} WHERE {where} ORDER BY {order} "
-                                  f"LIMIT ? OFFSET ?", params + [query.per_page, offset]))
-        if not exact:
-            counts, total, exact = _counted_from_page(rows, query.verdict, counts, total, offset,
-                                                      len(rows) < query.per_page)
-        return Page(rows, total, counts, max(query.page, 1), query.per_page, exact)
+        sql = f"SELECT {LIST_COLUMNS} FROM {source} WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?"
+        rows: list[dict[str, Any]] | None = None
+        with self._budget(budget) as within:
+            rows = list(self.db.query(sql, params + [query.per_page, offset]))
+        return rows if within() else None
+
+    @contextmanager
+    def _budget(self, budget: int | None) -> Iterator[Callable[[], bool]]:
+        """Run the statements of the block within `budget` calls of SQLite's progress handler
+        (`COUNT_BUDGET`; None: no limit). Yields a function that says whether the block ended
+        within it; a statement past the budget is interrupted and its error swallowed here."""
+        ended = [True]
+        if budget is None:
+            yield lambda: ended[0]
+            return
+        spent = [0]
+
+        def tick() -> int:
+            spent[0] += 1
+            return 1 if spent[0] > budget else 0  # non-zero interrupts the statement
+
+        self.db.conn.set_progress_handler(tick, COUNT_STEP)
+        try:
+            yield lambda: ended[0]
+        except sqlite3.OperationalError as error:
+            if "interrupt" not in str(error):
+                raise
+            ended[0] = False
+        finally:
+            self.db.conn.set_progress_handler(None, 0)
 
     def _walks(self, query: RecordQuery, column: str, matches: int, offset: int) -> bool:
         """Whether to read the page along the sort order rather than through the filters' indexes.
@@ -868,24 +910,11 @@ class Store:
             for verdict, count in self.db.execute(sql, params):
                 counts[verdict or UNAUDITED] = count
             return counts, True
-        spent = [0]
-
-        def tick() -> int:
-            spent[0] += 1
-            return 1 if spent[0] > budget else 0  # non-zero interrupts the statement
-
-        self.db.conn.set_progress_handler(tick, COUNT_STEP)
-        try:
+        with self._budget(budget) as within:
             for (verdict,) in self.db.execute(f"SELECT r.verdict FROM records r WHERE {where}", params):
                 key = verdict or UNAUDITED
                 counts[key] = counts.get(key, 0) + 1
-        except sqlite3.OperationalError as error:
-            if "interrupt" not in str(error):
-                raise
-            return counts, False
-        finally:
-            self.db.conn.set_progress_handler(None, 0)
-        return counts, True
+        return counts, within()
 
     def distinct(self, column: str) -> list[str]:
         """Values seen in a column, for the filter drop-downs."""

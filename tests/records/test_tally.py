@@ -261,6 +261,16 @@ def test_a_count_no_tally_answers_stops_at_its_budget_with_lower_bounds(store: S
     full = store.search(mix)
     assert full.exact and full.total == 300 and full.counts["clean"] == 150
     monkeypatch.setattr(storage, "COUNT_STEP", 10)
+    tries: list[bool] = []  # the walks tried within a budget after a count ran out: finished or not
+    page = Store._page
+
+    def spy(self: Store, *args: Any, **kwargs: Any) -> Any:
+        rows = page(self, *args, **kwargs)
+        if kwargs.get("budget") is not None:
+            tries.append(rows is not None)
+        return rows
+
+    monkeypatch.setattr(Store, "_page", spy)
     cuts = []
     for budget in (10, 50, 100, 200, 400, 800, 1600, 3200):
         monkeypatch.setattr(storage, "COUNT_BUDGET", budget)
@@ -273,6 +283,7 @@ def test_a_count_no_tally_answers_stops_at_its_budget_with_lower_bounds(store: S
         assert abs(again.total - cut.total) <= 2  # give or take the handler's step (SQLite counts per statement)
         cuts.append(cut.total)
     assert cuts == sorted(cuts) and cuts[-1] == 300 and any(0 < total < 300 for total in cuts), cuts
+    assert True in tries and False in tries, tries  # a walk that fits, and one that falls back
     monkeypatch.setattr(storage, "COUNT_BUDGET", 10)
     assert store.search(replace(mix, exact=True)) == full
     assert store.search(RecordQuery(player="阿明")).exact  # a tally answers it: no budget needed

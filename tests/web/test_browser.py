@@ -230,3 +230,7 @@ def test_the_records_list_with_counts_cut_short(site: tuple[str, dict[str, int]]
         assert "exact=true" in page.url and "per_page=1" in page.url and not page.is_visible("p.total.inexact")
         assert page.eval_on_selector_all("nav.tabs .count", "spans => spans.map(s => s.textContent)")[0].strip() \
             .isdigit()
+    phone = open_page(browser, f"{base}/records?player=阿明&profile=weile&per_page=1&lang=zh", width=390)
+    phone.screenshot(path=str(ARTIFACTS / "records-inexact-390-zh.png"), full_page=True)
+    assert phone.evaluate("document.documentElement.scrollWidth") == 390  # only the table scrolls sideways
+    assert phone.is_visible("p.total.inexact a") and phone.errors == []

@@ -480,7 +480,7 @@ def _parse(origin: Origin, raw: bytes, max_depth: int) -> tuple[Any, str, int | 
             else f"malformed JSON: {exc.message}"
         return Problem(origin, exc.code, message, path=exc.path, line=exc.line, column=exc.column)
     shape = _text_shape(text, max_depth)
-    too_deep, longest = shape if shape is not None else (_depth(doc) > max_depth, None)
+    too_deep, longest = shape if shape is not None else (jsontext.depth(doc) > max_depth, None)
     if too_deep:
         return Problem(origin, "limit", f"JSON nested deeper than {max_depth} levels")
     return doc, text, longest
@@ -511,19 +511,6 @@ def _text_shape(text: str, max_depth: int) -> tuple[bool, int] | None:
             break
         skeleton = skeleton.replace("[]", "")
     return bool(skeleton), longest
-
-
-def _depth(doc: Any) -> int:
-    """Nesting depth, iteratively so a deep document cannot exhaust the stack."""
-    if not isinstance(doc, (dict, list)):
-        return 0
-    deepest, stack = 1, [(doc, 1)]
-    while stack:
-        value, level = stack.pop()
-        deepest = max(deepest, level)
-        children = value.values() if isinstance(value, dict) else value
-        stack.extend([(child, level + 1) for child in children if isinstance(child, (dict, list))])
-    return deepest
 
 
 def _json_type(value: Any) -> str:

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
+from audit import jsontext
 from tests.conftest import dumps, example_path, load_example, make_zip, variant
-from records.ingest import (Batch, Limits, Origin, Problem, Unit, Validators, _depth, _hand_slices, _text_shape,
+from records.ingest import (Batch, Limits, Origin, Problem, Unit, Validators, _hand_slices, _text_shape,
                             read_upload)
 
 
@@ -293,7 +294,7 @@ def test_text_shape_agrees_with_walking_the_parsed_document() -> None:
                     assert '\\"' in text
                     continue
                 deeper, longest = shape
-                assert deeper == (_depth(doc) > max_depth), (text, max_depth)
+                assert deeper == (jsontext.depth(doc) > max_depth), (text, max_depth)
                 assert longest >= max((len(value) for value in _strings(doc)), default=0), text
                 checked += 1
     assert checked > 1000

@@ -1,6 +1,6 @@
 """Where a document or a hand came from: a file, a member of a zip, a line of JSON lines, a hand
 of a match, a record of the store. One value for the upload path (`records.ingest`) and the
-batch (`audit.batch`), so both name an item the same way in their messages, receipts and rows."""
+batch (`batch`), so both name an item the same way in their messages, receipts and rows."""
 from __future__ import annotations
 
 from dataclasses import dataclass

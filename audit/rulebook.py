@@ -59,6 +59,7 @@ SECTION_NAMES_ZH: dict[str, str] = {
     "R15": "结算核对",
     "R16": "裁定解释",
     "R17": "地方玩法",
+    "R18": "平台惯例",
     "P": "规则配置",
 }
 """Chinese name of every section. Reports name rules in Chinese (the players' terms, taken

@@ -1,4 +1,4 @@
-"""Benchmark: `python -m audit.batch` throughput at 1 and 2 workers, on a local cluster and on a
+"""Benchmark: `python -m batch` throughput at 1 and 2 workers, on a local cluster and on a
 scheduler with workers started as separate processes, memory per worker, and what a year of a
 busy platform would take.
 
@@ -9,7 +9,7 @@ The long corpus is bench/bench_audit.py's: the 30 reference games and the worked
 (about 91 events a hand, every rare event frequent), repeated to `--hands` hands with their
 game_id, platform, client and date varied and one in seven settled a point wrong (so the
 rows hold missettled hands too), written as one `.jsonl`. Each configuration audits the
-whole file with the batch's own code (`audit.batch.driver.run`: plan, partitions on the
+whole file with the batch's own code (`batch.driver.run`: plan, partitions on the
 workers, Parquet written, summary): first a warm-up task on every worker (imports), then
 the timed run. hands/s is hands over the time of the run, cluster start-up excluded (it is
 printed apart). Memory per worker is the peak resident size of each worker process
@@ -37,10 +37,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from audit.batch import driver  # noqa: E402
-from audit.batch.inputs import Sizes, plan  # noqa: E402
-from audit.batch.rows import Settings  # noqa: E402
-from audit.batch.runner import cluster  # noqa: E402
+from batch import driver  # noqa: E402
+from batch.inputs import Sizes, plan  # noqa: E402
+from batch.rows import Settings  # noqa: E402
+from batch.runner import cluster  # noqa: E402
 from bench.bench_audit import corpus, engine_mode  # noqa: E402
 
 PLATFORMS = ("alpha", "beta", "gamma")
@@ -71,7 +71,7 @@ def long_corpus(path: Path, hands: int) -> int:
 
 def _warm() -> str:
     """On a worker: import the engine and the batch (what the first task would otherwise pay)."""
-    import audit.batch.work  # noqa: F401
+    import batch.work  # noqa: F401
     import audit.engine  # noqa: F401
 
     return "ready"

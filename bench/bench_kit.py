@@ -4,9 +4,9 @@ Run: `.venv/bin/python bench/bench_kit.py [--cases 500] [--profile weile] [--see
 
 Phases, each timed on its own (wall clock, one process):
 - `build`: `build_kit` (simulate until every item is covered, mutate, confirm, write bytes);
-- `answer`: the reference client of the tests (tests/audit/kit_clients.py) replays every case
+- `answer`: the reference client of the tests (tests/kit/kit_clients.py) replays every case
   with the engine; this is the client's time, shown for scale only;
-- `check right`: `zhuoji-kit check` in-process (`audit.kit.cli.run`, answers file parsed, report written
+- `check right`: `zhuoji-kit check` in-process (`kit.cli.run`, answers file parsed, report written
   as JSON and JUnit) with every answer right: the plain comparison path;
 - `check wrong`: the same with a client whose 责任鸡 is wrong, so each failing case is audited by
   the engine for its words.
@@ -25,9 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from audit.kit.build import build_kit, write_kit  # noqa: E402
-from audit.kit.cli import run  # noqa: E402
-from tests.audit.kit_clients import SETTLEMENT_FAULTS, answer_kit  # noqa: E402
+from kit.build import build_kit, write_kit  # noqa: E402
+from kit.cli import run  # noqa: E402
+from tests.kit.kit_clients import SETTLEMENT_FAULTS, answer_kit  # noqa: E402
 
 
 def _check(kit: Path, lines: list[str], work: Path, repeat: int) -> tuple[float, int]:

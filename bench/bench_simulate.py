@@ -4,7 +4,7 @@ Run: `.venv/bin/python bench/bench_simulate.py [--hands 10000] [--profiles weile
 
 Each phase runs in a fresh subprocess so that its peak memory (ru_maxrss) is
 its own: `simulate` streams records into a temporary `.jsonl` (as
-`python -m audit.simulate` does), `audit` reads that file line by line and
+`python -m sim.simulate` does), `audit` reads that file line by line and
 audits every hand (`audit_hand(doc).to_json()`, schema + replay + settle +
 compare). The `baseline` row is an interpreter that only imported the
 engine, for scale. Prints one table; `--json` prints the
@@ -35,7 +35,7 @@ def peak_mib() -> float:
 
 def phase_simulate(profile: str, hands: int, out: Path, seed: int) -> dict[str, Any]:
     """Generate `hands` records into `out`, one a line, timing only the play and the writing."""
-    from audit.simulate import dumps, simulate
+    from sim.simulate import dumps, simulate
 
     start = time.perf_counter()
     with out.open("w", encoding="utf-8") as fh:
@@ -64,7 +64,7 @@ def child(args: argparse.Namespace) -> None:
     """One phase in this process; prints its figures as JSON."""
     if args.phase == "baseline":
         import audit.engine  # noqa: F401
-        import audit.simulate  # noqa: F401
+        import sim.simulate  # noqa: F401
         row: dict[str, Any] = {"seconds": 0.0}
     elif args.phase == "simulate":
         row = phase_simulate(args.profiles, args.hands, Path(args.file), args.seed)

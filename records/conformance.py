@@ -23,8 +23,8 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from audit.catalogue import LANGS, Lang
-from audit.kit.answers import parse
-from audit.kit.check import CheckError, Kit, check, load_kit
+from kit.answers import parse
+from kit.check import CheckError, Kit, check, load_kit
 
 migrations = Migrations("zhuoji-conformance")
 

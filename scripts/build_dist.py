@@ -1,4 +1,5 @@
-"""Build the engine's wheel (`make dist`): audit/ with its data files, without the service.
+"""Build the engine's wheel (`make dist`): audit/ with its data files, and the tools the
+conformance kit needs (sim/, kit/), without the service.
 
 The wheel is built from a staged copy of the tree, so the one file the engine
 reads from outside its package, `spec/rulebook.md`, goes in as
@@ -22,7 +23,8 @@ def stage(into: Path) -> Path:
     """Copy what the wheel is made of into `into`; return the staged tree."""
     tree = into / "src"
     tree.mkdir()
-    shutil.copytree(ROOT / "audit", tree / "audit", ignore=SKIP)
+    for package in ("audit", "sim", "kit"):
+        shutil.copytree(ROOT / package, tree / package, ignore=SKIP)
     shutil.copy2(ROOT / "spec" / "rulebook.md", tree / "audit" / "rulebook.md")
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, tree / name)

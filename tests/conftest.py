@@ -227,7 +227,7 @@ def upload(client: FlaskClient) -> Callable[..., Any]:
 def dask_client() -> Iterator[Any]:
     """A local Dask cluster of 2 worker processes, shared by the batch tests of a session (each
     start costs seconds), torn down at the end. Started only when a test asks for it."""
-    from audit.batch.runner import cluster
+    from batch.runner import cluster
 
     with cluster(workers=2) as client:
         yield client

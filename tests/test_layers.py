@@ -1,6 +1,6 @@
 """The layer contract of docs/architecture.md, checked on the source.
 
-    app.py  ->  web/  ->  records/  ->  audit/
+    app.py  ->  web/  ->  batch/  ->  records/  ->  report/  ->  kit/  ->  sim/  ->  audit/
 
 Each layer imports only the layers below it (and the standard library and its
 own third-party tools); no package imports a higher one, and no two modules
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.imports import COMPOSITION_ROOTS, LAYERS, import_graph, module_files, problems
+from tests.imports import LAYERS, import_graph, module_files, problems
 
 
 def test_the_project_keeps_its_layers() -> None:
@@ -26,7 +26,8 @@ def test_the_project_keeps_its_layers() -> None:
 def test_every_layer_is_found() -> None:
     files = module_files(ROOT)
     assert {name.split(".")[0] for name in files} == set(LAYERS)
-    assert {"audit.engine", "audit.schema", "records.storage", "records.pipeline", "web.api", "app"} <= set(files)
+    assert {"audit.engine", "audit.schema", "sim.simulate", "kit.check", "report.dispute", "records.storage",
+            "records.pipeline", "batch.driver", "web.api", "app"} <= set(files)
 
 
 def _tree(tmp_path: Path, sources: dict[str, str]) -> Path:
@@ -47,25 +48,23 @@ def test_a_clean_tree_passes(tmp_path: Path) -> None:
     assert problems(_tree(tmp_path, CLEAN)) == []
 
 
-def test_the_batch_command_is_the_only_composition_root_below_app() -> None:
-    """`python -m audit.batch --from-db` needs the store: its `__main__` (an entry point, like
-    app.py) may import records.batch_source and nothing else above its layer; the library code
-    of audit/batch stays pure (its modules import no records and no SQLite)."""
-    edges, outside = import_graph(ROOT)
-    assert COMPOSITION_ROOTS == {"audit.batch.__main__": frozenset({"records.batch_source"})}
-    assert {b for b in edges["audit.batch.__main__"] if not b.startswith("audit.")} == {"records.batch_source"}
-    for name, targets in edges.items():
-        if name.startswith("audit.batch.") and name != "audit.batch.__main__":
-            assert all(t.startswith("audit.") for t in targets), name
-            assert not outside[name] & {"sqlite3", "sqlite_utils"}, name
+def test_the_engine_and_its_tools_stay_off_sqlite_and_flask() -> None:
+    """Nothing below records/ touches SQLite; nothing below web/ touches Flask (the batch reads the
+    store through records/, never through its own connection)."""
+    _, outside = import_graph(ROOT)
+    for name, libs in outside.items():
+        if name.split(".")[0] in {"audit", "sim", "kit", "report"}:
+            assert not libs & {"sqlite3", "sqlite_utils", "flask"}, name
+        if name.split(".")[0] in {"records", "batch"}:
+            assert "flask" not in libs, name
 
 
-def test_a_composition_root_reaching_further_or_imported_is_named(tmp_path: Path) -> None:
-    tree = {**CLEAN, "audit/batch/__init__.py": "", "records/batch_source.py": "from audit import tiles\n",
-            "audit/batch/__main__.py": "from records import batch_source\nfrom records import storage\n"}
-    assert problems(_tree(tmp_path, tree)) == ["upward import: audit.batch.__main__ -> records.storage"]
-    tree["audit/engine.py"] = "from audit import tiles\nfrom audit.batch import __main__\n"
-    assert "import of an entry point: audit.engine -> audit.batch.__main__" in problems(_tree(tmp_path, tree))
+def test_every_breach_is_named_not_only_the_first(tmp_path: Path) -> None:
+    tree = {**CLEAN, "sim/__init__.py": "", "sim/bots.py": "from records import storage\n",
+            "audit/values.py": "from sim import bots\nfrom web import api\n"}
+    assert problems(_tree(tmp_path, tree)) == [
+        "upward import: audit.values -> sim.bots", "upward import: audit.values -> web.api",
+        "upward import: sim.bots -> records.storage"]
 
 
 @pytest.mark.parametrize(("change", "expected"), [

@@ -1,8 +1,8 @@
-"""The overview's bar charts: the drawing itself lives in `audit.charts` (pure SVG, no Flask), one
-layer down, so that the batch report (`audit.batch`, summary.html) draws the same charts; the web
+"""The overview's bar charts: the drawing itself lives in `report.charts` (pure SVG, no Flask), one
+layer down, so that the batch report (`batch`, summary.html) draws the same charts; the web
 layer keeps importing them from here."""
 from __future__ import annotations
 
-from audit.charts import MIN_BAR, SCALES, Bar, Series, bar_chart_svg
+from report.charts import MIN_BAR, SCALES, Bar, Series, bar_chart_svg
 
 __all__ = ["MIN_BAR", "SCALES", "Bar", "Series", "bar_chart_svg"]

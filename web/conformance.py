@@ -5,7 +5,7 @@
   records before it uploads.
 - A team uploads a kit's answers for a client build (platform + client version): `POST
   /api/conformance/runs` (multipart: `kit`, `platform`, `client_version`, file `answers`) or the
-  form on `/conformance`. The run is checked by the engine (`audit.kit.check`) and stored
+  form on `/conformance`. The run is checked by the engine (`kit.check`) and stored
   (`records.conformance`); its page shows the report, and any two runs of the same kit compare:
   newly failing and newly passing cases, so a regression between builds shows at once.
 - An uploader token submits and reads runs of its own platform only (as for records).
@@ -21,7 +21,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from audit.kit.schemas import SCHEMA_NAMES, schema_bytes
+from kit.schemas import SCHEMA_NAMES, schema_bytes
 from records import conformance
 from records.security import UPLOADER
 from records.storage import now

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from flask import Flask, g
 
-from audit import dispute, rulebook
+from audit import rulebook
+from report import dispute
 from audit.profiles import load_profile
 from audit.tiles import CODES, SUIT_LETTERS, SUIT_NAMES_ZH, zh_name
 from audit.views import Marker, MarkerKind

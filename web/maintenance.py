@@ -5,7 +5,7 @@
   (`--verdict unaudited`). Each re-audit adds an audit row (the old ones stay) and a trail
   entry; the record's verdict follows the newest. Records are audited as recorded (their own
   profile, no options), which is what an upload does. The audits run on Dask workers, the
-  path of `python -m audit.batch` (`records.batch_reaudit`): a local cluster of `--workers`
+  path of `python -m batch` (`batch.reaudit`): a local cluster of `--workers`
   processes, or an existing one (`--scheduler`); this process writes them back in batches.
 """
 from __future__ import annotations
@@ -17,8 +17,8 @@ import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
-from audit.batch.runner import cluster
-from records.batch_reaudit import Reaudit, reaudit
+from batch.runner import cluster
+from batch.reaudit import Reaudit, reaudit
 from records.storage import UNAUDITED, VERDICTS, Store
 from web.admin import cli_actor
 from web.db import get_pipeline, get_store, init_db
@@ -65,7 +65,7 @@ def select_records(store: Store, *, verdict: str | None, profile: str | None,
 @with_appcontext
 def reaudit_command(everything: bool, verdict: str | None, profile: str | None, below: str | None,
                     dry_run: bool, workers: int | None, scheduler: str | None) -> None:
-    """Recompute the audits of the selected records on Dask workers (the `python -m audit.batch`
+    """Recompute the audits of the selected records on Dask workers (the `python -m batch`
     path), writing them back in batches; exit 1 if the engine failed on any."""
     if not (everything or verdict or profile or below):
         raise click.UsageError("choose the records: --all, --verdict, --profile or --engine-version-below")

@@ -19,8 +19,8 @@ from audit import api as engine_api
 from audit import render
 from audit.catalogue import Lang, render_note, render_value
 from audit.tiles import CODES, zh_name
-from audit.dispute import DisputeSummary, dispute_summary, ledger_anchor
-from audit.dispute import text as dispute_text
+from report.dispute import DisputeSummary, dispute_summary, ledger_anchor
+from report.dispute import text as dispute_text
 from audit.views import ChickenView, StepView, Trace
 from web.db import get_store
 from web.i18n import gettext as _

@@ -20,11 +20,11 @@ from audit.api import audit_document, audit_record, trace_record
 from audit.catalogue import CATALOGUE, LANGS, CatalogueError, Lang, render_finding, render_note
 from audit.engine import audit_hand
 from audit.explain import MODELS
-from audit.mutate import mutants
+from sim.mutate import mutants
 from audit.profiles import ProfileError, build, resolve
 from audit.replay import replay
 from audit.settle import settle
-from audit.simulate import simulate
+from sim.simulate import simulate
 from tests.audit.test_declared import HANDS as DECLARED, SOFT_EVENTS
 from tests.audit.test_hot_rob import ROB_HANDS, ROB_PLAY
 from tests.audit.test_kongs import CLAIMS
@@ -371,7 +371,7 @@ FINDING_TRIGGERS: dict[str, Trigger] = {
     "profile_not_toml": lambda tmp_path, monkeypatch: tmp_profile(tmp_path, monkeypatch, "broken", "name = "),
     "profile_misnamed": lambda tmp_path, monkeypatch: tmp_profile(tmp_path, monkeypatch, "other", WEILE_TOML),
     "players_not_in_profile": t(lambda: profile_error(lambda: next(simulate("weile", {}, 1, 0, players=3)))),
-    # R16.9 unreadable input: rows of `python -m audit.batch`
+    # R16.9 unreadable input: rows of `python -m batch`
     "not_json": lambda tmp_path, monkeypatch: batch_findings(tmp_path, "broken.jsonl", b'{"game_id": \n'),
     "not_utf8": lambda tmp_path, monkeypatch: batch_findings(tmp_path, "latin1.jsonl", b'{"x": "\xe9"}\n'),
     "unreadable_input": lambda tmp_path, monkeypatch: batch_findings(tmp_path, "junk.zip", b"PK not a zip"),
@@ -381,8 +381,8 @@ FINDING_TRIGGERS: dict[str, Trigger] = {
 
 def batch_findings(tmp_path: Path, name: str, data: bytes) -> Findings:
     """The findings of the batch's rows for a file holding `data`."""
-    from audit.batch.inputs import plan
-    from audit.batch.rows import Settings, audits
+    from batch.inputs import plan
+    from batch.rows import Settings, audits
 
     (tmp_path / name).write_bytes(data)
     return [f for part in plan([str(tmp_path / name)]).partitions

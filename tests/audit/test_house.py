@@ -8,7 +8,7 @@ import pytest
 
 from audit import chickens, house
 from audit.settle import final_hand, settle
-from audit.simulate import simulate
+from sim.simulate import simulate
 
 
 def _pairs(pays: list[chickens.Payment]) -> dict[tuple[int, int], int]:

@@ -15,7 +15,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-from audit.kit.schemas import SCHEMA_DIR, SCHEMA_NAMES, schema_bytes
+from kit.schemas import SCHEMA_DIR, SCHEMA_NAMES, schema_bytes
 from audit.schema import validate_match, validate_record
 from tests.audit.test_schema import BASE, MUTATIONS, VALID_VARIANTS
 

@@ -84,9 +84,9 @@ def corpus() -> list[str]:
 def generated(tmp_path: Path) -> list[str]:
     """Simulated hands of every profile and one-fault mutants of some of them (illegal moves,
     mis-settlements, schema faults): the error paths, not only clean reference games."""
-    from audit.mutate import mutants
+    from sim.mutate import mutants
     from audit.profiles import list_profiles
-    from audit.simulate import simulate
+    from sim.simulate import simulate
 
     docs = []
     for name in list_profiles():

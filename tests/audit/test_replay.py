@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from audit.claims import assess, current_win_kind
 from audit.findings import Finding, IllegalMoveError
 from audit.kinds import EventType, WinKind
-from audit.mutate import mutants
+from sim.mutate import mutants
 from audit.profiles import resolve
 from audit.replay import replay, start_state, step
 from audit.rules import check
-from audit.simulate import Hand, play, simulate
+from sim.simulate import Hand, play, simulate
 from audit.state import Event, GameState
 from audit.tiles import parse_all
 from tests.conftest import REFERENCE

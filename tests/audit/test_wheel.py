@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.audit.kit_clients import answer_kit
+from tests.kit.kit_clients import answer_kit
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -12,9 +12,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app import create_app
-from audit.kit.build import build_kit, write_kit
-from audit.kit.schemas import schema_bytes
-from tests.audit.kit_clients import SETTLEMENT_FAULTS, answer_kit
+from kit.build import build_kit, write_kit
+from kit.schemas import schema_bytes
+from tests.kit.kit_clients import SETTLEMENT_FAULTS, answer_kit
 from tests.conftest import api_token, login
 
 

@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 
 from audit.catalogue import render_finding
-from audit.dispute import text as dispute_text
+from report.dispute import text as dispute_text
 from tests.web.test_report import SAMPLES, Upload, page, stored
 
 

@@ -1,0 +1,1 @@
+"""Reports above the engine: the dispute summary and the SVG charts the page, the PDF and the batch share."""

@@ -29,11 +29,12 @@ import sys
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
 
 from audit.lang import Lang  # re-exported: every module names the language from here
-from audit.rulebook import label
+from audit.rulebook import label, parameters
 from audit.tiles import zh_name
 
 DATA_DIR: Final = Path(__file__).with_name("catalogue")
@@ -117,6 +118,18 @@ def _alternatives(value: Any, lang: Lang) -> str:
     return ("或" if lang is _ZH else " or ").join(str(v) for v in value)
 
 
+@lru_cache(maxsize=1)
+def _parameter_words() -> dict[str, dict[str, Any]]:
+    """parameters.toml, read once, on the first finding that names a parameter."""
+    return parameters()
+
+
+def _parameter(value: Any, lang: Lang) -> str:
+    """A profile parameter by its words in parameters.toml (`热炮烧的范围`), its dotted name otherwise."""
+    words = _parameter_words().get(str(value))
+    return str(words[lang.value]) if words else str(value)
+
+
 def _plain(value: Any, lang: Lang) -> str:
     return str(value)
 
@@ -138,6 +151,7 @@ RENDERERS: Final[dict[str, Renderer]] = {
     "list": _listed,
     "alternatives": _alternatives,
     "notes": _notes,
+    "parameter": _parameter,
 }
 """Types rendered by code; every other type is a table of forms.toml. `parts` is the note's own."""
 

@@ -30,7 +30,7 @@ def compare(result: dict[str, Any], sett: Settlement, base: int) -> list[Finding
     claimed = list(result["scores"])
     item_findings: list[Finding] = []
     if "items" in result:
-        item_findings = _compare_items(result["items"], sett, base)
+        item_findings = compare_items(result["items"], sett, base)
         out += item_findings
     total = sum(claimed)
     if total != 0:
@@ -74,7 +74,7 @@ def _sums(rows: list[tuple[str, int, int, int]]) -> dict[tuple[str, int, int], i
     return out
 
 
-def _compare_items(claimed_items: list[dict[str, Any]], sett: Settlement, base: int) -> list[Finding]:
+def compare_items(claimed_items: list[dict[str, Any]], sett: Settlement, base: int) -> list[Finding]:
     """R16.16: one finding per (kind, from, to) whose sums differ."""
     mine = _sums([(i.kind._value_, i.payer, i.payee, i.amount * base) for i in sett.items])  # not the slow .value
     theirs = _sums([(i["kind"], i["from"], i["to"], i["amount"]) for i in claimed_items])

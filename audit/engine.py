@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from audit.catalogue import Lang
+from audit.attributed import attributed
 from audit.compare import compare
 from audit.explain import explain
 from audit.findings import Finding, Kind, verdict_of
@@ -116,7 +117,21 @@ def audit_hand(doc: object, *, profile: str | None = None, options: dict[str, An
     out.findings = compare(doc["result"], out.settlement, out.base)
     if "items" not in doc["result"]:
         out.findings = _named(out.findings, rep, out.settlement, doc["result"]["scores"], out.base)
+    out.findings = _attributed(out.findings, rep, out.settlement, doc["result"]["scores"], out.base)
     return out
+
+
+def _attributed(findings: list[Finding], rep: Replay, sett: Settlement, claimed: list[int],
+                base: int) -> list[Finding]:
+    """R16.16: when the scores are wrong and no item comparison says why (the record has no items,
+    or its items are right and its scores are not), findings naming the payment(s) that explain
+    them follow the per-seat ones (audit.attributed). Scores that do not sum to 0 (R16.18) are an
+    arithmetic error no payment explains: scores_sum_not_zero says so."""
+    per_seat = any(f.params.keys() == {"seat", "claimed", "computed"} for f in findings)
+    itemised = any("paid" in f.params for f in findings)
+    if not per_seat or itemised or sum(claimed) != 0 or any(c % base for c in claimed):
+        return findings
+    return findings + attributed(rep.state, sett, [c // base for c in claimed], base)
 
 
 def _named(findings: list[Finding], rep: Replay, sett: Settlement, claimed: list[int], base: int) -> list[Finding]:

@@ -12,8 +12,12 @@ from typing import Final
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from audit.kinds import ItemKind
+from collections import Counter
+
+from audit.kinds import BurnKind, ItemKind, MeldKind
+from audit.tiles import code
 from audit.settle import Item, Settlement, net_scores, settle
+from audit.profiles import Profile
 from audit.state import GameState
 
 
@@ -30,28 +34,69 @@ class Explanation:
     code: str
 
 
-Model = Callable[[GameState, Settlement], list[int] | None]
+Model = Callable[[GameState, Settlement], list[Item] | None]
+"""The ledger a platform with one mistake would pay, or None where the mistake cannot arise."""
 
 
-def _with_profile(st: GameState, **changes: object) -> list[int]:
-    prof = st.profile
-    st.profile = replace(prof, **changes)  # type: ignore[arg-type]
+def settle_under(st: GameState, prof: Profile) -> list[Item]:
+    """The ledger of the replayed hand `st` settled under another profile (the state is put back)."""
+    own = st.profile
+    st.profile = prof
     try:
-        return settle(st).scores()
+        return settle(st).items
     finally:
-        st.profile = prof
+        st.profile = own
+
+
+def _with_profile(st: GameState, **changes: object) -> list[Item]:
+    return settle_under(st, replace(st.profile, **changes))  # type: ignore[arg-type]
 
 
 def _no_burn(rob: bool) -> Model:
-    def model(st: GameState, sett: Settlement) -> list[int] | None:
+    def model(st: GameState, sett: Settlement) -> list[Item] | None:
         w = st.window
         if not st.wins or w is None or w.rob != rob or (w.hot_kong is None and not w.rob):
             return None
-        return settle(st, ignore_burn=True).scores()
+        return settle(st, ignore_burn=True).items
     return model
 
 
-def _rob_by_all(st: GameState, sett: Settlement) -> list[int] | None:
+def _credits_paid(rob: bool, ready: bool = True) -> Model:
+    """The burned or voided seat paid its own dou and chicken credits, the rest settled right: the
+    rules' ledger plus those credits (a platform that forgets R8.3/R9.3 only for that seat's credits).
+    `ready=False`: the platform pays them as if the burned seat qualified (a shooter is seldom ready)."""
+    def model(st: GameState, sett: Settlement) -> list[Item] | None:
+        seats = {s for s, b in (*sett.burned.items(), *sett.void_kongs.items()) if (b.by is BurnKind.ROB) == rob}
+        if not seats:
+            return None
+        have = Counter((i.kind, i.payer, i.payee, i.amount) for i in sett.items)
+        extra: list[Item] = []
+        own = st.profile
+        if not ready:
+            st.profile = replace(own, dou_requires_ready=False, chicken_requires_ready=False, dou_unready="void",
+                                 chicken=replace(own.chicken, exposed_payers="owner", qualified_pay_each_other=True))
+        try:
+            free = settle(st, ignore_burn=True).items
+        finally:
+            st.profile = own
+        for it in free:
+            key = (it.kind, it.payer, it.payee, it.amount)
+            if it.kind in (ItemKind.DOU, ItemKind.CHICKEN) and it.payee in seats and not have[key]:
+                extra.append(it)
+            elif have[key]:
+                have[key] -= 1
+        for seat in seats if rob else ():
+            for m in st.seats[seat].melds:
+                if m.robbed:  # the robbed 转弯豆 stays a pong on the table; the platform paid it as a kong
+                    value = st.profile.dou_value(MeldKind.ADDED.value)
+                    extra += [Item(ItemKind.DOU, o, seat, value, "R4.7", "dou", {"kong": MeldKind.ADDED.value,
+                                                                               "tile": code(m.tile)})
+                              for o in range(st.n) if o != seat]
+        return [*sett.items, *extra] if extra else None
+    return model
+
+
+def _rob_by_all(st: GameState, sett: Settlement) -> list[Item] | None:
     robs = [i for i in sett.items if i.kind is ItemKind.HAND and i.rule == "R9.3"]
     if not robs:
         return None
@@ -59,26 +104,26 @@ def _rob_by_all(st: GameState, sett: Settlement) -> list[int] | None:
     for it in robs:
         share = it.amount // (st.n - 1)
         items += [Item(ItemKind.HAND, o, it.payee, share, "R9.3", it.code, it.params) for o in range(st.n) if o != it.payee]
-    return net_scores(items, st.n)
+    return items
 
 
 def _without(kind: ItemKind | None = None, rule: str | None = None) -> Model:
-    def model(st: GameState, sett: Settlement) -> list[int] | None:
+    def model(st: GameState, sett: Settlement) -> list[Item] | None:
         kept = [i for i in sett.items if not ((kind is None or i.kind is kind) and (rule is None or i.rule == rule))]
         if len(kept) == len(sett.items):
             return None
-        return net_scores(kept, st.n)
+        return kept
     return model
 
 
-def _dou_ignores_ready(st: GameState, sett: Settlement) -> list[int] | None:
+def _dou_ignores_ready(st: GameState, sett: Settlement) -> list[Item] | None:
     # (R17.7 倒赔 needs the readiness rule, so the model plays without it too.)
     if not st.profile.dou_requires_ready or not st.wins:
         return None
     return _with_profile(st, dou_requires_ready=False, dou_unready="void")
 
 
-def _chickens_ignore_ready(st: GameState, sett: Settlement) -> list[int] | None:
+def _chickens_ignore_ready(st: GameState, sett: Settlement) -> list[Item] | None:
     # (R17.1 包鸡 and R17.2 need the readiness rule, so the model plays without them too.)
     prof = st.profile
     if not prof.chicken_requires_ready or not st.wins:
@@ -92,7 +137,7 @@ def _house_rule_not_played(name: str, default: object) -> Model:
     platform settled by today's rule. None when the profile leaves it at its default."""
     group, _, field_ = name.rpartition(".")
 
-    def model(st: GameState, sett: Settlement) -> list[int] | None:
+    def model(st: GameState, sett: Settlement) -> list[Item] | None:
         prof = st.profile
         holder = prof.chicken if group else prof
         if getattr(holder, field_) == default or not st.wins:
@@ -119,6 +164,10 @@ MODELS: Final[list[tuple[str, str, Model]]] = [
       for rule, name, default in R17_DEFAULTS),
     ("R8.3", "net_hot_shot_burn_not_applied", _no_burn(False)),
     ("R9.3", "net_rob_burn_not_applied", _no_burn(True)),
+    ("R8.3", "net_hot_shot_burn_not_applied", _credits_paid(False)),
+    ("R8.3", "net_hot_shot_burn_not_applied", _credits_paid(False, ready=False)),
+    ("R9.3", "net_rob_burn_not_applied", _credits_paid(True)),
+    ("R9.3", "net_rob_burn_not_applied", _credits_paid(True, ready=False)),
     ("R9.3", "net_rob_billed_to_all", _rob_by_all),
     ("R6.4", "net_dealer_bonus_missing", _without(kind=ItemKind.DEALER)),
     ("R8.3", "net_hot_shot_transfer_missing", _without(kind=ItemKind.HOT_SHOT)),
@@ -135,7 +184,8 @@ The R17 models come first and answer only where the profile plays that house rul
 def explain(st: GameState, sett: Settlement, claimed_units: list[int]) -> Explanation | None:
     """The first mistake model whose scores are exactly the claimed ones."""
     for rule, what, model in MODELS:
-        scores = model(st, sett)
+        items = model(st, sett)
+        scores = None if items is None else net_scores(items, st.n)
         if scores is not None and scores == claimed_units and scores != sett.scores():
             return Explanation(rule, what)
     return None

@@ -808,6 +808,16 @@ def mutants(record: dict[str, Any], seed: int = 0) -> list[Mutant]:
     return out
 
 
+def stripped(m: Mutant) -> Mutant:
+    """A mis-settled mutant as a scores-only platform records it: `result.items` removed (R16.16 then
+    has only the nets to name the payment from); other mutants unchanged."""
+    if m.expected.verdict != "missettled" or "items" not in m.record.get("result", {}):
+        return m
+    rec = copy.deepcopy(m.record)
+    del rec["result"]["items"]
+    return Mutant(m.mutation, m.expected, rec)
+
+
 def load_records(path: Path) -> Iterator[dict[str, Any]]:
     """Records from a .jsonl, a .json (record or match), or a folder of .json files."""
     if path.is_dir():
@@ -827,6 +837,8 @@ def run(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = Non
     p.add_argument("src", metavar="IN", help="a .jsonl, a .json or a folder of clean records")
     p.add_argument("dst", metavar="OUT", help="the .jsonl of mutants to write")
     p.add_argument("--seed", type=int, default=0, help="mixed with each game_id to choose sites")
+    p.add_argument("--strip-items", action="store_true",
+                   help="write mis-settled mutants with scores only (no result.items), as most platforms record")
     args = p.parse_args(argv)
     out, err = out or sys.stdout, err or sys.stderr
     made: Counter[str] = Counter()
@@ -837,6 +849,7 @@ def run(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = Non
                 total += 1
                 for m in mutants(rec, args.seed):
                     made[m.mutation] += 1
+                    m = stripped(m) if args.strip_items else m
                     fh.write(json.dumps(m.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n")
     except (OSError, ValueError, KeyError) as exc:
         print(f"error: {exc}", file=err)

@@ -19,11 +19,12 @@ from audit import catalogue
 from audit.api import audit_document, audit_record, trace_record
 from audit.catalogue import CATALOGUE, LANGS, CatalogueError, Lang, render_finding, render_note
 from audit.engine import audit_hand
-from audit.explain import MODELS
+from audit.attribute import Change, Edit, parameter_models
+from audit.explain import MODELS, settle_under
 from sim.mutate import mutants
 from audit.profiles import ProfileError, build, resolve
 from audit.replay import replay
-from audit.settle import settle
+from audit.settle import net_scores, settle
 from sim.simulate import simulate
 from tests.audit.test_declared import HANDS as DECLARED, SOFT_EVENTS
 from tests.audit.test_hot_rob import ROB_HANDS, ROB_PLAY
@@ -103,11 +104,52 @@ def explained(rel: str, code: str) -> Findings:
     prof = resolve(d["rules"]["profile"], d["rules"].get("options"))
     rep = replay(d, prof)
     model = next(m for _, c, m in MODELS if c == code)
-    scores = model(rep.state, settle(rep.state))
-    assert scores is not None
+    items = model(rep.state, settle(rep.state))
+    assert items is not None
+    scores = net_scores(items, len(d["seats"]))
     d["result"]["scores"] = [s * d.get("base", 1) for s in scores]
     d["result"].pop("items", None)
     return findings(audit_record(d))
+
+
+def planted(rel: str, code: str) -> Findings:
+    """R16.16: the first single mistake planted in `rel`'s ledger (each item left out, doubled,
+    turned round, given to or taken from another seat, a waived item paid, each parameter read
+    another way) whose scores-only claim makes the audit emit `code`."""
+    d = load(rel)
+    rep = replay(d, resolve(d["rules"]["profile"], d["rules"].get("options")))
+    st, sett = rep.state, settle(rep.state)
+    ledgers: list[list[Any]] = []
+    for it in sett.items:
+        ledgers += [Edit(ch, it).apply(sett.items) for ch in (Change.MISSING, Change.DOUBLED, Change.REVERSED)]
+        for seat in (s for s in range(st.n) if s not in (it.payer, it.payee)):
+            ledgers += [Edit(Change.WRONG_PAYER, it, seat).apply(sett.items),
+                        Edit(Change.WRONG_PAYEE, it, seat).apply(sett.items)]
+    ledgers += [Edit(Change.NOT_OWED, it).apply(sett.items) for it in sett.waived]
+    ledgers += [settle_under(st, prof) for _, _, prof in parameter_models(st.profile)]
+    for ledger in ledgers:
+        claim = copy.deepcopy(d)
+        claim["result"].pop("items", None)
+        claim["result"]["scores"] = [x * d.get("base", 1) for x in net_scores(ledger, st.n)]
+        found = findings(audit_record(claim))
+        if any(f["code"] == code for f in found):
+            return found
+    raise AssertionError(f"no planted mistake in {rel} gives {code}")
+
+
+def burn_forgotten() -> Findings:
+    """test_compare's client that forgot the 热炮 burn (a model of audit.explain), scores only."""
+    d = load(HOT_SHOT)
+    d["rules"]["profile"] = "kuhu"
+    right = audit_record(d)["settlement"]["scores"]
+    d["result"]["scores"] = [right[0] + 9, right[1] - 3, right[2] - 3, right[3] - 3]
+    return findings(audit_record(d))
+
+
+def too_many_readings(monkeypatch: pytest.MonkeyPatch) -> Findings:
+    """Two readings tie; with at most one reported, the audit says the scores cannot tell."""
+    monkeypatch.setattr("audit.attribute.MAX_READINGS", 1)
+    return planted("spec/examples/cha-jiao-declared.json", "net_many_readings")
 
 
 def exhausted(extra: dict[str, Any]) -> Findings:
@@ -293,6 +335,14 @@ FINDING_TRIGGERS: dict[str, Trigger] = {
     "net_chickens_to_unready": t(lambda: explained("spec/examples/charge-chicken-gold.json", "net_chickens_to_unready")),
     "net_dou_missing": t(lambda: explained("spec/reference/ref-cuocuo-90210-0002.json", "net_dou_missing")),
     "net_chickens_missing": t(lambda: explained("spec/examples/charge-chicken-gold.json", "net_chickens_missing")),
+    **{code: t(partial(planted, "spec/examples/cha-jiao-declared.json", code))
+       for code in ("net_item_missing", "net_item_doubled", "net_item_reversed", "net_item_wrong_payer",
+                    "net_item_wrong_payee", "net_item_amount", "net_item_count", "net_either")},
+    "net_item_parameter": t(partial(planted, "spec/examples/charge-chicken-gold.json", "net_item_parameter")),
+    "net_item_not_owed": t(partial(planted, "samples/clean-r17-10-one-charge.json", "net_item_not_owed")),
+    "net_item_model": t(burn_forgotten),
+    "net_many_readings": lambda tmp_path, monkeypatch: too_many_readings(monkeypatch),
+    "net_not_explained": t(lambda: doc(lambda d: d["result"].update(scores=[-25, 3, 5, 17]), HOT_SHOT)),
     "burn_not_applied": t(lambda: extra_item(load(HOT_SHOT), "chicken", 3, 0, 1)),
     "robbed_kong_paid": t(lambda: extra_item(record(ROB_HANDS, ROB, profile="kuhu", flip="8s"), "dou", 0, 1, 3)),
     "voided_kong_paid": t(lambda: extra_item({**load(HOT_SHOT), "rules": {"profile": "senyan"}}, "dou", 1, 0, 2)),

@@ -22,10 +22,19 @@ def itemised(name: str) -> dict[str, Any]:
     return with_result(doc, audit_record(doc)["settlement"])
 
 
+PER_SEAT = {"seat", "claimed", "computed"}
+
+
 def rules_of(doc: dict[str, Any]) -> list[tuple[str | None, int | None]]:
+    """(rule, seat) of the per-seat findings (the payments R16.16 names follow them: test_attribute.py)."""
     a = audit_record(doc)
     assert a["verdict"] == "missettled", a
-    return [(f["rule"], f["seat"]) for f in a["findings"]]
+    return [(f["rule"], f["seat"]) for f in a["findings"] if not attributed(f)]
+
+
+def attributed(f: dict[str, Any]) -> bool:
+    """A finding of R16.16's attribution (audit/attributed.py), not of the comparison itself."""
+    return f["code"].startswith("net_item_") or f["code"] in {"net_either", "net_many_readings", "net_not_explained"}
 
 
 def test_itemised_result_is_clean() -> None:
@@ -112,7 +121,11 @@ def test_wrong_scores_without_items_name_the_burn() -> None:
     # A client that forgot the burn pays seat 0 its 闷豆 (2 from each) and its 1s (1 from each).
     doc["result"]["scores"] = [right[0] + 9, right[1] - 3, right[2] - 3, right[3] - 3]
     found = audit_record(doc)["findings"]
-    assert {(f["rule"], f["code"]) for f in found} == {("R8.3", "net_hot_shot_burn_not_applied")}
+    assert {(f["rule"], f["code"]) for f in found if set(f["params"]) == PER_SEAT} == {
+        ("R8.3", "net_hot_shot_burn_not_applied")}
+    # ... and each payment it changes is named, under the burn's rule (R16.16).
+    named = [f for f in found if f["code"] == "net_item_model"]
+    assert named and {f["rule"] for f in named} == {"R8.3"}
 
 
 def test_wrong_scores_without_items_name_the_rob_payer() -> None:
@@ -124,5 +137,7 @@ def test_wrong_scores_without_items_name_the_rob_payer() -> None:
 
 def test_unexplained_difference_stays_r15_1() -> None:
     doc = example("hot-shot-weile")
-    doc["result"]["scores"] = [-6, 3, 5, -2]
-    assert {f["rule"] for f in audit_record(doc)["findings"]} == {"R15.1"}
+    doc["result"]["scores"] = [-25, 3, 5, 17]
+    found = audit_record(doc)["findings"]
+    assert {f["rule"] for f in found} == {"R15.1"}
+    assert [f["code"] for f in found if set(f["params"]) != PER_SEAT] == ["net_not_explained"]

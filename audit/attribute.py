@@ -1,0 +1,367 @@
+"""R16.16: name the payment behind a wrong total.
+
+The audit knows the ledger the rules require, item by item, and the scores the
+record claims. This module searches for the simplest changes of that ledger
+that give exactly the claimed scores:
+
+- one item changed: left out, counted twice, paid the wrong way round, paid by
+  or to another seat, or an item the rules waive (R17) paid anyway;
+- one mistake that changes a group of items: the models of `audit.explain`
+  (热炮 burn forgotten, 抢杠 billed to all, ...) and one model per value of each
+  profile parameter that changes amounts (R17 included);
+- every payment of one kind to one seat off by the same amount (COUNT), or one payment of
+  another amount (AMOUNT), solved from the difference rather than enumerated;
+- two single-item changes, when nothing above fits.
+
+A reading costs its number of changes (a model is one change); among readings of
+the same cost the more common mistake wins (`WEIGHT`). Readings of equal cost and
+weight are all returned: the audit never picks one of them silently.
+
+Each reading is given as the ledger the platform would have paid; the comparison
+(`audit.compare.compare_items`) then says, per (kind, payer, payee), which rule
+the difference breaks, the same words and rule as when a record has its items.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, fields, is_dataclass
+from enum import Enum
+from typing import Any, Final, Literal, get_args, get_origin, get_type_hints
+
+from audit.explain import MODELS, R17_DEFAULTS, settle_under
+from audit.profiles import Profile, ProfileError, apply_options, list_profiles, load_profile
+from audit.settle import Item, Settlement
+from audit.state import GameState
+
+
+class Change(Enum):
+    """What a platform did to one payment (or, for the models, to a group of payments)."""
+
+    MISSING = "missing"
+    DOUBLED = "doubled"
+    REVERSED = "reversed"
+    WRONG_PAYER = "wrong_payer"
+    WRONG_PAYEE = "wrong_payee"
+    NOT_OWED = "not_owed"
+    AMOUNT = "amount"
+    COUNT = "count"
+    MODEL = "model"
+    PARAMETER = "parameter"
+
+
+WEIGHT: Final[dict[Change, int]] = {
+    Change.MISSING: 0, Change.DOUBLED: 0, Change.NOT_OWED: 0, Change.MODEL: 0, Change.PARAMETER: 0,
+    Change.COUNT: 0, Change.AMOUNT: 1, Change.WRONG_PAYER: 1, Change.WRONG_PAYEE: 1, Change.REVERSED: 2,
+}
+"""How uncommon each mistake is on the platforms we audit (lower is more common): a payment left out
+or counted twice, a waived one paid, a known platform mistake and a value read under another setting
+are the everyday mistakes, and they tie with each other (scores alone cannot tell a missing payment
+from one paid twice the other way, so the audit says both); a payment given to or taken from the
+wrong seat is rarer; a payment turned round is rarest (it moves twice the amount). Every payment
+of one kind to one seat off by the same amount (COUNT: a chicken or a pattern counted wrong, paid by
+each payer) is everyday too; one payment of another amount (AMOUNT) fits any difference between two
+seats, so it counts as rarer, except a hand payment (`AMOUNT_EVERYDAY`): a pattern valued wrong is the
+most common mistake there is."""
+
+AMOUNT_EVERYDAY: Final = frozenset({"hand"})
+"""Item kinds whose one payment of another amount is an everyday mistake (weight 0)."""
+
+MAX_CHANGES: Final = 2
+"""The search bound: readings of at most this many single-item changes (a model counts as one)."""
+
+MAX_READINGS: Final = 4
+"""At most this many equally good readings are reported; more than that means the record says too
+little to name the payment, and the audit says so instead."""
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One change of the required ledger: what was done, to which item, and the seat it went to."""
+
+    change: Change
+    item: Item
+    seat: int | None = None
+    delta: int = 0
+    """AMOUNT and COUNT: what the platform added to each payment (negative: took off)."""
+    group: tuple[Item, ...] = ()
+    """COUNT: every payment changed (`item` is the first of them)."""
+
+    def apply(self, ledger: list[Item]) -> list[Item]:
+        """The ledger with this change made (the item is found by identity, never by value)."""
+        it = self.item
+        if self.change is Change.AMOUNT or self.change is Change.COUNT:
+            changed = self.group or (it,)
+            return [i for i in ledger if not any(i is g for g in changed)] + [
+                Item(g.kind, g.payer, g.payee, g.amount + self.delta, g.rule, g.code, g.params) for g in changed]
+        if self.change is Change.DOUBLED or self.change is Change.NOT_OWED:
+            return [*ledger, it]
+        rest = [i for i in ledger if i is not it]
+        if self.change is Change.MISSING:
+            return rest
+        if self.change is Change.REVERSED:
+            return [*rest, _moved(it, it.payee, it.payer)]
+        assert self.seat is not None
+        if self.change is Change.WRONG_PAYER:
+            return [*rest, _moved(it, self.seat, it.payee)]
+        return [*rest, _moved(it, it.payer, self.seat)]
+
+    def effect(self, n: int) -> tuple[int, ...]:
+        """What this change adds to each seat's net (claimed minus required)."""
+        out = [0] * n
+        it, a = self.item, self.item.amount
+        if self.change is Change.AMOUNT or self.change is Change.COUNT:
+            for g in self.group or (it,):
+                out[g.payer] -= self.delta
+                out[g.payee] += self.delta
+        elif self.change is Change.MISSING:
+            out[it.payer] += a
+            out[it.payee] -= a
+        elif self.change is Change.DOUBLED or self.change is Change.NOT_OWED:
+            out[it.payer] -= a
+            out[it.payee] += a
+        elif self.change is Change.REVERSED:
+            out[it.payer] += 2 * a
+            out[it.payee] -= 2 * a
+        elif self.change is Change.WRONG_PAYER:
+            assert self.seat is not None
+            out[it.payer] += a
+            out[self.seat] -= a
+        else:
+            assert self.seat is not None
+            out[it.payee] -= a
+            out[self.seat] += a
+        return tuple(out)
+
+
+def _moved(it: Item, payer: int, payee: int) -> Item:
+    return Item(it.kind, payer, payee, it.amount, it.rule, it.code, it.params)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way the platform could have reached the claimed scores.
+
+    `changes` says what it did, one entry per single-item change, or one for a model (`code` is
+    then the model's finding code, `parameter` and `value` the setting it read for a parameter
+    model); `ledger` is what it would have paid, in units."""
+
+    changes: tuple[Change, ...]
+    ledger: tuple[Item, ...]
+    edits: tuple[Edit, ...] = ()
+    code: str | None = None
+    rule: str | None = None
+    parameter: str | None = None
+    value: Any = None
+
+    @property
+    def cost(self) -> tuple[int, int]:
+        """(number of changes, how uncommon): the ranking of readings."""
+        everyday = sum(1 for e in self.edits if e.change is Change.AMOUNT and e.item.kind.value in AMOUNT_EVERYDAY)
+        return len(self.changes), sum(WEIGHT[c] for c in self.changes) - everyday
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """The best readings (several when they tie), or none within the bound."""
+
+    readings: tuple[Reading, ...]
+    too_many: int = 0
+    """How many readings tie when they are more than MAX_READINGS (0 otherwise): the record does not
+    say which payment is wrong."""
+
+
+Key = tuple[str, int, int]
+
+
+def signature(ledger: tuple[Item, ...] | list[Item]) -> frozenset[tuple[Key, int]]:
+    """A ledger as its sums per (kind, payer, payee): two readings with the same sums are one reading."""
+    sums: dict[Key, int] = defaultdict(int)
+    for it in ledger:
+        sums[(it.kind.value, it.payer, it.payee)] += it.amount
+    return frozenset((k, v) for k, v in sums.items() if v)
+
+
+def _edits(sett: Settlement, n: int) -> list[Edit]:
+    """Every single-item change of the required ledger (and every waived item paid anyway)."""
+    out: list[Edit] = []
+    for it in sett.items:
+        out += [Edit(Change.MISSING, it), Edit(Change.DOUBLED, it), Edit(Change.REVERSED, it)]
+        others = [s for s in range(n) if s not in (it.payer, it.payee)]
+        out += [Edit(Change.WRONG_PAYER, it, s) for s in others]
+        out += [Edit(Change.WRONG_PAYEE, it, s) for s in others]
+    out += [Edit(Change.NOT_OWED, it) for it in sett.waived]
+    return out
+
+
+def _valued(sett: Settlement, diff: tuple[int, ...]) -> list[Edit]:
+    """Edits of amounts that fit `diff` exactly, solved rather than enumerated: one payment between
+    the only two seats the difference touches (AMOUNT), or every payment of one kind to one seat,
+    each off by the same amount (COUNT)."""
+    out: list[Edit] = []
+    moved = [s for s, d in enumerate(diff) if d]
+    if len(moved) == 2:
+        for it in sett.items:
+            if {it.payer, it.payee} == set(moved):
+                delta = diff[it.payee]
+                if delta and it.amount + delta > 0:
+                    out.append(Edit(Change.AMOUNT, it, delta=delta))
+    groups: dict[tuple[str, int], list[Item]] = defaultdict(list)
+    for it in sett.items:
+        groups[(it.kind.value, it.payee)].append(it)
+    for (_, payee), items in groups.items():
+        payers = {it.payer for it in items}
+        if len(items) < 2 or len(payers) != len(items):
+            continue
+        delta = -diff[items[0].payer]
+        fits = delta != 0 and all(-diff[it.payer] == delta and it.amount + delta > 0 for it in items)
+        if fits and diff[payee] == delta * len(items) and all(
+                diff[s] == 0 for s in range(len(diff)) if s != payee and s not in payers):
+            out.append(Edit(Change.COUNT, items[0], delta=delta, group=tuple(items)))
+    return out
+
+
+def _diff(claimed: list[int], required: list[int]) -> tuple[int, ...]:
+    return tuple(c - r for c, r in zip(claimed, required))
+
+
+def _net(ledger: list[Item] | tuple[Item, ...], n: int) -> tuple[int, ...]:
+    out = [0] * n
+    for it in ledger:
+        out[it.payer] -= it.amount
+        out[it.payee] += it.amount
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- parameter models
+
+_NOT_AMOUNTS: Final = frozenset({"players", "must_win", "pass_lock_until", "pass_lock_allows_higher", "pass_pong_lock",
+                                 "replacement_from", "double_win_next_dealer", "draw_next_dealer"})
+"""Parameters that decide legality or the next dealer, never an amount: no model for them."""
+
+R17_RULE: Final[dict[str, str]] = {name: rule for rule, name, _ in R17_DEFAULTS}
+"""An R17 parameter -> its section: a payment that parameter changes cites it (R16.16)."""
+
+
+def _settings(obj: Any, prefix: str = "") -> Iterator[tuple[str, Any, Any]]:
+    """(dotted name, value, type) of every scalar parameter under a profile dataclass."""
+    hints = get_type_hints(type(obj))
+    for f in fields(obj):
+        if f.name in ("name", "title", "source") and not prefix:
+            continue
+        path, value = f"{prefix}{f.name}", getattr(obj, f.name)
+        if path in _NOT_AMOUNTS:
+            continue
+        if is_dataclass(value):
+            yield from _settings(value, path + ".")
+        elif isinstance(value, dict):
+            yield from ((f"{path}.{k}", v, int) for k, v in value.items() if isinstance(v, int))
+        elif not isinstance(value, tuple):
+            yield path, value, hints[f.name]
+
+
+def _known_values(path: str) -> set[Any]:
+    """The values the bundled profiles give `path` (a platform's mistake is often another source's rule)."""
+    out: set[Any] = set()
+    for name in list_profiles():
+        holder: Any = load_profile(name)
+        for part in path.split("."):
+            holder = holder.get(part) if isinstance(holder, dict) else getattr(holder, part, None)
+        if isinstance(holder, (int, str, bool)):
+            out.add(holder)
+    return out
+
+
+def _alternatives(path: str, value: Any, tp: Any) -> list[Any]:
+    """The other values of one parameter a platform may have played."""
+    if isinstance(value, bool):
+        return [not value]
+    if isinstance(value, str):
+        options = [a for arg in get_args(tp) for a in (get_args(arg) if get_origin(arg) is Literal else (arg,))]
+        return [o for o in options if isinstance(o, str) and o != value]
+    if isinstance(value, int):
+        near = {value - 1, value + 1, 2 * value, value // 2, 0} | {v for v in _known_values(path)
+                                                                 if isinstance(v, int) and not isinstance(v, bool)}
+        return sorted(v for v in near if v >= 0 and v != value)
+    if value is None and path == "follow_dealer":
+        return [1]
+    return []
+
+
+_CANDIDATES: dict[str, list[tuple[str, Any, Profile]]] = {}
+
+
+def parameter_models(prof: Profile) -> list[tuple[str, Any, Profile]]:
+    """(parameter, value, profile with that value) for every amount-changing parameter of `prof`;
+    built once per profile (profiles are immutable and cached by the loader)."""
+    key = repr(prof)
+    if key not in _CANDIDATES:
+        if len(_CANDIDATES) >= 64:  # what-if options make new profiles: keep the cache bounded
+            _CANDIDATES.clear()
+        out: list[tuple[str, Any, Profile]] = []
+        for path, value, tp in _settings(prof):
+            for alt in _alternatives(path, value, tp):
+                try:
+                    out.append((path, alt, apply_options(prof, {path: alt})))
+                except ProfileError:
+                    continue
+        _CANDIDATES[key] = out
+    return _CANDIDATES[key]
+
+
+# ---------------------------------------------------------------- the search
+
+def _model_readings(st: GameState, sett: Settlement, target: tuple[int, ...]) -> Iterator[Reading]:
+    """Readings of one mistake that changes a group of items: explain's models, then the parameters."""
+    for rule, code, model in MODELS:
+        ledger = model(st, sett)
+        if ledger is not None and _net(ledger, st.n) == target:
+            yield Reading((Change.MODEL,), tuple(ledger), code=code, rule=rule)
+    for path, value, prof in parameter_models(st.profile):
+        ledger = settle_under(st, prof)
+        if _net(ledger, st.n) == target:
+            yield Reading((Change.PARAMETER,), tuple(ledger), rule=R17_RULE.get(path), parameter=path, value=value)
+
+
+def _edit_readings(sett: Settlement, n: int, diff: tuple[int, ...]) -> tuple[list[Reading], list[Reading]]:
+    """(readings of one item change, readings of two), each fitting `diff` exactly."""
+    edits = _edits(sett, n)
+    by_effect: dict[tuple[int, ...], list[int]] = defaultdict(list)
+    for i, e in enumerate(edits):
+        by_effect[e.effect(n)].append(i)
+    ones = [Reading((edits[i].change,), tuple(edits[i].apply(sett.items)), (edits[i],)) for i in by_effect.get(diff, [])]
+    ones += [Reading((e.change,), tuple(e.apply(sett.items)), (e,)) for e in _valued(sett, diff)]
+    twos: list[Reading] = []
+    if ones:
+        return ones, twos
+    for i, e in enumerate(edits):
+        eff = e.effect(n)
+        rest = tuple(d - x for d, x in zip(diff, eff))
+        for j in by_effect.get(rest, []):
+            other = edits[j]
+            if j <= i or other.item is e.item and other.change is not Change.NOT_OWED:
+                continue
+            twos.append(Reading((e.change, other.change), tuple(other.apply(e.apply(sett.items))), (e, other)))
+    return ones, twos
+
+
+def attribute(st: GameState, sett: Settlement, claimed_units: list[int]) -> Attribution:
+    """The simplest readings of the required ledger that give exactly `claimed_units`."""
+    n = st.n
+    required = _net(sett.items, n)
+    diff = _diff(claimed_units, list(required))
+    if not any(diff) or sum(diff) != 0:
+        return Attribution(())
+    target = tuple(claimed_units)
+    ones, twos = _edit_readings(sett, n, diff)
+    found = ones + list(_model_readings(st, sett, target)) + (twos if not ones else [])
+    if not found:
+        return Attribution(())
+    best = min(r.cost for r in found)
+    kept: dict[frozenset[tuple[Key, int]], Reading] = {}
+    for r in sorted((r for r in found if r.cost == best), key=lambda r: r.changes[0] in (Change.MODEL, Change.PARAMETER)):
+        kept.setdefault(signature(r.ledger), r)
+    readings = tuple(kept.values())
+    if len(readings) > MAX_READINGS:
+        return Attribution((), too_many=len(readings))
+    return Attribution(readings)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from batch import driver
+from batch import driver, preflight
 from batch.inputs import Partition, Plan, Sizes, plan
 from batch.rows import Settings
 from batch.runner import RETRIES, cluster
@@ -83,9 +83,10 @@ def run(argv: Sequence[str], *, store_planner: StorePlanner | None = None, err: 
         the_plan = make_plan(args.inputs, Sizes(hands=args.partition_size), args.from_db, store_planner)
         target = Path(args.out)
         with cluster(args.workers, args.scheduler) as client:
+            preflight.check(client)
             outcome = driver.run(the_plan, settings, target, client, resume=args.resume,
                                  stream=None if args.quiet else err, retries=args.retries)
-    except (UsageError, driver.BatchError) as exc:
+    except (UsageError, driver.BatchError, preflight.ClusterMismatch) as exc:
         print(f"error: {exc}", file=err)
         return EXIT_ERROR
     verdicts = ", ".join(f"{v} {outcome.summary['verdicts'][v]['count']}" for v in outcome.summary["verdicts"])

@@ -1,5 +1,5 @@
 """Build the engine's wheel (`make dist`): audit/ with its data files, and the tools the
-conformance kit needs (sim/, kit/), without the service.
+conformance kit needs (sim/, kit/) and the batch a cluster's workers import (batch/), without the service.
 
 The wheel is built from a staged copy of the tree, so the one file the engine
 reads from outside its package, `spec/rulebook.md`, goes in as
@@ -23,7 +23,7 @@ def stage(into: Path) -> Path:
     """Copy what the wheel is made of into `into`; return the staged tree."""
     tree = into / "src"
     tree.mkdir()
-    for package in ("audit", "sim", "kit"):
+    for package in ("audit", "sim", "kit", "batch"):
         shutil.copytree(ROOT / package, tree / package, ignore=SKIP)
     shutil.copy2(ROOT / "spec" / "rulebook.md", tree / "audit" / "rulebook.md")
     for name in ("pyproject.toml", "README.md"):

@@ -17,7 +17,7 @@ from typing import Any
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 import pytest
 
-from audit.api import audit_document
+from audit.api import ENGINE_VERSION, audit_document
 from batch import driver
 from batch.cli import run as batch_cli
 from batch.inputs import Document, Origin, Plan, Sizes, plan
@@ -414,3 +414,45 @@ def test_the_empty_file_goes_once_a_partition_is_written(corpus: list[str], tmp_
     (out / "hands" / "part-00000.parquet").write_bytes(b"")
     driver.write_empty_parts(out)
     assert not (out / "hands" / driver.EMPTY_PART).exists() and (out / "findings" / driver.EMPTY_PART).is_file()
+
+
+def test_a_worker_without_the_engine_stops_the_batch_before_any_partition(corpus: list[str], tmp_path: Path) -> None:
+    """docs/batch.md, "On a cluster": the scheduler started with the checkout on its path, a worker
+    started without it (as the README's commands without PYTHONPATH): the command names the worker,
+    says what to install or set where, exits 2 and writes no partition."""
+    address_file = tmp_path / "scheduler.json"
+    dask = [sys.executable, "-m", "dask"]
+    bare = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    scheduler = subprocess.Popen([*dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                  "--scheduler-file", str(address_file)], cwd=tmp_path,
+                                 env={**bare, "PYTHONPATH": str(ROOT)}, start_new_session=True,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker: subprocess.Popen[bytes] | None = None
+    try:
+        _wait_for(address_file.exists, 60)
+        _wait_for(lambda: "address" in address_file.read_text(encoding="utf-8"), 10)
+        address = json.loads(address_file.read_text(encoding="utf-8"))["address"]
+        worker = subprocess.Popen([*dask, "worker", address, "--nthreads", "1", "--host", "127.0.0.1",
+                                   "--no-dashboard", "--local-directory", str(tmp_path / "work")], cwd=tmp_path,
+                                  env=bare, start_new_session=True, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
+        out = tmp_path / "out"
+        run = _batch([*corpus, "--out", str(out), "--scheduler", address, "--quiet"])
+        stdout, stderr = run.communicate(timeout=180)
+        text = stderr.decode()
+        assert run.returncode == 2, text
+        assert "cannot import the engine" in text and "worker tcp://127.0.0.1:" in text, text
+        assert "PYTHONPATH" in text and "pip install" in text and "the scheduler" not in text.split(".")[0]
+        assert not list((out / "parts").glob("*.json")) if (out / "parts").exists() else True
+    finally:
+        if worker is not None:
+            _kill(worker)
+        _kill(scheduler)
+
+
+def test_preflight_names_each_process_that_runs_another_engine_or_none() -> None:
+    from batch import preflight
+    assert preflight.problems(ENGINE_VERSION, {"tcp://a:1": ENGINE_VERSION}) == []
+    found = preflight.problems(ImportError("No module named 'audit'"), {"tcp://b:2": "0.9.0", "tcp://a:1": ENGINE_VERSION})
+    assert found == ["the scheduler cannot import the engine (ImportError: No module named 'audit')",
+                     f"worker tcp://b:2 runs engine 0.9.0, this command {ENGINE_VERSION}"]

@@ -95,6 +95,8 @@ class SeatLine:
     claimed: int | None
     sentence: str
     anchor: str
+    undo: str | None = None
+    """An illegal hand: what undoing the record means for this seat (`应退回 2`), else None."""
 
     @property
     def difference(self) -> int | None:
@@ -198,15 +200,28 @@ def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
 
 
+def _undo(seat: str, theirs: int, lang: Lang, short: bool = False) -> str:
+    """What undoing the record means for one seat of an illegal hand (the payments have no basis):
+    the sentence, or (`short`) the table cell."""
+    head = "undo" if short else "seat_undo"
+    if theirs > 0:
+        return text(f"{head}_returns", lang, seat=seat, claimed=_signed(theirs), amount=theirs)
+    if theirs < 0:
+        return text(f"{head}_gets_back", lang, seat=seat, claimed=_signed(theirs), amount=-theirs)
+    return text(f"{head}_nothing", lang, seat=seat)
+
+
 def _seat_lines(computed: Sequence[Any] | None, claimed: Sequence[Any] | None, settled: bool,
-                lang: Lang) -> tuple[SeatLine, ...]:
+                lang: Lang, illegal: bool = False) -> tuple[SeatLine, ...]:
     count = max(len(computed or ()), len(claimed or ()))
     out = []
     for seat in range(count):
         mine = _int(computed[seat]) if computed is not None and seat < len(computed) else None
         theirs = _int(claimed[seat]) if claimed is not None and seat < len(claimed) else None
         name = render_value("seat", seat, lang)
-        if not settled or mine is None:
+        if illegal and theirs is not None:
+            sentence = _undo(name, theirs, lang)
+        elif not settled or mine is None:
             sentence = text("seat_no_settlement", lang, seat=name, claimed=_score(theirs, lang))
         elif theirs is None:
             sentence = text("seat_not_claimed", lang, seat=name, computed=_signed(mine))
@@ -215,7 +230,8 @@ def _seat_lines(computed: Sequence[Any] | None, claimed: Sequence[Any] | None, s
         else:
             sentence = text("seat_differs", lang, seat=name, claimed=_signed(theirs), computed=_signed(mine),
                             difference=_signed(theirs - mine))
-        out.append(SeatLine(seat, mine if settled else None, theirs, sentence, total_anchor(seat)))
+        undo = _undo(name, theirs, lang, short=True) if illegal and theirs is not None else None
+        out.append(SeatLine(seat, mine if settled else None, theirs, sentence, total_anchor(seat), undo))
     return tuple(out)
 
 
@@ -386,6 +402,14 @@ def _stopped(steps: Sequence[StepView], events: Sequence[Any], verdict: str, lan
     return Stopped(last, text("replay_stopped", lang, step=last, count=len(later)), later)
 
 
+def _no_basis(finding: Mapping[str, Any] | None, lang: Lang) -> str:
+    """The record's payments after an illegal move: no basis, and whose move it was (R16, issue 20)."""
+    assert finding is not None
+    seat = _int(finding.get("seat"))
+    who = render_value("seat", seat, lang) if seat is not None else "–"
+    return text("illegal_no_basis", lang, seat=who, step=finding.get("step"))
+
+
 def dispute_summary(audit: Mapping[str, Any] | None, trace: Trace | None, document: Any,
                     lang: Lang | str = Lang.ZH) -> DisputeSummary:
     """The summary of one hand in `lang`, from its audit (the stored one: a match hand's audit
@@ -411,10 +435,12 @@ def dispute_summary(audit: Mapping[str, Any] | None, trace: Trace | None, docume
     except CatalogueError:
         label = verdict
     head = f"verdict_{verdict}"
+    illegal = verdict == "illegal" and settlement is None and first_illegal is not None
     return DisputeSummary(
         lang, verdict, label, text(head, lang) if head in TEXTS else label, text("direction", lang),
-        settlement is not None, None if settlement is not None else text("no_settlement", lang),
-        _seat_lines(computed, claimed, settlement is not None, lang), lines,
+        settlement is not None,
+        None if settlement is not None else _no_basis(first_illegal, lang) if illegal else text("no_settlement", lang),
+        _seat_lines(computed, claimed, settlement is not None, lang, illegal), lines,
         _illegal_move(first_illegal, steps, lang) if first_illegal is not None else None,
         _stopped(steps, events if isinstance(events, list) else [], verdict, lang))
 

@@ -419,6 +419,7 @@ ZH: dict[str, str] = {
     # report: dispute summary, replay viewer, revisions (issue 10)
     "Dispute summary": "争议摘要",
     "Scores per seat": "各家得分",
+    "To undo the record": "若撤销记录",
     "Audit": "审计",
     "step %(step)s": "第%(step)s步",
     "Step %(step)s": "第%(step)s步",

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from audit import api
-from audit.catalogue import CatalogueError, Lang, render_finding
+from audit.catalogue import CatalogueError, Lang, render_finding, render_value
 from report.dispute import (TEXTS, TEXTS_FILE, _load_texts, applied_as_recorded, dispute_summary, ledger_anchor,
                            step_anchor, text)
 from audit.views import SeatView, StepView
@@ -138,3 +138,28 @@ def test_applied_as_recorded_lays_down_a_pong_from_the_givers_river() -> None:
     after = applied_as_recorded(before, {"type": "pong", "seat": 1, "tile": "2p", "from": 0}, 5)
     assert after.seats[0].discards == () and after.seats[1].concealed == ("3s",)
     assert after.seats[1].melds[0].kind == "pong" and after.seats[1].melds[0].from_seat == 0
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_illegal_hand_says_its_payments_have_no_basis_and_what_undoing_them_means(lang: str) -> None:
+    """Issue 20 point 3: the rulebook settles nothing after an illegal move; each seat's line says
+    what undoing the record means (returns its gain, gets back its loss), and the illegal mover and
+    step are named. Matched on the texts' own entries with the record's numbers, not on wording."""
+    s, doc = summary("illegal-wall-tampered", lang)
+    claimed = doc["result"]["scores"]
+    (finding,) = [f for f in s.findings if f.kind == "illegal"] or list(s.findings)[:1]
+    mover = api.audit_record(doc)["findings"][0]["seat"]
+    assert s.no_settlement == _no_basis_text(mover, finding.step, Lang(lang))
+    for line, score in zip(s.seats, claimed, strict=True):
+        seat = render_value("seat", line.seat, Lang(lang))
+        if score > 0:
+            want = text("seat_undo_returns", Lang(lang), seat=seat, claimed=f"+{score}", amount=score)
+        elif score < 0:
+            want = text("seat_undo_gets_back", Lang(lang), seat=seat, claimed=str(score), amount=-score)
+        else:
+            want = text("seat_undo_nothing", Lang(lang), seat=seat)
+        assert line.sentence == want
+
+
+def _no_basis_text(seat: int | None, step: int | None, lang: Lang) -> str:
+    return text("illegal_no_basis", lang, seat=render_value("seat", seat, lang) if seat is not None else "–", step=step)

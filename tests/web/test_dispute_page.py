@@ -109,3 +109,14 @@ def test_a_superseded_revision_says_so_and_links_the_diff(client: FlaskClient, u
     diff = page(client, f"/records/{old}/diff", **{"with": str(new)})
     assert "<code>result.flip</code>" in diff
     assert client.get(f"/records/{old}/diff", query_string={"with": "999"}).status_code == 400
+
+
+def test_the_illegal_page_says_the_payments_have_no_basis_and_how_to_undo_them(client: FlaskClient,
+                                                                              upload: Upload) -> None:
+    """Issue 20 point 3, on the page an operator reads (zh)."""
+    html = page(client, f"/records/{stored(upload, 'illegal-wall-tampered')}", lang="zh")
+    doc = json.loads((SAMPLES / "illegal-wall-tampered.json").read_text(encoding="utf-8"))
+    assert dispute_text("illegal_no_basis", "zh", seat="1号位", step=21) in html
+    first = doc["result"]["scores"][0]
+    key = "undo_returns" if first > 0 else "undo_gets_back" if first < 0 else "undo_nothing"
+    assert dispute_text(key, "zh", amount=abs(first)) in html and "若撤销记录" in html

@@ -24,6 +24,7 @@ from audit import render
 from audit.api import trace_record
 from audit.catalogue import render_finding
 from audit.rulebook import rule_text
+from report.dispute import text as dispute_text
 from web import report
 from web.pdf.contents import drawn_steps
 from web.report_model import key_steps
@@ -151,8 +152,10 @@ def test_the_dispute_is_on_page_one(client: FlaskClient, upload: Upload, tmp_pat
         for seat, (mine, theirs) in enumerate(zip(computed, claimed)):
             cells = [f"{v:+d}" if v else "0" for v in (mine, theirs, theirs - mine)]
             assert re.search(rf"{seat} 号位( \S+)?\s+" + r"\s+".join(re.escape(c) for c in cells) + r"\b", first), (seat, cells)
-    else:
-        assert "没有结算" in first
+    else:  # an illegal hand: its payments have no basis, and what undoing them means (issue 20, point 3)
+        illegal = next(f for f in audit["findings"] if f["kind"] == "illegal")
+        assert squeezed(dispute_text("illegal_no_basis", "zh", seat=f"{illegal['seat']}号位", step=illegal["step"])) in flat
+        assert "若撤销记录" in first
 
 
 @needs_poppler

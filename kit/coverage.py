@@ -16,11 +16,9 @@ from typing import Any
 
 from audit.kinds import EventType, ItemKind, MeldKind, WinKind
 from audit.profiles import Profile
-from audit.replay import start_state, step
+from audit.play import Event, GameState, Phase, Settlement, first_chance, settle, start_state, step
 from audit.rulebook import section_of
-from audit.settle import Settlement, settle
 from sim.simulate import end_tags
-from audit.state import Event, GameState, Phase, first_chance
 
 RARE_EVENTS = ("热炮", "抢杠", "一炮多响", "荒庄查叫", "报听(硬)", "报听(软)", "杀报", "冲锋鸡", "责任鸡", "金鸡",
                "乌骨鸡", "憨包豆", "过胡", "过碰", "must-win")

@@ -13,11 +13,8 @@ import random
 from dataclasses import dataclass, fields
 from typing import Any
 
-from audit import hands
-from audit.claims import current_win_kind, assess
-from audit.rules import check
+from audit.play import Event, GameState, SeatState, assess, check, current_win_kind, hands
 from audit.kinds import EventType, MeldKind, WinKind
-from audit.state import Event, GameState, SeatState
 from audit.tiles import BIRD, COPIES, NUM_KINDS
 
 

@@ -29,12 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from audit import hands
+from audit.play import Event, GameState, Phase, Settlement, advance, hands, settle, start_state
 from audit.kinds import EventType, ItemKind, MeldKind, WinKind
 from audit.profiles import Profile, resolve
-from audit.replay import advance, start_state
-from audit.settle import Settlement, settle
-from audit.state import Event, GameState, Phase
 from audit.tiles import BIRD, NUM_KINDS, code
 
 CLASSES = (

@@ -23,15 +23,12 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
-from audit import chickens, hands
+from audit.play import (Event, GameState, IllegalMoveError, Phase, Settlement, Window, chickens, final_hand,
+                       first_chance, hands, settle, step)
 from sim.bots import Knobs, choose_discard, turn_move, window_moves
 from audit.cli import UsageError, parse_option
-from audit.findings import IllegalMoveError
 from audit.kinds import EventType, ItemKind, MeldKind, WinKind
 from audit.profiles import Profile, ProfileError, resolve
-from audit.replay import step
-from audit.settle import Settlement, final_hand, settle
-from audit.state import Event, GameState, Phase, Window, first_chance
 from audit.tiles import COPIES, NUM_KINDS, code
 
 VERSION = "1.0"

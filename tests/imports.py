@@ -27,6 +27,21 @@ FORBIDDEN: dict[str, frozenset[str]] = {
 tools above it, no Flask in storage or the batch."""
 
 
+ENGINE_PUBLIC: frozenset[str] = frozenset({
+    "audit.api",          # audit a record or a match; trace it step by step (the service, the batch, the kit)
+    "audit.play",         # the table, one replay step, the judge, the settlement (sim/, kit/)
+    "audit.kinds", "audit.tiles", "audit.lang",       # the one vocabulary: kinds, tiles, languages
+    "audit.catalogue", "audit.rulebook",             # finding and note texts; rule texts and labels
+    "audit.profiles", "audit.option_check",          # table P and what-if options
+    "audit.views", "audit.render",                   # step views as data; tiles and tables as SVG (as python-chess's svg)
+    "audit.schema", "audit.jsontext", "audit.origin",  # the format's schema, the strict JSON reader, input origins
+    "audit.cli",                                     # the engine's command line helpers the other commands share
+})
+"""The engine's public face: the modules a package above `audit/` may import. Everything else in
+the engine (state, replay, settle, compare, attribute, ...) is internal and reached through
+`audit.api` or `audit.play`, so a successor may rearrange it without touching the tools."""
+
+
 def module_files(root: Path) -> dict[str, Path]:
     """Dotted module name -> file, for every module of the layers under `root`."""
     out: dict[str, Path] = {}
@@ -81,6 +96,12 @@ def upward_imports(edges: dict[str, set[str]]) -> list[str]:
                   if layer_of(b) > layer_of(a))
 
 
+def internal_imports(edges: dict[str, set[str]]) -> list[str]:
+    """`a -> audit.x` for every import of an engine module outside ENGINE_PUBLIC from above the engine."""
+    return sorted(f"{a} -> {b}" for a, targets in edges.items() if a.split(".")[0] not in ("audit", "tests")
+                  for b in targets if b.split(".")[0] == "audit" and b != "audit" and b not in ENGINE_PUBLIC)
+
+
 def forbidden_imports(outside: dict[str, set[str]]) -> list[str]:
     """`module -> library` for every library its layer must not use."""
     return sorted(f"{name} -> {lib}" for name, libs in outside.items()
@@ -126,5 +147,6 @@ def problems(root: Path) -> list[str]:
     """Every breach of the contract under `root`, one line each."""
     edges, outside = import_graph(root)
     return ([f"upward import: {line}" for line in upward_imports(edges)]
+            + [f"engine internal: {line}" for line in internal_imports(edges)]
             + [f"forbidden library: {line}" for line in forbidden_imports(outside)]
             + [f"import cycle: {' <-> '.join(group)}" for group in cycles(edges)])

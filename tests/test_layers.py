@@ -39,7 +39,8 @@ def _tree(tmp_path: Path, sources: dict[str, str]) -> Path:
 
 
 CLEAN = {"audit/__init__.py": "", "audit/tiles.py": "import json\n", "audit/engine.py": "from audit import tiles\n",
-         "records/__init__.py": "", "records/storage.py": "import sqlite3\nfrom audit.engine import x\n",
+         "audit/api.py": "from audit import engine\n",
+         "records/__init__.py": "", "records/storage.py": "import sqlite3\nfrom audit.api import x\n",
          "web/__init__.py": "", "web/api.py": "import flask\nfrom records import storage\n",
          "app.py": "from web import api\n"}
 
@@ -65,6 +66,11 @@ def test_every_breach_is_named_not_only_the_first(tmp_path: Path) -> None:
     assert problems(_tree(tmp_path, tree)) == [
         "upward import: audit.values -> sim.bots", "upward import: audit.values -> web.api",
         "upward import: sim.bots -> records.storage"]
+
+
+def test_an_engine_internal_imported_from_above_is_named(tmp_path: Path) -> None:
+    tree = {**CLEAN, "web/views.py": "from audit.engine import x\nfrom audit.tiles import y\n"}
+    assert problems(_tree(tmp_path, tree)) == ["engine internal: web.views -> audit.engine"]
 
 
 @pytest.mark.parametrize(("change", "expected"), [

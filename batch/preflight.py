@@ -19,7 +19,8 @@ PROBE: Callable[[], str] = lambda: (  # noqa: E731  (a lambda: pickled by value,
 """The engine version a process imports (importing the batch's worker code on the way)."""
 
 HOW_TO: str = ("install the engine where the cluster runs: `make dist`, then `pip install "
-               "dist/zhuoji_audit-*.whl` (it carries audit/, sim/, kit/ and batch/) in the environment of the "
+               "'dist/zhuoji_audit-*.whl[batch]'` (audit/, sim/, kit/ and batch/, with distributed and pyarrow) "
+               "in the environment of the "
                "scheduler and of every worker, or start `dask scheduler` and each `dask worker` with "
                "PYTHONPATH set to a checkout of this version")
 

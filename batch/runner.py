@@ -139,6 +139,12 @@ def worker_count(client: Any) -> int:
         return max(len(client.scheduler_info()["workers"]), 1)
 
 
+RECOMPUTING: frozenset[str] = frozenset({"lost", "pending"})
+"""Future states that mean "not done yet" when as_completed hands the future back: its data was
+lost with a worker and the scheduler is computing it again (distributed reports such keys as
+"Couldn't gather ... rescheduling")."""
+
+
 def execute(client: Any, tasks: Sequence[Task], *, on_result: Callable[[Task, Any], int],
             progress: Progress | None = None, retries: int = RETRIES) -> list[Failure]:
     """Run every task; `on_result(task, result)` (on this process, in completion order) returns
@@ -164,6 +170,12 @@ def execute(client: Any, tasks: Sequence[Task], *, on_result: Callable[[Task, An
     queue = as_completed(first)
     for future in queue:
         index, task = by_key.pop(future.key)
+        if future.status in RECOMPUTING:
+            # Its result died with a worker (a kill after the task finished): the scheduler
+            # recomputes it, so wait for it again rather than report a failure.
+            by_key[future.key] = (index, task)
+            queue.add(future)
+            continue
         if future.status == "finished":
             hands = on_result(task, future.result())
             if progress:

@@ -31,7 +31,7 @@ from typing import Any, Final, Literal, get_args, get_origin, get_type_hints
 
 from audit.explain import MODELS, R17_DEFAULTS, settle_under
 from audit.profiles import Profile, ProfileError, apply_options, list_profiles, load_profile
-from audit.settle import Item, Settlement
+from audit.settle import Item, Settlement, net_scores
 from audit.state import GameState
 
 
@@ -226,11 +226,8 @@ def _diff(claimed: list[int], required: list[int]) -> tuple[int, ...]:
 
 
 def _net(ledger: list[Item] | tuple[Item, ...], n: int) -> tuple[int, ...]:
-    out = [0] * n
-    for it in ledger:
-        out[it.payer] -= it.amount
-        out[it.payee] += it.amount
-    return tuple(out)
+    """Each seat's net of a ledger (settle.net_scores), as a key for the effect index."""
+    return tuple(net_scores(list(ledger), n))
 
 
 # ---------------------------------------------------------------- parameter models

@@ -38,12 +38,12 @@ Model = Callable[[GameState, Settlement], list[Item] | None]
 """The ledger a platform with one mistake would pay, or None where the mistake cannot arise."""
 
 
-def settle_under(st: GameState, prof: Profile) -> list[Item]:
+def settle_under(st: GameState, prof: Profile, *, ignore_burn: bool = False) -> list[Item]:
     """The ledger of the replayed hand `st` settled under another profile (the state is put back)."""
     own = st.profile
     st.profile = prof
     try:
-        return settle(st).items
+        return settle(st, ignore_burn=ignore_burn).items
     finally:
         st.profile = own
 
@@ -71,15 +71,10 @@ def _credits_paid(rob: bool, ready: bool = True) -> Model:
             return None
         have = Counter((i.kind, i.payer, i.payee, i.amount) for i in sett.items)
         extra: list[Item] = []
-        own = st.profile
-        if not ready:
-            st.profile = replace(own, dou_requires_ready=False, chicken_requires_ready=False, dou_unready="void",
-                                 chicken=replace(own.chicken, exposed_payers="owner", qualified_pay_each_other=True))
-        try:
-            free = settle(st, ignore_burn=True).items
-        finally:
-            st.profile = own
-        for it in free:
+        prof = st.profile if ready else replace(
+            st.profile, dou_requires_ready=False, chicken_requires_ready=False, dou_unready="void",
+            chicken=replace(st.profile.chicken, exposed_payers="owner", qualified_pay_each_other=True))
+        for it in settle_under(st, prof, ignore_burn=True):
             key = (it.kind, it.payer, it.payee, it.amount)
             if it.kind in (ItemKind.DOU, ItemKind.CHICKEN) and it.payee in seats and not have[key]:
                 extra.append(it)

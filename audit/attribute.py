@@ -27,10 +27,10 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
-from typing import Any, Final, Literal, get_args, get_origin, get_type_hints
+from typing import Any, Final, Literal, get_args, get_origin
 
 from audit.explain import MODELS, R17_DEFAULTS, settle_under
-from audit.profiles import Profile, ProfileError, apply_options, list_profiles, load_profile
+from audit.profiles import Profile, ProfileError, apply_options, list_profiles, load_profile, type_hints
 from audit.settle import Item, Settlement, net_scores
 from audit.state import GameState
 
@@ -242,7 +242,8 @@ R17_RULE: Final[dict[str, str]] = {name: rule for rule, name, _ in R17_DEFAULTS}
 
 def _settings(obj: Any, prefix: str = "") -> Iterator[tuple[str, Any, Any]]:
     """(dotted name, value, type) of every scalar parameter under a profile dataclass."""
-    hints = get_type_hints(type(obj))
+    cls: type = type(obj)
+    hints = type_hints(cls)
     for f in fields(obj):
         if f.name in ("name", "title", "source") and not prefix:
             continue

@@ -299,11 +299,20 @@ def _convert_dict(value: Any, path: str) -> dict[str, int]:
     return out
 
 
+@lru_cache(maxsize=None)
+def type_hints(cls: type) -> dict[str, Any]:
+    """The resolved field types of a parameter dataclass. `get_type_hints` evaluates every
+    annotation string again on each call, which cost more than the rest of building a profile
+    (R16.16's attribution builds one profile per value of every parameter: a batch worker paid
+    about a second for its first hands of each profile); the classes never change, so once."""
+    return get_type_hints(cls)
+
+
 def build(cls: type, data: Any, path: str = "") -> Any:
     """Build a (nested) parameter dataclass from plain data, naming the first bad path."""
     if not isinstance(data, dict):
         raise ProfileError(path, "parameter_not_table", {"got": _short(data)})
-    hints = get_type_hints(cls)
+    hints = type_hints(cls)
     names = {f.name for f in fields(cls)}
     for key in data:
         if key not in names:

@@ -422,12 +422,12 @@ class GameState:
         self.window = None
         releasing = closer.seat if closer is not None and closer.type is EventType.DRAW else None
         for seat, value in w.could_win.items():
-            if self.profile.pass_lock_until == "draw" and seat == releasing:
+            if seat == releasing and self.profile.pass_lock_until == "draw":
                 continue
             old = self.seats[seat].lock
             if old is None or value > old.value:
                 self.seats[seat].lock = Lock(value, w.step)
-        if self.profile.pass_pong_lock:
+        if w.could_pong and self.profile.pass_pong_lock:
             for seat in w.could_pong:
                 if closer is None or closer.seat != seat or closer.type not in (EventType.PONG, EventType.KONG):
                     self.seats[seat].pong_locks.add(w.tile)
@@ -481,7 +481,7 @@ def _apply_draw(st: GameState, ev: Event) -> None:
         seat.turn_draws = set()
         seat.kong_this_turn = None
         seat.first_turn = seat.draws == 0 and ev.seat != st.dealer
-    if st.profile.pass_lock_until == "draw":
+    if seat.lock is not None and st.profile.pass_lock_until == "draw":
         seat.lock = None  # R13.1: any own draw, a replacement draw included
     seat.draws += 1
     seat.turn_draws.add(tile)
@@ -501,7 +501,7 @@ def _apply_discard(st: GameState, ev: Event) -> None:
         seat.first_discard_step = ev.step
     seat.discards_made += 1
     seat.pong_locks.clear()
-    if st.profile.pass_lock_until == "discard":
+    if seat.lock is not None and st.profile.pass_lock_until == "discard":
         seat.lock = None
     hot_kong = seat.kong_this_turn
     seat.kong_this_turn = None

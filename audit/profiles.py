@@ -299,11 +299,18 @@ def _convert_dict(value: Any, path: str) -> dict[str, int]:
     return out
 
 
+@lru_cache(maxsize=None)
+def _hints(cls: type) -> dict[str, Any]:
+    """The field types of a parameter dataclass, resolved once (`get_type_hints` compiles every
+    annotation each time it is asked: that was most of the cost of applying an option)."""
+    return get_type_hints(cls)
+
+
 def build(cls: type, data: Any, path: str = "") -> Any:
     """Build a (nested) parameter dataclass from plain data, naming the first bad path."""
     if not isinstance(data, dict):
         raise ProfileError(path, "parameter_not_table", {"got": _short(data)})
-    hints = get_type_hints(cls)
+    hints = _hints(cls)
     names = {f.name for f in fields(cls)}
     for key in data:
         if key not in names:

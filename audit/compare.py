@@ -47,6 +47,25 @@ def compare(result: dict[str, Any], sett: Settlement, base: int) -> list[Finding
     return out
 
 
+def agrees(result: dict[str, Any], sett: Settlement, base: int) -> bool:
+    """Whether `compare` finds nothing, without building a finding: the claimed scores, next dealer,
+    flip (when the record gives one) and payment sums (when it gives items) are the settlement's.
+    The fit (audit.fitting) asks this of every settlement it tries."""
+    claimed = result["scores"]
+    computed = sett.scores()
+    if len(claimed) != len(computed) or any(c != s * base for c, s in zip(claimed, computed)):
+        return False
+    if result["next_dealer"] != sett.next_dealer:
+        return False
+    if "flip" in result and result["flip"] != (code(sett.flip) if sett.flip is not None else None):
+        return False
+    if "items" not in result:
+        return True
+    mine = _sums([(i.kind._value_, i.payer, i.payee, i.amount * base) for i in sett.items])
+    theirs = _sums([(i["kind"], i["from"], i["to"], i["amount"]) for i in result["items"]])
+    return all(mine.get(key, 0) == theirs.get(key, 0) for key in set(mine) | set(theirs))
+
+
 def _compare_dealer(result: dict[str, Any], sett: Settlement) -> list[Finding]:
     if result["next_dealer"] == sett.next_dealer:
         return []

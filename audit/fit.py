@@ -24,7 +24,6 @@ from audit import jsontext
 from audit.catalogue import Lang, render_value
 from audit.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UsageError, parse_lang
 from audit.fitting import MIN_GAIN, Evidence, Fit, Record, Tally, Unexplained, fit, records_of
-from audit.profile_toml import profile_toml
 from audit.profiles import ProfileError, load_profile
 from audit.rulebook import RulebookError, value_label
 
@@ -193,18 +192,6 @@ def summary_lines(result: Fit, lang: Lang = Lang.EN) -> list[str]:
 
 # ---------------------------------------------------------------- the profile file
 
-def profile_file(result: Fit) -> str:
-    """The fitted profile as a profile file, each changed parameter with its evidence."""
-    header = [f"{result.profile.title}: written by python -m audit.fit (docs/fit.md).",
-              f"Base {result.base.name}; {result.usable} records, clean {result.clean_before} under the base, "
-              f"{result.clean_after} under this profile.", "",
-              "Every parameter is here; those the fit changed say so above them."]
-    notes = {e.parameter: (f"fitted: {_value(e.base)} in {result.base.name}; changes {e.values[0].tally.changes}, "
-                           f"fixes {e.values[0].tally.fixes}, breaks {e.values[0].tally.breaks} of the records")
-             for e in result.evidence if e.changed}
-    return profile_toml(result.profile, header=header, notes=notes)
-
-
 def write_atomically(path: Path, text: str) -> None:
     """Write a file whole or not at all: a temporary file beside it, then a rename."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
@@ -237,7 +224,7 @@ def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr)
         result = fit(records, args.profile, name=name, min_gain=args.min_gain)
         if args.out:
             try:
-                write_atomically(Path(args.out), profile_file(result))
+                write_atomically(Path(args.out), result.profile_text())
             except OSError as exc:
                 raise UsageError(f"{args.out}: cannot write: {exc.strerror or exc}") from None
     except UsageError as exc:

@@ -23,6 +23,7 @@ Everything here is a pure function of the records and the profiles; nothing is s
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
@@ -31,6 +32,7 @@ from audit.candidates import Trial, options_key, setting_options, trial, trials,
 from audit.catalogue import Lang
 from audit.engine import HandAudit, audit_hand
 from audit.findings import Verdict, verdict_of
+from audit.profile_toml import profile_toml
 from audit.profiles import Profile, ProfileError, apply_options, load_profile, to_data
 from audit.schema import validate_record
 
@@ -225,6 +227,21 @@ class Fit:
     unexplained: tuple[Unexplained, ...]
     invalid: tuple[Unexplained, ...]
     counts: Counts
+
+    def profile_text(self) -> str:
+        """The fitted profile as a profile file (TOML), each changed parameter with its evidence."""
+        header = [f"{self.profile.title}: written by python -m audit.fit (docs/fit.md).",
+                  f"Base {self.base.name}; {self.usable} records, clean {self.clean_before} under the base, "
+                  f"{self.clean_after} under this profile.", "",
+                  "Every parameter is here; those the fit changed say so above them."]
+        notes = {}
+        for e in self.evidence:
+            if e.changed:
+                t = e.values[0].tally
+                counts = f"changes {t.changes}, fixes {t.fixes}, breaks {t.breaks}" if t.whole else f"fixes {t.fixes}"
+                notes[e.parameter] = (f"fitted: {json.dumps(e.base, ensure_ascii=False)} in {self.base.name}; "
+                                      f"{counts} of the records")
+        return profile_toml(self.profile, header=header, notes=notes)
 
     def to_json(self, lang: Lang | str = Lang.EN) -> dict[str, Any]:
         """The fit as JSON (docs/fit.md), messages in `lang`."""

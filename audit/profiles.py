@@ -367,13 +367,20 @@ def _find(name: str) -> Path | None:
 def _load_cached(name: str, mtime_key: str) -> Profile:
     path = _find(name)
     assert path is not None
+    return parse_profile(path.read_text(encoding="utf-8"), name)
+
+
+def parse_profile(text: str, name: str) -> Profile:
+    """The text of the profile file `<name>.toml`, checked as the loader checks one: TOML, every
+    parameter by name and type, its `name` the file's, the cross-parameter rules."""
+    file = f"{name}.toml"
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ProfileError("", "profile_not_toml", {"file": path.name, "error": str(exc)}) from None
+        raise ProfileError("", "profile_not_toml", {"file": file, "error": str(exc)}) from None
     prof = build(Profile, data)
     if prof.name != name:
-        raise ProfileError("name", "profile_misnamed", {"file": path.name, "name": repr(prof.name)})
+        raise ProfileError("name", "profile_misnamed", {"file": file, "name": repr(prof.name)})
     _check_profile(prof)
     return prof
 

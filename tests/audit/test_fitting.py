@@ -17,7 +17,6 @@ import pytest
 
 from audit.api import audit_document
 from audit.candidates import value_at
-from audit.fit import profile_file
 from audit.fitting import Fit, Record, fit, records_of
 from audit.profiles import list_profiles, load_profile
 from sim.mutate import Mutant, mutants
@@ -98,7 +97,7 @@ def test_the_platforms_mistakes_are_listed(fitted: Fit, played: tuple[list[dict[
 
 def test_the_fitted_profile_file_passes_the_loader(fitted: Fit, played: tuple[list[dict[str, Any]], dict[int, Mutant]],
                                                    tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "platform.toml").write_text(profile_file(fitted), encoding="utf-8")
+    (tmp_path / "platform.toml").write_text(fitted.profile_text(), encoding="utf-8")
     monkeypatch.setenv("ZHUOJI_PROFILE_DIR", str(tmp_path))
     assert "platform" in list_profiles()
     loaded = load_profile("platform")

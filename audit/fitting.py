@@ -40,7 +40,7 @@ MIN_GAIN: Final = 1
 """Records a value must make clean, beyond those it spoils, to be taken: by default any gain, since
 the fit looks for the profile under which the most records are clean (`--min-gain` asks for more)."""
 
-RANK_SAMPLE: Final = 600
+RANK_SAMPLE: Final = 200
 """Records not clean the search tries every value on to order the values, when there are more
 (the values it then takes are tallied on every record; `_Search.choose`)."""
 
@@ -358,6 +358,24 @@ class _Search:
             self.tallies[opt.trial.key] = _tally(self.cases, opt, True)
             self._whole.add(opt.trial.key)
 
+    def _weigh(self, opt: Option, below: int) -> Tally | None:
+        """An option's tally over every record, or None as soon as its net gain is sure to stay
+        below `below`: the records not clean first (they give its fixes), then the clean ones, each
+        a break or not, until the breaks leave less than `below`."""
+        out = Tally()
+        cur_clean = [c for c in self.cases if c.clean]
+        for case in [c for c in self.cases if not c.clean]:
+            case.fill(self.current, [opt], self.settings, self.counts)
+            out = out.add(_tally([case], opt, True))
+        for case in cur_clean:
+            if out.fixes - out.breaks < below:
+                return None
+            case.fill(self.current, [opt], self.settings, self.counts)
+            out = out.add(_tally([case], opt, True))
+        self.tallies[opt.trial.key] = out
+        self._whole.add(opt.trial.key)
+        return out
+
     def choose(self, exact: bool) -> Option | None:
         """The value that makes the most records clean, net (fewer changes first when two tie).
 
@@ -390,9 +408,11 @@ class _Search:
             bar = self.min_gain if best is None else max(self.min_gain, self.tallies[best.trial.key].gain * margin)
             if estimate[opt.trial.key] < bar:
                 break
-            self._complete([opt])
-            t = self.tallies[opt.trial.key]
-            if t.gain >= self.min_gain and (best is None or (t.gain, -t.changes) > (
+            # Weighed only as far as it could still be taken: a value no better than the best is
+            # dropped the moment its breaks say so (it stays tallied over the unclean records only).
+            need = self.min_gain if best is None else max(self.min_gain, self.tallies[best.trial.key].gain)
+            t = self._weigh(opt, need)
+            if t is not None and (best is None or (t.gain, -t.changes) > (
                     self.tallies[best.trial.key].gain, -self.tallies[best.trial.key].changes)):
                 best = opt
         return best

@@ -370,6 +370,8 @@ ZH: dict[str, str] = {
     "Fixes: records not clean that the value makes clean; breaks: clean records it spoils; changes: records whose settlement or verdict it changes. For a changed parameter, what its fitted value does against the base's value.":
         "纠正：原本有误、换成该取值后无误的牌局；弄错：原本无误、换成该取值后出错的牌局；改变：结算或结论因该取值而变的牌局。改动过的参数，列的是拟合取值相对起始取值的效果。",
     "Fitted": "拟合值",
+    "Value taken": "采用的取值",
+    "In the base profile": "起始规则配置中的取值",
     "Value tried": "试过的取值",
     "Every value tried": "试过的全部取值",
     "fitted": "拟合值",

@@ -13,6 +13,7 @@ engine state, no Flask: the PDF and the page read the same summary.
 """
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -256,8 +257,12 @@ def _ledger_anchor_of(finding: Mapping[str, Any]) -> str | None:
     return TOTALS_ANCHOR
 
 
-def _finding_line(finding: Mapping[str, Any], steps: set[int], lang: Lang, names: Sequence[str] = ()) -> FindingLine:
+def _finding_line(finding: Mapping[str, Any], steps: set[int], lang: Lang, names: Sequence[str] = (),
+                  due: int | None = None) -> FindingLine:
+    """One finding's line; `due` is the step it points at (Trace.due_steps: a settlement finding's
+    is the step that made its payment due), linked beside its ledger row."""
     step = _int(finding.get("step"))
+    step = step if step is not None else due
     params = finding.get("params") or {}
     related = tuple(sorted({v for name in STEP_PARAMS if (v := _int(params.get(name))) is not None} - {step}))
     sentence = render_finding(finding, lang, names) if "code" in finding else str(finding.get("message", ""))
@@ -411,6 +416,18 @@ def _no_basis(finding: Mapping[str, Any] | None, lang: Lang, names: Sequence[str
     return text("illegal_no_basis", lang, seat=who, step=finding.get("step"))
 
 
+def finding_key(finding: Mapping[str, Any]) -> str:
+    return json.dumps([finding.get("code"), finding.get("params")], sort_keys=True, ensure_ascii=False)
+
+
+def due_steps_by_finding(trace: Trace | None) -> dict[str, int]:
+    """The step each finding of the trace's audit points at, by code and params: the stored audit
+    summarised may be another object than the trace's (the same findings when the engine agrees)."""
+    if trace is None:
+        return {}
+    return {finding_key(f): d for f, d in zip(trace.audit.get("findings") or [], trace.due_steps) if d is not None}
+
+
 def dispute_summary(audit: Mapping[str, Any] | None, trace: Trace | None, document: Any,
                     lang: Lang | str = Lang.ZH) -> DisputeSummary:
     """The summary of one hand in `lang`, from its audit (the stored one: a match hand's audit
@@ -428,7 +445,8 @@ def dispute_summary(audit: Mapping[str, Any] | None, trace: Trace | None, docume
     indices = {sv.index for sv in steps}
     findings = [f for f in audit.get("findings") or [] if isinstance(f, dict)]
     names = seat_names(document)
-    lines = tuple(_finding_line(f, indices, lang, names) for f in findings)
+    due_of = due_steps_by_finding(trace)
+    lines = tuple(_finding_line(f, indices, lang, names, due_of.get(finding_key(f))) for f in findings)
     first_illegal = next((f for f in findings if f.get("kind") == "illegal" and _int(f.get("step")) is not None),
                          None)
     events = document.get("events") if isinstance(document, dict) else None
@@ -449,4 +467,4 @@ def dispute_summary(audit: Mapping[str, Any] | None, trace: Trace | None, docume
 
 
 __all__ = ["DisputeSummary", "FindingLine", "IllegalMove", "LaterEvent", "SeatLine", "Stopped",
-           "applied_as_recorded", "dispute_summary", "ledger_anchor", "step_anchor", "text", "total_anchor"]
+           "applied_as_recorded", "dispute_summary", "due_steps_by_finding", "finding_key", "ledger_anchor", "step_anchor", "text", "total_anchor"]

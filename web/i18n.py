@@ -191,6 +191,10 @@ ZH: dict[str, str] = {
     "Ledger": "明细账",
     "Payer": "付款方",
     "Payee": "收款方",
+    "Payment": "款项",
+    "Fits the record's totals": "与记录合计相符",
+    "The record gives only totals: these payments are the ones that give exactly its totals (R16.16).":
+        "记录只有各家合计：上表是使合计恰好成立的款项（R16.16），据此可知记录错在哪一笔。",
     "The record gives no itemised ledger (result.items), so only its totals are compared.":
         "记录没有逐项明细（result.items），只比较合计。",
     "No payments.": "没有支付。",

@@ -9,7 +9,7 @@ them, and never computes an amount.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,7 @@ from audit import api as engine_api
 from audit import render
 from audit.catalogue import Lang, render_note, render_value, seat_names
 from audit.tiles import CODES, zh_name
-from report.dispute import DisputeSummary, dispute_summary, ledger_anchor
+from report.dispute import DisputeSummary, dispute_summary, due_steps_by_finding, finding_key, ledger_anchor
 from report.dispute import text as dispute_text
 from audit.views import ChickenView, StepView, Trace
 from web.db import get_store
@@ -49,6 +49,60 @@ def chicken_lines(chickens: Sequence[ChickenView], lang: Lang | str) -> list[Chi
         if "by" in values:
             values["by"] = render_value("burn", values["by"], lang)
         out.append(ChickenLine(c, dispute_text(f"chicken_{c.reason}", lang, **values)))
+    return out
+
+
+@dataclass(frozen=True)
+class DifferingPayment:
+    """One payment (kind, payer, payee) on which the record and the rules part, for PDF page 1:
+    from the item-by-item comparison when the record has items, else from the attribution of its
+    wrong totals (R16.16: `inferred`, the amount that fits the record's scores, per reading)."""
+
+    kind: str
+    payer: int | None
+    payee: int | None
+    rule: str | None
+    computed: int
+    claimed: int
+    inferred: bool
+    reading: str | None = None
+    step: int | None = None
+
+    @property
+    def difference(self) -> int:
+        """Record minus audit, the sign of every difference in the report."""
+        return self.claimed - self.computed
+
+
+ATTRIBUTION_PREFIX = "net_item_"
+"""The codes of audit.attributed that name one payment of a reading."""
+
+
+def differing_payments(rows: Sequence["LedgerRow"], findings: Sequence[dict[str, Any]],
+                       has_claimed_items: bool, dues: Mapping[str, int] | None = None) -> list[DifferingPayment]:
+    """Every payment that differs, for the page an operator reads first; its rule and step are the
+    finding's about it (`dues`: report.dispute.due_steps_by_finding), else the ledger row's rule."""
+    if has_claimed_items:
+        about = {(p.get("kind"), p.get("payer"), p.get("payee")): f for f in findings
+                 if isinstance(p := f.get("params") or {}, dict) and "payer" in p and "payee" in p}
+        out = []
+        for r in rows:
+            if not r.difference:
+                continue
+            f = about.get((r.kind, r.payer, r.payee))
+            rule = f.get("rule") if f is not None else (r.rules[0] if r.rules else None)
+            step = (dues or {}).get(finding_key(f)) if f is not None else None
+            out.append(DifferingPayment(r.kind, r.payer, r.payee, rule, r.computed or 0, r.claimed or 0, False,
+                                        step=step))
+        return out
+    out = []
+    for f in findings:
+        params = f.get("params") or {}
+        if not str(f.get("code", "")).startswith(ATTRIBUTION_PREFIX) or not isinstance(params.get("due"), int):
+            continue
+        out.append(DifferingPayment(str(params.get("kind")), params.get("payer"), params.get("payee"), f.get("rule"),
+                                    params["due"], int(params.get("fits") or 0), True, params.get("reading"),
+                                    params.get("step")))
     return out
 
 
@@ -203,6 +257,8 @@ def report_context(detail: dict[str, Any]) -> dict[str, Any]:
     steps = trace.steps if trace is not None else []
     base = document.get("base") if isinstance(document, dict) else None
     base = base if isinstance(base, int) and not isinstance(base, bool) and base > 0 else 1
+    rows = ledger(settlement.get("items"), claimed_items, base, lang, seat_names(document)) \
+        if settlement or claimed_items else []
     return {
         "trace": trace,
         "steps": steps,
@@ -210,9 +266,10 @@ def report_context(detail: dict[str, Any]) -> dict[str, Any]:
         "key_steps": key_steps(steps),
         "event_words": event_words(steps, detail.get("seats") or ()),
         "claimed": result,
-        "ledger": ledger(settlement.get("items"), claimed_items, base, lang, seat_names(document))
-        if settlement or claimed_items else [],
+        "ledger": rows,
         "has_claimed_items": claimed_items is not None,
+        "differing": differing_payments(rows, audit.get("findings") or [], claimed_items is not None,
+                                        due_steps_by_finding(trace)),
         "totals": seat_totals(settlement.get("scores"), result.get("scores")),
         "next_dealer": Compared("next_dealer", settlement.get("next_dealer"), result.get("next_dealer")),
         "flip": Compared("flip", settlement.get("flip"), result.get("flip")),

@@ -96,7 +96,9 @@ def test_missettled_seats_carry_record_minus_audit_and_findings_their_ledger_row
     assert {line.seat for line in s.differing_seats} == {i for i, line in enumerate(s.seats) if line.differs}
     assert [f.ledger_anchor for f in s.findings] == \
         [ledger_anchor("hand", f["params"]["payer"], f["params"]["payee"]) for f in audit["findings"]]
-    assert all(f.step_anchor is None for f in s.findings)
+    # a settlement finding links to its ledger row and to the step that made the payment due: the win
+    win = next(i for i, ev in enumerate(doc["events"]) if ev["type"] == "win")
+    assert all(f.step == win and f.step_anchor == step_anchor(win) for f in s.findings)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

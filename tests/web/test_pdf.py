@@ -284,3 +284,30 @@ def test_overview_pdf(client: FlaskClient, upload: Upload, tmp_path: Path) -> No
 def test_pdf_of_an_unknown_record_is_404(client: FlaskClient) -> None:
     response = client.get("/records/4242.pdf")
     assert response.status_code == 404 and "record 4242 does not exist" in response.get_data(as_text=True)
+
+
+@needs_poppler
+def test_page_one_holds_every_payment_that_differs(client: FlaskClient, upload: Upload, tmp_path: Path) -> None:
+    """Issue 20, point 5: with items, every ledger row whose amounts differ; with scores only, the
+    payments the attribution names (the amounts that fit the record's totals)."""
+    record_id = stored(upload, "missettled-rob-paid-by-three")
+    first = page_texts(pdf_of(client, f"/records/{record_id}.pdf", tmp_path))[0]
+    doc = json.loads((ROOT / "samples" / "missettled-rob-paid-by-three.json").read_text(encoding="utf-8"))
+    audit = audit_of(client, record_id)
+    differing = [f for f in audit["findings"] if f["code"].startswith("item_")]
+    assert differing and "款项" in first
+    for f in differing:
+        p = f["params"]
+        row = (rf"{p['payer']}号位 \S+ → {p['payee']}号位 \S+\s+.*{re.escape(f['rule'])}\s+{p['due']}\s+{p['paid']}"
+               rf"\s+{p['paid'] - p['due']:+d}")
+        assert re.search(row, first), (row, first)
+    doc["result"].pop("items")
+    doc["game_id"] += "-scores"
+    (result,) = upload(json.dumps(doc, ensure_ascii=False).encode()).get_json()["results"]
+    first = page_texts(pdf_of(client, f"/records/{result['record_id']}.pdf", tmp_path))[0]
+    named = [f for f in audit_of(client, result["record_id"])["findings"] if f["code"].startswith("net_item_")]
+    assert named and "与记录合计相符" in first
+    for f in named:
+        p = f["params"]
+        assert re.search(rf"{p['payer']}号位 \S+ → {p['payee']}号位 \S+\s+.*{re.escape(f['rule'])}\s+{p['due']}\s+"
+                         rf"{p['fits']}", first), f

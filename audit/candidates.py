@@ -71,6 +71,19 @@ def _alternatives(path: str, value: Any, tp: Any) -> list[Any]:
 _CANDIDATES: dict[str, list[tuple[str, Any, Profile]]] = {}
 
 
+def _companions(prof: Profile, path: str, value: Any) -> dict[str, Any]:
+    """What a named option brings along when a platform reads it the other way (profiles.py
+    `_apply_special`): the flip read as `next` on an up-and-down profile counts discards as the
+    profile's own `next` does (its base value), not as its up-and-down reading."""
+    if path != "flip" or value != "next":
+        return {}
+    try:
+        base = load_profile(prof.name)
+    except ProfileError:
+        return {}
+    return {"flip_counts_discards": base.flip_counts_discards} if base.flip == "next" else {}
+
+
 def parameter_models(prof: Profile) -> list[tuple[str, Any, Profile]]:
     """(parameter, value, profile with that value) for every amount-changing parameter of `prof`;
     built once per profile (profiles are immutable and cached by the loader)."""
@@ -82,7 +95,7 @@ def parameter_models(prof: Profile) -> list[tuple[str, Any, Profile]]:
         for path, value, tp in _settings(prof):
             for alt in _alternatives(path, value, tp):
                 try:
-                    out.append((path, alt, apply_options(prof, {path: alt})))
+                    out.append((path, alt, apply_options(prof, {path: alt, **_companions(prof, path, alt)})))
                 except ProfileError:
                     continue
         _CANDIDATES[key] = out

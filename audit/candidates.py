@@ -150,31 +150,26 @@ def _subsets(tp: Any, value: tuple[Any, ...]) -> list[tuple[Any, ...]]:
     return [combo for combo in out if combo != tuple(value)]
 
 
-def _bundled_tables(path: str) -> list[dict[str, Any]]:
-    """The tables the bundled profiles give an optional table parameter, turned on where they have
-    an `enabled` switch (a table that is there but off changes nothing)."""
-    out: list[dict[str, Any]] = []
+def _bundled(path: str) -> list[Any]:
+    """The values the bundled profiles give an optional parameter (a table as its data, turned on
+    where it has an `enabled` switch: a table that is there but off changes nothing)."""
+    out: list[Any] = []
     for name in list_profiles():
         data = value_at(load_profile(name), path)
-        if isinstance(data, dict):
-            data = {**data, "enabled": True} if "enabled" in data else data
-            if data not in out:
-                out.append(data)
+        if isinstance(data, dict) and "enabled" in data:
+            data = {**data, "enabled": True}
+        if data is not None and data not in out:
+            out.append(data)
     return out
 
 
 def _more(path: str, value: Any, tp: Any) -> list[Any]:
-    """What the fit tries beyond R16.16's values: other lists of choices, an absent table as the
-    bundled profiles have it, an unset number as they set it."""
+    """What the fit tries beyond R16.16's values: other lists of choices, and an optional parameter
+    the profile leaves out (a table, a number, a switch) as the bundled profiles have it."""
     if isinstance(value, tuple):
         return list(_subsets(tp, value))
-    if value is not None:
-        return []
-    inner = [arg for arg in get_args(tp) if arg is not type(None)]
-    if len(inner) == 1 and isinstance(inner[0], type) and is_dataclass(inner[0]):
-        return list(_bundled_tables(path))
-    if inner == [int]:
-        return sorted(v for v in _known_values(path) if isinstance(v, int) and not isinstance(v, bool))
+    if value is None:
+        return _bundled(path)
     return []
 
 

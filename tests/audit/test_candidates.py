@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from audit.candidates import FIXED, parameter_models, trials, value_at
+from audit.option_check import known_parameters
 from audit.profiles import apply_options, list_profiles, load_profile
 from audit.reads import flatten
 
@@ -62,3 +63,16 @@ def test_a_trial_key_is_its_options() -> None:
     weile = load_profile("weile")
     keys = [t.key for t in trials(weile, weile)]
     assert len(keys) == len(set(keys)) and '{"dou_unready": "reverse"}' in keys
+
+
+def test_every_parameter_of_the_model_is_tried_without_a_list_to_keep() -> None:
+    """The trials come from the profile's dataclasses (option_check.known_parameters reads the same
+    types): a parameter added there (R18) is tried by the fit with nothing to add. Only the seat
+    count is never tried, and a table the loader refuses alone (senyan's 杀报 needs a 报听)."""
+    for name in list_profiles():
+        prof = load_profile(name)
+        tried = {t.parameter for t in trials(prof, prof)}
+        left = {k for k in known_parameters() if k not in tried and not any(t.startswith(k + ".") for t in tried)
+                and not any(k.startswith(t + ".") for t in tried)}
+        refused = {"kill_declared", "kill_declared.value", "kill_declared.mode"} if prof.declared is None else set()
+        assert left == {"players"} | refused, name

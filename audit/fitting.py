@@ -97,9 +97,9 @@ class Tally:
         return Tally(self.changes, self.breaks, self.fixes, self.whole)
 
     def add(self, other: Tally) -> Tally:
-        """The tallies of two sets of records together (whole once either is)."""
+        """The tallies of two sets of records together."""
         return Tally(self.changes + other.changes, self.fixes + other.fixes, self.breaks + other.breaks,
-                     self.whole or other.whole)
+                     self.whole and other.whole)
 
     def to_json(self) -> dict[str, int | None]:
         """The tally as JSON (`changes` and `breaks` null where they were not measured)."""
@@ -594,6 +594,8 @@ def fit(records: list[Record], base_name: str, *, name: str | None = None, min_g
                           clean, search.ties(chosen), chosen.trial.together))
         search.take(chosen)
     search.finish()
+    for case in search.cases:
+        case.table = None  # (about 10 kB a record, not needed by the audit below)
     options = _fitted_options(steps, base, search)
     fitted = replace(search.current.profile, name=name or f"{base.name}_fit",
                      title=f"{base.title}, fitted to {len(usable)} records",

@@ -205,7 +205,6 @@ APPEND_ONLY_M005 = ("receipts", "case_decisions")
 """The append-only tables of m005 (a decision is corrected by a later one, never edited)."""
 
 
-
 @migrations()
 def m006_conformance(db: Database) -> None:
     """Issue 15: the runs of the conformance kit (`records.conformance`), their look-up index, and

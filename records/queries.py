@@ -332,7 +332,6 @@ class Queries:
             f"SELECT DISTINCT {column} FROM records WHERE {column} IS NOT NULL AND {column} != '' "
             f"ORDER BY {column} LIMIT 200")]
 
-
     def audit_target(self, record: dict[str, Any]) -> tuple[object, int, int]:
         """What to audit for a record: the whole match for a match hand (continuity matters)."""
         if record["match_id"] is not None:
@@ -340,7 +339,6 @@ class Queries:
                                     "WHERE m.id = ?", [record["match_id"]]).fetchone()
             return _loads(match[0]), record["match_index"], match[1]
         return self.document(record["id"]), 0, 1
-
 
 
 def _loads(data: bytes | str) -> Any:
@@ -354,7 +352,6 @@ def _contract(row: dict[str, Any]) -> dict[str, Any]:
     """The audit JSON in the contract's shape and key order."""
     return {"game_id": row["game_id"], "profile": row["profile"], "verdict": row["verdict"],
             "findings": json.loads(row["findings_json"]), "settlement": json.loads(row["settlement_json"])}
-
 
 
 def _counted_from_page(rows: list[dict[str, Any]], verdict: str | None, counts: dict[str, int], total: int,

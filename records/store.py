@@ -310,4 +310,4 @@ class Store(Queries):
             self.db.conn.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})",
                                      [list(row.values()) for row in rows])
 
-__all__ = ["Outcome", "Store", "Stored", "UnknownRecord"]
+__all__ = ["Outcome", "Store", "Stored"]

@@ -12,7 +12,7 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from app import create_app
-from records.db import connect
+from records.db import atomic, connect
 from records.migrations import m006_conformance, migrate, migrations
 from records.store import Store
 from tests.conftest import app_config, example_path
@@ -191,16 +191,16 @@ def test_a_database_from_before_m004_verifies_after_the_upgrade(tmp_path: Path) 
     path = tmp_path / "old.sqlite3"
     db = connect(path)
     migrations.apply(db, stop_before="m004_trust")
-    db.execute("INSERT INTO accounts (name, role, password_hash, disabled, created_at) "
-               "VALUES ('old-admin', 'admin', 'x', 0, '2025-01-01')")
-    prev = trail_module.GENESIS
-    for at, action in (("2025-01-01T00:00:00.000Z", "account-create"), ("2025-01-02T00:00:00.000Z", "login")):
-        detail = '{"account": "old-admin", "platform": null, "role": "admin"}'
-        digest = trail_module.chain_hash(prev, at, "cli", action, None, detail)
-        db.execute("INSERT INTO trail (at, actor, action, record_id, detail, prev, hash) VALUES (?, 'cli', ?, NULL, ?, ?, ?)",
-                   [at, action, detail, prev, digest])
-        prev = digest
-    db.conn.commit()
+    with atomic(db):
+        db.execute("INSERT INTO accounts (name, role, password_hash, disabled, created_at) "
+                   "VALUES ('old-admin', 'admin', 'x', 0, '2025-01-01')")
+        prev = trail_module.GENESIS
+        for at, action in (("2025-01-01T00:00:00.000Z", "account-create"), ("2025-01-02T00:00:00.000Z", "login")):
+            detail = '{"account": "old-admin", "platform": null, "role": "admin"}'
+            digest = trail_module.chain_hash(prev, at, "cli", action, None, detail)
+            db.execute("INSERT INTO trail (at, actor, action, record_id, detail, prev, hash) "
+                       "VALUES (?, 'cli', ?, NULL, ?, ?, ?)", [at, action, detail, prev, digest])
+            prev = digest
     db.close()
     store = Store.open(path, trail_key=b"k")
     try:

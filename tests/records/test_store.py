@@ -16,7 +16,6 @@ from records.store import Store, Stored
 from tests.conftest import dumps, example_path, load_example, missettled, variant
 
 
-
 def put(store: Store, doc: dict[str, Any] | bytes, name: str = "hand.json", uploader: str = "tester") -> list[Stored]:
     """Ingest one file's bytes and store every good unit."""
     data = doc if isinstance(doc, bytes) else dumps(doc)

@@ -163,15 +163,15 @@ def test_the_migration_fills_the_tallies_from_records_already_stored(tmp_path: P
     store.load_audited([(hand(d), audit(VERDICTS[n % 4], list(RULES[: n % 3]))) for n, d in enumerate(docs)],
                        engine_version="e")
     expected = sorted(store.db.execute("SELECT * FROM record_key_tally WHERE n != 0").fetchall())
-    for name in tally.TRIGGERS:
-        store.db.execute(f"DROP TRIGGER {name}")
-    for name in WALK_INDEXES:
-        store.db.execute(f"DROP INDEX {name}")
-    store.db.execute("CREATE INDEX idx_records_played_utc ON records (played_utc)")  # as m002 left it
-    store.db.execute("DROP TABLE record_tally")
-    store.db.execute("DROP TABLE record_key_tally")
-    store.db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm007_tally'")
-    store.db.conn.commit()
+    with store.atomic():
+        for name in tally.TRIGGERS:
+            store.db.execute(f"DROP TRIGGER {name}")
+        for name in WALK_INDEXES:
+            store.db.execute(f"DROP INDEX {name}")
+        store.db.execute("CREATE INDEX idx_records_played_utc ON records (played_utc)")  # as m002 left it
+        store.db.execute("DROP TABLE record_tally")
+        store.db.execute("DROP TABLE record_key_tally")
+        store.db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm007_tally'")
     store.close()
     reopened = Store.open(path)
     assert sorted(reopened.db.execute("SELECT * FROM record_key_tally WHERE n != 0").fetchall()) == expected

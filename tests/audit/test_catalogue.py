@@ -428,6 +428,12 @@ FINDING_TRIGGERS: dict[str, Trigger] = {
 }
 """Every finding code of the catalogue and a case that emits it."""
 
+# R18 (issue 21): kept as a block of its own.
+FINDING_TRIGGERS |= {
+    "house_rule_needs": t(lambda: options({"hot_shot.burn_liabilities": "void"}, "senyan")),
+    "house_rule_needs_section": t(lambda: options({"dealer_bonus.on": "dealer_wins"})),
+}
+
 
 def batch_findings(tmp_path: Path, name: str, data: bytes) -> Findings:
     """The findings of the batch's rows for a file holding `data`."""

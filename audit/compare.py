@@ -107,8 +107,9 @@ def _explain(key: tuple[str, int, int], want: int, got: int, sett: Settlement,
             return "R9.3", "robbed_kong_paid", {"burn_step": void.step}
         return "R8.3", "voided_kong_paid", {"burn_step": void.step}
     if sett.waived and got > want:
-        # R17: a payment a house-rule parameter cancels, paid anyway (qualifying seats paying each
-        # other, a 责任鸡 not owed, a second 冲锋鸡, melded chickens under 包鸡).
+        # R17/R18: a payment a house-rule parameter cancels, paid anyway (qualifying seats paying each
+        # other, a 责任鸡 not owed, a second 冲锋鸡, melded chickens under 包鸡, a dealer bonus the
+        # dealer pays, an exposed kong's dou paid to the konger, a burned shooter's liabilities).
         waived = [i for i in sett.waived if (i.kind.value, i.payer, i.payee) == key]
         hit = [i for i in waived if i.amount * base == got - want] or [
             i for i in waived if sum(w.amount for w in waived if w.rule == i.rule) * base == got - want]
@@ -118,12 +119,12 @@ def _explain(key: tuple[str, int, int], want: int, got: int, sett: Settlement,
     if same:
         # Cite the payment the difference is made of (a missing 责任鸡 extra is R11.4, not R11.6).
         # When amounts tie, the more specific rule (R11.4 over the generic R11.6) names it better;
-        # with no exact payment, an R17 house-rule payment of the pair is the likelier mistake.
+        # with no exact payment, an R17/R18 house-rule payment of the pair is the likelier mistake.
         exact = sorted((i for i in same if i.amount * base == abs(want - got)),
                        key=lambda i: i.rule == KIND_RULE[kind])
         notes = list({repr(n): n for n in (i.note_json() for i in same)}.values())
         if not exact:
-            same = sorted(same, key=lambda i: not i.rule.startswith("R17"))
+            same = sorted(same, key=lambda i: not i.rule.startswith(("R17", "R18")))
         return (exact or same)[0].rule, "item_amount_differs", {"notes": notes}
     related = [i for i in sett.items if i.kind.value == kind and i.payee == payee]
     if related:

@@ -34,6 +34,7 @@ from tests.audit.test_precedence import HOT, MUST_WIN, PAIR, QUIET, SHOOTER, THR
 from tests.audit.test_schema import random_mutants
 from tests.audit.test_turns import HANDS, ROUND
 from tests.audit import test_r17 as r17_hands
+from tests.audit import test_r18 as r18_hands
 from tests.builder import record, with_result
 from tests.conftest import variant
 from tests.helpers import INERT, quiet_round
@@ -500,6 +501,16 @@ NOTE_TRIGGERS: dict[str, Callable[[], list[Json]]] = {
     "follow_dealer": lambda: r17(r17_hands.FOLLOW_HANDS, r17_hands.FOLLOW, {"follow_dealer": 1}),
 }
 """Every note code (notes and their parts) and a settlement that uses it."""
+
+# R18 (issue 21): kept as a block of its own.
+NOTE_TRIGGERS |= {
+    "dou_konger_pays": lambda: r17(r18_hands.EXPOSED_HANDS, r18_hands.EXPOSED, r18_hands.KONGER),
+    "dou_was_ready": lambda: r17(r18_hands.BROKEN_HANDS, r18_hands.BROKEN, r18_hands.EVER),
+    "dou_reversed_ever": lambda: r17(r18_hands.PAYEE_HANDS, r18_hands.PAYEE,
+                                     {**r18_hands.EVER, "dou_unready": "reverse"}),
+    "responsibility_to_burned": lambda: r17(*r18_hands.BURNED_CLAIMER, r18_hands.VOID),
+    "konged_charge_extra": lambda: r17(r18_hands.KONGED_HANDS, r18_hands.KONGED, r18_hands.KEEPS),
+}
 
 
 # ---------------------------------------------------------------- (b) every entry is emitted

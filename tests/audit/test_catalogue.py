@@ -433,6 +433,9 @@ FINDING_TRIGGERS: dict[str, Trigger] = {
 FINDING_TRIGGERS |= {
     "house_rule_needs": t(lambda: options({"hot_shot.burn_liabilities": "void"}, "senyan")),
     "house_rule_needs_section": t(lambda: options({"dealer_bonus.on": "dealer_wins"})),
+    **{f"net_r18_{n.split('-')[1]}_not_played": t(partial(without_items, f"samples/missettled-{n}.json"))
+       for n in ("r18-1-dealer-wins", "r18-2-konger-pays", "r18-3-ever-ready", "r18-4-burn-void",
+                 "r18-5-konged-charge")},
 }
 
 

@@ -5,6 +5,8 @@ its result). Values: weile (dou 3 / 3 / 1, chicken normal 1, charge 3 so a 冲�
 self-draw bonus; with streak 2 the bonus is 3)."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -257,10 +259,13 @@ SHOT_CHARGE = ("0 discard 9s\n1 draw 4p\n1 discard 6s\n2 draw 5m\n2 discard 5m\n
 (平胡 1 + bonus 1 = 2); seat 3 ends ready (waits 4s/5s), seat 1 is ready, seat 2 is not."""
 
 
+SHOT_HANDS = [DEALER, S1_NO_BIRD, INERT[0], SHOOTER]
+
+
 def test_r18_4_a_burned_shooter_owes_no_charge_chicken() -> None:
     """R11.7: the burned shooter pays its 冲锋鸡, 3, to each qualifying seat (0 and 1); void: nothing,
     both payments waived citing R18.4."""
-    hands = [DEALER, S1_NO_BIRD, INERT[0], SHOOTER]
+    hands = SHOT_HANDS
     kept = settled(hands, SHOT_CHARGE, flip="9p")
     assert kinds(kept["items"], "hand") == {(3, 0): 2}
     assert kinds(kept["items"], "chicken") == {(3, 0): 3, (3, 1): 3}
@@ -372,7 +377,7 @@ def test_r18_5_under_gold_the_extra_is_multiplied() -> None:
     (BONUS_SELF_DRAW, SELF_DRAW, ON, {"profile": "kuhu", "streak": 2, "flip": "9s"}, "R18.1"),
     (EXPOSED_HANDS, EXPOSED, KONGER, {"flip": "9p"}, "R18.2"),
     (BROKEN_HANDS, BROKEN, EVER, {"flip": "9p"}, "R18.3"),
-    ([DEALER, S1_NO_BIRD, INERT[0], SHOOTER], SHOT_CHARGE, VOID, {"flip": "9p"}, "R18.4"),
+    (SHOT_HANDS, SHOT_CHARGE, VOID, {"flip": "9p"}, "R18.4"),
     (KONGED_HANDS, KONGED, KEEPS, {"flip": "9p"}, "R18.5"),
 ])
 def test_a_platform_that_ignores_the_parameter_is_missettled_citing_it(
@@ -385,3 +390,16 @@ def test_a_platform_that_ignores_the_parameter_is_missettled_citing_it(
     found = [f for f in a.findings if f.kind.value == "missettled"]
     assert found and {f.rule for f in found} == {rule}, [(f.rule, f.code) for f in found]
     assert audit_hand(with_result(rec, legal(a))).findings == []
+
+
+@pytest.mark.parametrize("name,rule", [("r18-1-dealer-wins", "R18.1"), ("r18-2-konger-pays", "R18.2"),
+                                       ("r18-3-ever-ready", "R18.3"), ("r18-4-burn-void", "R18.4"),
+                                       ("r18-5-konged-charge", "R18.5")])
+def test_without_items_todays_settlement_is_named_as_the_house_rule_not_played(name: str, rule: str) -> None:
+    """samples/missettled-r18-*: scores only, today's settlement: every seat's difference is put down to
+    R18.x (`net_r18_N_not_played`), as R17's are."""
+    doc = json.loads((Path(__file__).parents[2] / "samples" / f"missettled-{name}.json").read_text(encoding="utf-8"))
+    doc["result"].pop("items")
+    found = [f for f in audit_hand(doc).findings if f.code.startswith("net_r18")]
+    code = "net_" + rule.lower().replace(".", "_") + "_not_played"
+    assert found and {(f.rule, f.code) for f in found} == {(rule, code)}

@@ -8,7 +8,7 @@ that give exactly the claimed scores:
   or to another seat, or an item the rules waive (R17) paid anyway;
 - one mistake that changes a group of items: the models of `audit.explain`
   (热炮 burn forgotten, 抢杠 billed to all, ...) and one model per value of each
-  profile parameter that changes amounts (R17 included);
+  profile parameter that changes amounts (R17 and R18 included);
 - every payment of one kind to one seat off by the same amount (COUNT), or one payment of
   another amount (AMOUNT), solved from the difference rather than enumerated;
 - two single-item changes, when nothing above fits.
@@ -29,7 +29,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
 from typing import Any, Final, Literal, get_args, get_origin, get_type_hints
 
-from audit.explain import MODELS, R17_DEFAULTS, settle_under
+from audit.explain import HOUSE_RULES, MODELS, settle_under
 from audit.profiles import Profile, ProfileError, apply_options, list_profiles, load_profile
 from audit.settle import Item, Settlement, net_scores
 from audit.state import GameState
@@ -236,8 +236,8 @@ _NOT_AMOUNTS: Final = frozenset({"players", "must_win", "pass_lock_until", "pass
                                  "replacement_from", "double_win_next_dealer", "draw_next_dealer"})
 """Parameters that decide legality or the next dealer, never an amount: no model for them."""
 
-R17_RULE: Final[dict[str, str]] = {name: rule for rule, name, _ in R17_DEFAULTS}
-"""An R17 parameter -> its section: a payment that parameter changes cites it (R16.16)."""
+R17_RULE: Final[dict[str, str]] = {name: rule for rule, name, _ in HOUSE_RULES}
+"""An R17 or R18 parameter -> its section: a payment that parameter changes cites it (R16.16)."""
 
 
 def _settings(obj: Any, prefix: str = "") -> Iterator[tuple[str, Any, Any]]:

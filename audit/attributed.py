@@ -81,7 +81,7 @@ def _reading_findings(st: GameState, sett: Settlement, reading: Reading, name: s
         rule = f.rule
         if change is Change.PARAMETER:
             params |= {"parameter": reading.parameter, "value": json.dumps(reading.value, ensure_ascii=False)}
-        if reading.rule is not None and reading.rule.startswith("R17"):
+        if reading.rule is not None and reading.rule.startswith(("R17", "R18")):
             rule = reading.rule  # a house rule the platform did not play names that rule (R16.16)
         out.append(Finding(Kind.MISSETTLED, rule, CODES[change], params, step, payee, f.params["due"],
                            f.params["paid"]))

@@ -305,6 +305,22 @@ def test_r18_4_a_burned_claimer_is_still_paid_its_responsibility_chicken() -> No
         ("R18.4", "responsibility_to_burned")]
 
 
+def test_r18_4_credits_paid_to_a_burned_claimer_beyond_its_responsibility_chicken_cite_the_burn() -> None:
+    """BURNED_CLAIMER under void, claimed as if the shooter's three melded 1s were not burned (3 from
+    each other seat, on top of seat 1's 责任鸡 2): every difference is the burn not applied (R8.3),
+    the pair that also carries the 责任鸡 included."""
+    hands, events = BURNED_CLAIMER
+    s = settled(hands, events, VOID, flip="9p")
+    rec = with_result(record(hands, events, options=VOID, flip="9p"), s)
+    for payer in (0, 1, 2):
+        rec["result"]["items"].append({"kind": "chicken", "from": payer, "to": 3, "amount": 3})
+        rec["result"]["scores"][payer] -= 3
+        rec["result"]["scores"][3] += 3
+    found = [f for f in audit_hand(rec).findings if f.kind.value == "missettled"]
+    assert {(f.rule, f.code, f.params.get("payer")) for f in found if f.code != "seat_net_differs"} == {
+        ("R8.3", "burn_not_applied", 0), ("R8.3", "burn_not_applied", 1), ("R8.3", "burn_not_applied", 2)}
+
+
 def test_r18_4_with_r17_1_the_shooters_own_share_goes() -> None:
     """包鸡: seat 3's discarded 冲锋鸡 tile is paid at 1 by every non-qualifying seat (seats 2 and 3) to
     each qualifying seat, its extra 2 by seat 3 alone. void: seat 3 owes no 冲锋鸡 (neither its share

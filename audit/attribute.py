@@ -24,12 +24,12 @@ the difference breaks, the same words and rule as when a record has its items.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
 from typing import Any, Final, Literal, get_args, get_origin, get_type_hints
 
-from audit.explain import HOUSE_RULES, MODELS, settle_under
+from audit.explain import HOUSE_RULES, MODELS, burned_credits, settle_under
 from audit.profiles import Profile, ProfileError, apply_options, list_profiles, load_profile
 from audit.settle import Item, Settlement, net_scores
 from audit.state import GameState
@@ -182,8 +182,43 @@ def signature(ledger: tuple[Item, ...] | list[Item]) -> frozenset[tuple[Key, int
     return frozenset((k, v) for k, v in sums.items() if v)
 
 
-def _edits(sett: Settlement, n: int) -> list[Edit]:
-    """Every single-item change of the required ledger (and every waived item paid anyway)."""
+def burned_items(st: GameState, sett: Settlement) -> list[Item]:
+    """The dou and chicken credits a 热炮 or 抢杠 burned (R8.3, R9.3): the payments the hand would
+    owe if nothing burned that the rules' ledger lacks. A platform that pays one of them anyway
+    makes the commonest 热炮 mistake, one item not owed (R16.16)."""
+    out: dict[tuple[str, int, int, int], Item] = {}
+    if sett.burned or sett.void_kongs:
+        for rob in (False, True):
+            for ready in (True, False):
+                for it in burned_credits(st, sett, rob, ready):
+                    out.setdefault((it.kind.value, it.payer, it.payee, it.amount), it)
+    return list(out.values())
+
+
+def burned_groups(burned: Sequence[Item]) -> list[tuple[Item, ...]]:
+    """Burned credits grouped as a platform forgets them: every dou of one kong, or every chicken
+    credit of the burned seat; paying one whole group is one mistake (R8.3 not applied to it)."""
+    groups: dict[tuple[str, int, str], list[Item]] = defaultdict(list)
+    for it in burned:
+        tile = str(it.params.get("tile", "")) if it.kind.value == "dou" else ""
+        groups[(it.kind.value, it.payee, tile)].append(it)
+    return [tuple(g) for g in groups.values() if len(g) > 1]
+
+
+def _burned_readings(sett: Settlement, n: int, target: tuple[int, ...], burned: Sequence[Item]) -> list[Reading]:
+    """Readings that pay one group of burned credits, or two (a kong's dou and the chickens)."""
+    groups = burned_groups(burned)
+    out = []
+    for i, g in enumerate(groups):
+        for h in [()] + groups[i + 1:]:
+            ledger = (*sett.items, *g, *h)
+            if _net(ledger, n) == target:
+                out.append(Reading((Change.NOT_OWED,) * (2 if h else 1), ledger))
+    return out
+
+
+def _edits(sett: Settlement, n: int, burned: Sequence[Item] = ()) -> list[Edit]:
+    """Every single-item change of the required ledger (and every waived or burned item paid anyway)."""
     out: list[Edit] = []
     for it in sett.items:
         out += [Edit(Change.MISSING, it), Edit(Change.DOUBLED, it), Edit(Change.REVERSED, it)]
@@ -191,6 +226,7 @@ def _edits(sett: Settlement, n: int) -> list[Edit]:
         out += [Edit(Change.WRONG_PAYER, it, s) for s in others]
         out += [Edit(Change.WRONG_PAYEE, it, s) for s in others]
     out += [Edit(Change.NOT_OWED, it) for it in sett.waived]
+    out += [Edit(Change.NOT_OWED, it) for it in burned]
     return out
 
 
@@ -320,9 +356,10 @@ def _model_readings(st: GameState, sett: Settlement, target: tuple[int, ...]) ->
             yield Reading((Change.PARAMETER,), tuple(ledger), rule=R17_RULE.get(path), parameter=path, value=value)
 
 
-def _edit_readings(sett: Settlement, n: int, diff: tuple[int, ...]) -> tuple[list[Reading], list[Reading]]:
+def _edit_readings(sett: Settlement, n: int, diff: tuple[int, ...], burned: Sequence[Item]
+                   ) -> tuple[list[Reading], list[Reading]]:
     """(readings of one item change, readings of two), each fitting `diff` exactly."""
-    edits = _edits(sett, n)
+    edits = _edits(sett, n, burned)
     by_effect: dict[tuple[int, ...], list[int]] = defaultdict(list)
     for i, e in enumerate(edits):
         by_effect[e.effect(n)].append(i)
@@ -350,8 +387,10 @@ def attribute(st: GameState, sett: Settlement, claimed_units: list[int]) -> Attr
     if not any(diff) or sum(diff) != 0:
         return Attribution(())
     target = tuple(claimed_units)
-    ones, twos = _edit_readings(sett, n, diff)
-    found = ones + list(_model_readings(st, sett, target)) + (twos if not ones else [])
+    burned = burned_items(st, sett)
+    ones, twos = _edit_readings(sett, n, diff, burned)
+    found = ones + list(_model_readings(st, sett, target)) + _burned_readings(sett, n, target, burned) \
+        + (twos if not ones else [])
     if not found:
         return Attribution(())
     best = min(r.cost for r in found)

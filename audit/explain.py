@@ -61,32 +61,39 @@ def _no_burn(rob: bool) -> Model:
     return model
 
 
+def burned_credits(st: GameState, sett: Settlement, rob: bool, ready: bool = True) -> list[Item]:
+    """The dou and chicken credits of the seats a 热炮 (`rob` False) or a 抢杠 (`rob` True) burned or
+    voided (R8.3, R9.3): what the hand would pay them if nothing burned. `ready=False`: as if the
+    burned seat qualified too (a platform that pays a shooter's chickens whatever its readiness)."""
+    seats = {s for s, b in (*sett.burned.items(), *sett.void_kongs.items()) if (b.by is BurnKind.ROB) == rob}
+    if not seats:
+        return []
+    have = Counter((i.kind, i.payer, i.payee, i.amount) for i in sett.items)
+    extra: list[Item] = []
+    prof = st.profile if ready else replace(
+        st.profile, dou_requires_ready=False, chicken_requires_ready=False, dou_unready="void",
+        chicken=replace(st.profile.chicken, exposed_payers="owner", qualified_pay_each_other=True))
+    for it in settle_under(st, prof, ignore_burn=True):
+        key = (it.kind, it.payer, it.payee, it.amount)
+        if it.kind in (ItemKind.DOU, ItemKind.CHICKEN) and it.payee in seats and not have[key]:
+            extra.append(it)
+        elif have[key]:
+            have[key] -= 1
+    for seat in seats if rob else ():
+        for m in st.seats[seat].melds:
+            if m.robbed:  # the robbed 转弯豆 stays a pong on the table; the platform paid it as a kong
+                value = st.profile.dou_value(MeldKind.ADDED.value)
+                extra += [Item(ItemKind.DOU, o, seat, value, "R4.7", "dou", {"kong": MeldKind.ADDED.value,
+                                                                           "tile": code(m.tile)})
+                          for o in range(st.n) if o != seat]
+    return extra
+
+
 def _credits_paid(rob: bool, ready: bool = True) -> Model:
     """The burned or voided seat paid its own dou and chicken credits, the rest settled right: the
-    rules' ledger plus those credits (a platform that forgets R8.3/R9.3 only for that seat's credits).
-    `ready=False`: the platform pays them as if the burned seat qualified (a shooter is seldom ready)."""
+    rules' ledger plus those credits (a platform that forgets R8.3/R9.3 only for that seat's credits)."""
     def model(st: GameState, sett: Settlement) -> list[Item] | None:
-        seats = {s for s, b in (*sett.burned.items(), *sett.void_kongs.items()) if (b.by is BurnKind.ROB) == rob}
-        if not seats:
-            return None
-        have = Counter((i.kind, i.payer, i.payee, i.amount) for i in sett.items)
-        extra: list[Item] = []
-        prof = st.profile if ready else replace(
-            st.profile, dou_requires_ready=False, chicken_requires_ready=False, dou_unready="void",
-            chicken=replace(st.profile.chicken, exposed_payers="owner", qualified_pay_each_other=True))
-        for it in settle_under(st, prof, ignore_burn=True):
-            key = (it.kind, it.payer, it.payee, it.amount)
-            if it.kind in (ItemKind.DOU, ItemKind.CHICKEN) and it.payee in seats and not have[key]:
-                extra.append(it)
-            elif have[key]:
-                have[key] -= 1
-        for seat in seats if rob else ():
-            for m in st.seats[seat].melds:
-                if m.robbed:  # the robbed 转弯豆 stays a pong on the table; the platform paid it as a kong
-                    value = st.profile.dou_value(MeldKind.ADDED.value)
-                    extra += [Item(ItemKind.DOU, o, seat, value, "R4.7", "dou", {"kong": MeldKind.ADDED.value,
-                                                                               "tile": code(m.tile)})
-                              for o in range(st.n) if o != seat]
+        extra = burned_credits(st, sett, rob, ready)
         return [*sett.items, *extra] if extra else None
     return model
 

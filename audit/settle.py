@@ -8,6 +8,7 @@ pattern, bonuses, chickens), rendered in words only by `to_json`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any, Final
 
 from audit import chickens, hands, house
@@ -59,9 +60,9 @@ class Item:
         and its `note` is the platform's own text, which the audit never renders."""
         return cls(ITEM_KINDS[raw["kind"]], raw["from"], raw["to"], raw["amount"], "", "", {})
 
-    def note(self, lang: Lang | str = Lang.EN) -> str:
-        """The working of this payment in words, in `lang`."""
-        return note_text(self.code, self.params, lang)
+    def note(self, lang: Lang | str = Lang.EN, names: Sequence[str] = ()) -> str:
+        """The working of this payment in words, in `lang`, seats named by the players' `names`."""
+        return note_text(self.code, self.params, lang, names)
 
     def note_json(self) -> Note:
         """The note as data: {code, params}."""
@@ -143,14 +144,14 @@ class Settlement:
         """Net units per seat."""
         return net_scores(self.items, self.n)
 
-    def to_json(self, base: int, lang: Lang | str = Lang.EN) -> dict[str, Any]:
+    def to_json(self, base: int, lang: Lang | str = Lang.EN, names: Sequence[str] = ()) -> dict[str, Any]:
         """The contract's settlement object, in points, item notes in `lang`."""
         return {"scores": [s * base for s in self.scores()], "next_dealer": self.next_dealer,
                 "next_dealer_streak": self.next_dealer_streak,
                 "flip": code(self.flip) if self.flip is not None else None,
-                "items": self._items_json(base, lang)}
+                "items": self._items_json(base, lang, names)}
 
-    def _items_json(self, base: int, lang: Lang | str) -> list[dict[str, Any]]:
+    def _items_json(self, base: int, lang: Lang | str, names: Sequence[str] = ()) -> list[dict[str, Any]]:
         """Items share their params where they share their working (one win paid by three seats,
         one seat's chickens): each such note is rendered once."""
         done: dict[int, tuple[str, str]] = {}
@@ -158,7 +159,7 @@ class Settlement:
         for it in self.items:
             hit = done.get(id(it.params))
             if hit is None or hit[0] != it.code:
-                hit = (it.code, it.note(lang))
+                hit = (it.code, it.note(lang, names))
                 done[id(it.params)] = hit
             out.append(it.to_json(base, lang, hit[1]))
         return out

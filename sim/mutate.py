@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from audit.play import Event, GameState, Phase, Settlement, advance, hands, settle, start_state
+from audit.catalogue import Lang, seat_names
 from audit.kinds import EventType, ItemKind, MeldKind, WinKind
 from audit.profiles import Profile, resolve
 from audit.tiles import BIRD, NUM_KINDS, code
@@ -440,6 +441,11 @@ def _pay(rec: dict[str, Any], kind: ItemKind, payer: int, payee: int, amount: in
     res["scores"][payee] += amount
 
 
+def _words(item: Any, rec: dict[str, Any]) -> str:
+    """An item's note as the audit writes it into a record (English, the record's players named)."""
+    return str(item.note(Lang.EN, seat_names(rec)))
+
+
 def _missettled(sc: Scan, cls: str, rule: str, change: Callable[[dict[str, Any]], str]) -> Mutant:
     rec = _record(sc, cls)
     note = change(rec)
@@ -562,7 +568,7 @@ def m_responsibility_missing(sc: Scan, rng: random.Random) -> Mutant | None:
     def change(rec: dict[str, Any]) -> str:
         res = rec["result"]
         mine = next(i for i in res["items"] if i["kind"] == ItemKind.CHICKEN and i["from"] == item.payer
-                    and i["to"] == item.payee and i["amount"] == amount and i["note"] == item.note())
+                    and i["to"] == item.payee and i["amount"] == amount and i["note"] == _words(item, rec))
         res["items"].remove(mine)
         res["scores"][item.payer] += amount
         res["scores"][item.payee] -= amount
@@ -708,7 +714,7 @@ def _leave_out(cls: str, rule: str) -> Callable[[Scan, random.Random], Mutant | 
         def change(rec: dict[str, Any]) -> str:
             res = rec["result"]
             mine = next(i for i in res["items"] if i["kind"] == item.kind.value and i["from"] == item.payer
-                        and i["to"] == item.payee and i["amount"] == amount and i["note"] == item.note())
+                        and i["to"] == item.payee and i["amount"] == amount and i["note"] == _words(item, rec))
             res["items"].remove(mine)
             res["scores"][item.payer] += amount
             res["scores"][item.payee] -= amount
@@ -729,7 +735,7 @@ def _pay_waived(cls: str, rule: str) -> Callable[[Scan, random.Random], Mutant |
         amount = item.amount * _base(sc)
 
         def change(rec: dict[str, Any]) -> str:
-            _pay(rec, item.kind, item.payer, item.payee, amount, f"{item.note()} ({rule} not played)")
+            _pay(rec, item.kind, item.payer, item.payee, amount, f"{_words(item, rec)} ({rule} not played)")
             return f"{rule} cancels {item.kind.value} {item.payer}->{item.payee} {amount}, paid anyway"
         return _missettled(sc, cls, rule, change)
     return mutator
@@ -752,7 +758,7 @@ def m_r17_6_gold_missing(sc: Scan, rng: random.Random) -> Mutant | None:
     def change(rec: dict[str, Any]) -> str:
         res = rec["result"]
         mine = next(i for i in res["items"] if i["kind"] == item.kind.value and i["from"] == item.payer
-                    and i["to"] == item.payee and i["amount"] == amount and i["note"] == item.note())
+                    and i["to"] == item.payee and i["amount"] == amount and i["note"] == _words(item, rec))
         mine["amount"] -= short
         res["scores"][item.payer] += short
         res["scores"][item.payee] -= short
@@ -771,7 +777,7 @@ def m_r17_10_second_charge(sc: Scan, rng: random.Random) -> Mutant | None:
 
     def change(rec: dict[str, Any]) -> str:
         for item in dropped:
-            _pay(rec, item.kind, item.payer, item.payee, item.amount * base, f"{item.note()} (second 冲锋鸡)")
+            _pay(rec, item.kind, item.payer, item.payee, item.amount * base, f"{_words(item, rec)} (second 冲锋鸡)")
         return f"a second 冲锋鸡 paid ({len(dropped)} payments)"
     return _missettled(sc, "r17_10_second_charge", "R17.10", change)
 

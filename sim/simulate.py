@@ -227,9 +227,10 @@ def play(hand: Hand, ev: Event) -> None:
 
 # ------------------------------------------------------------------ records
 
-def result_json(sett: Settlement, base: int) -> dict[str, Any]:
-    """The record's `result`: the engine's settlement, items without the audit-only `rule`."""
-    j = sett.to_json(base)
+def result_json(sett: Settlement, base: int, names: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The record's `result`: the engine's settlement, items without the audit-only `rule`; their
+    notes name the players, as the audit's own do."""
+    j = sett.to_json(base, names=names)
     items = [{k: it[k] for k in ("kind", "from", "to", "amount", "note")} for it in j["items"]]
     return {"scores": j["scores"], "next_dealer": j["next_dealer"], "flip": j["flip"], "items": items}
 
@@ -245,7 +246,7 @@ def make_record(game_id: str, played_at: datetime, prof_name: str, options: dict
         "seats": [{"name": nm, "player_id": pid} for nm, pid in zip(table.names, table.ids)],
         "dealer": st.dealer, "dealer_streak": st.streak, "dice": dice,
         "deal": [[code(t) for t in d] for d in hand.deal], "wall": [code(t) for t in hand.wall],
-        "events": hand.events, "result": result_json(sett, table.base),
+        "events": hand.events, "result": result_json(sett, table.base, tuple(table.names)),
     }
 
 

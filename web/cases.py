@@ -14,7 +14,7 @@ from flask import Blueprint, Flask, jsonify, redirect, render_template, request,
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 
-from audit.catalogue import Lang, rerender
+from audit.catalogue import Lang, rerender, seat_names
 from records import cases
 from records.security import UPLOADER
 from records.storage import Store, now
@@ -98,7 +98,7 @@ def case_detail(store: Store, case_id: int, lang: Lang) -> dict[str, Any]:
                         "claimed_scores": result.get("scores") if isinstance(result, dict) else None,
                         "audits": [{key: audit[key] for key in ("id", "profile", "options", "engine_version",
                                                                 "verdict", "created_at")} for audit in audits],
-                        "audit": rerender(latest["audit"], lang) if latest else None})
+                        "audit": rerender(latest["audit"], lang, seat_names(document)) if latest else None})
     decisions = cases.decisions(store.db, case_id)
     return {**case, "records": records, "decisions": decisions, "decision": decisions[-1] if decisions else None}
 

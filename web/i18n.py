@@ -8,9 +8,11 @@ few dozen strings; this does not.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask, Response, g, request, url_for
 
-from audit.catalogue import Lang
+from audit.catalogue import Lang, seat_label
 from web.i18n_pdf import PDF_ZH
 
 LANGUAGES = ("zh", "en")
@@ -147,7 +149,7 @@ ZH: dict[str, str] = {
     "Uploads": "上传记录",
     "Outcome": "结果",
     "Match hand %(index)s": "整场第 %(index)s 局",
-    "seat %(seat)s": "%(seat)s 号位",
+    "seat %(seat)s": "%(seat)s号位",
     # step-by-step report, PDF, what-if, overview (web/report.py, overview.py)
     "Report sections": "报告目录",
     "Step by step": "逐步回放",
@@ -189,6 +191,10 @@ ZH: dict[str, str] = {
     "Ledger": "明细账",
     "Payer": "付款方",
     "Payee": "收款方",
+    "Payment": "款项",
+    "Fits the record's totals": "与记录合计相符",
+    "The record gives only totals: these payments are the ones that give exactly its totals (R16.16).":
+        "记录只有各家合计：上表是使合计恰好成立的款项（R16.16），据此可知记录错在哪一笔。",
     "The record gives no itemised ledger (result.items), so only its totals are compared.":
         "记录没有逐项明细（result.items），只比较合计。",
     "No payments.": "没有支付。",
@@ -515,6 +521,13 @@ def remember_language(response: Response) -> Response:
     return response
 
 
+def seat_words(seat: Any, seats: Any = ()) -> str:
+    """A seat as every page and PDF names it, the same words as the findings (catalogue.seat_label):
+    `2号位 小红` / `seat 2 (小红)`; `seats` are the store's player rows or the record's seats."""
+    names = [str(s.get("name") or "") if isinstance(s, dict) else "" for s in seats or ()]
+    return seat_label(seat, page_language(), names)
+
+
 def init_app(app: Flask) -> None:
     """Choose the language per request and expose `_` and helpers to templates."""
 
@@ -524,4 +537,5 @@ def init_app(app: Flask) -> None:
 
     app.after_request(remember_language)
     app.jinja_env.globals.update(_=gettext, lang_url=lang_url, html_lang=lambda: HTML_LANG[g.get("lang", "zh")],
+                                 seat_words=seat_words,
                                  current_language=lambda: g.get("lang", DEFAULT_LANGUAGE))

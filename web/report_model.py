@@ -9,7 +9,7 @@ them, and never computes an amount.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,14 +17,14 @@ from flask import current_app
 
 from audit import api as engine_api
 from audit import render
-from audit.catalogue import Lang, render_note, render_value
+from audit.catalogue import Lang, render_note, render_value, seat_names
 from audit.tiles import CODES, zh_name
-from report.dispute import DisputeSummary, dispute_summary, ledger_anchor
+from report.dispute import DisputeSummary, dispute_summary, due_steps_by_finding, finding_key, ledger_anchor
 from report.dispute import text as dispute_text
 from audit.views import ChickenView, StepView, Trace
 from web.db import get_store
 from web.i18n import gettext as _
-from web.i18n import page_language
+from web.i18n import page_language, seat_words
 from web.views import what_if_audit
 
 
@@ -49,6 +49,60 @@ def chicken_lines(chickens: Sequence[ChickenView], lang: Lang | str) -> list[Chi
         if "by" in values:
             values["by"] = render_value("burn", values["by"], lang)
         out.append(ChickenLine(c, dispute_text(f"chicken_{c.reason}", lang, **values)))
+    return out
+
+
+@dataclass(frozen=True)
+class DifferingPayment:
+    """One payment (kind, payer, payee) on which the record and the rules part, for PDF page 1:
+    from the item-by-item comparison when the record has items, else from the attribution of its
+    wrong totals (R16.16: `inferred`, the amount that fits the record's scores, per reading)."""
+
+    kind: str
+    payer: int | None
+    payee: int | None
+    rule: str | None
+    computed: int
+    claimed: int
+    inferred: bool
+    reading: str | None = None
+    step: int | None = None
+
+    @property
+    def difference(self) -> int:
+        """Record minus audit, the sign of every difference in the report."""
+        return self.claimed - self.computed
+
+
+ATTRIBUTION_PREFIX = "net_item_"
+"""The codes of audit.attributed that name one payment of a reading."""
+
+
+def differing_payments(rows: Sequence["LedgerRow"], findings: Sequence[dict[str, Any]],
+                       has_claimed_items: bool, dues: Mapping[str, int] | None = None) -> list[DifferingPayment]:
+    """Every payment that differs, for the page an operator reads first; its rule and step are the
+    finding's about it (`dues`: report.dispute.due_steps_by_finding), else the ledger row's rule."""
+    if has_claimed_items:
+        about = {(p.get("kind"), p.get("payer"), p.get("payee")): f for f in findings
+                 if isinstance(p := f.get("params") or {}, dict) and "payer" in p and "payee" in p}
+        out = []
+        for r in rows:
+            if not r.difference:
+                continue
+            f = about.get((r.kind, r.payer, r.payee))
+            rule = f.get("rule") if f is not None else (r.rules[0] if r.rules else None)
+            step = (dues or {}).get(finding_key(f)) if f is not None else None
+            out.append(DifferingPayment(r.kind, r.payer, r.payee, rule, r.computed or 0, r.claimed or 0, False,
+                                        step=step))
+        return out
+    out = []
+    for f in findings:
+        params = f.get("params") or {}
+        if not str(f.get("code", "")).startswith(ATTRIBUTION_PREFIX) or not isinstance(params.get("due"), int):
+            continue
+        out.append(DifferingPayment(str(params.get("kind")), params.get("payer"), params.get("payee"), f.get("rule"),
+                                    params["due"], int(params.get("fits") or 0), True, params.get("reading"),
+                                    params.get("step")))
     return out
 
 
@@ -94,18 +148,18 @@ def _amount(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def working(item: dict[str, Any], base: int, lang: Lang | str) -> str:
+def working(item: dict[str, Any], base: int, lang: Lang | str, names: Sequence[str] = ()) -> str:
     """A computed item's arithmetic in words, from its structured note (pattern value, 报听/杀报,
     bonuses, shares) and the base: `平胡 1分，自摸 +1，抢杠包3家，共 6分 × 底分 1 = 6`."""
     amount = _amount(item.get("amount"))
-    words = render_note(item, lang) if "code" in item and "params" in item else str(item.get("note") or "")
+    words = render_note(item, lang, names) if "code" in item and "params" in item else str(item.get("note") or "")
     if base > 1 and amount % base == 0:
         return dispute_text("item_arithmetic", lang, working=words, units=amount // base, base=base, amount=amount)
     return dispute_text("item_arithmetic_base_one", lang, working=words, amount=amount)
 
 
 def ledger(computed: Sequence[dict[str, Any]] | None, claimed: Sequence[dict[str, Any]] | None,
-           base: int = 1, lang: Lang | str = Lang.EN) -> list[LedgerRow]:
+           base: int = 1, lang: Lang | str = Lang.EN, names: Sequence[str] = ()) -> list[LedgerRow]:
     """One row per (kind, payer, payee) of either side, computed order first. `claimed` is None
     when the record has no `result.items`; then only the computed side is shown."""
     groups: dict[tuple[str, Any, Any], dict[str, Any]] = {}
@@ -119,7 +173,7 @@ def ledger(computed: Sequence[dict[str, Any]] | None, claimed: Sequence[dict[str
         if group["computed"] is None:
             group["computed"] = 0
         group["computed"] += _amount(item.get("amount"))
-        group["workings"].append(working(item, base, lang))
+        group["workings"].append(working(item, base, lang, names))
         for field, value in (("rules", item.get("rule")), ("notes", item.get("note"))):
             if value and value not in group[field]:
                 group[field].append(value)
@@ -203,15 +257,19 @@ def report_context(detail: dict[str, Any]) -> dict[str, Any]:
     steps = trace.steps if trace is not None else []
     base = document.get("base") if isinstance(document, dict) else None
     base = base if isinstance(base, int) and not isinstance(base, bool) and base > 0 else 1
+    rows = ledger(settlement.get("items"), claimed_items, base, lang, seat_names(document)) \
+        if settlement or claimed_items else []
     return {
         "trace": trace,
         "steps": steps,
         "slots": render.discard_slots(steps),
         "key_steps": key_steps(steps),
-        "event_words": event_words(steps),
+        "event_words": event_words(steps, detail.get("seats") or ()),
         "claimed": result,
-        "ledger": ledger(settlement.get("items"), claimed_items, base, lang) if settlement or claimed_items else [],
+        "ledger": rows,
         "has_claimed_items": claimed_items is not None,
+        "differing": differing_payments(rows, audit.get("findings") or [], claimed_items is not None,
+                                        due_steps_by_finding(trace)),
         "totals": seat_totals(settlement.get("scores"), result.get("scores")),
         "next_dealer": Compared("next_dealer", settlement.get("next_dealer"), result.get("next_dealer")),
         "flip": Compared("flip", settlement.get("flip"), result.get("flip")),
@@ -236,8 +294,8 @@ VERBS: dict[tuple[str, str | None], str] = {
 """The step table's verbs (report/step_macros.html `verb`, the same message ids) by (type, kind)."""
 
 
-def event_words(steps: Sequence[StepView]) -> list[str]:
-    """One short line per step for the viewer's event list (`2号位 碰 一筒`), in the page's
+def event_words(steps: Sequence[StepView], seats: Sequence[Any] = ()) -> list[str]:
+    """One short line per step for the viewer's event list (`2号位 小红 碰 一筒`), in the page's
     language: built here once per step, as a template macro per step cost a tenth of the page."""
     lang = page_language()
     out = []
@@ -249,7 +307,7 @@ def event_words(steps: Sequence[StepView]) -> list[str]:
         kind, sub = str(ev.get("type")), ev.get("kind")
         verb = VERBS.get((kind, sub if isinstance(sub, str) else None)) or VERBS.get((kind, None))
         tile = ev.get("tile")
-        words = [_("seat %(seat)s", seat=ev.get("seat")), _(verb) if verb else kind]
+        words = [seat_words(ev.get("seat"), seats), _(verb) if verb else kind]
         if isinstance(tile, str) and tile in CODES:
             words.append(zh_name(tile) if lang is Lang.ZH else tile)
         out.append(" ".join(words))

@@ -231,15 +231,21 @@ def r17_samples() -> list[tuple[str, Doc, dict[str, Any]]]:
         hs = getattr(hands_, hands)
         doc = record(hs, evs, options=options, flip=flip)
         plain = record(hs, evs, options={k: v for k, v in options.items() if k == "wugu_ji"}, flip=flip)
-        clean = dress(itemised(doc), f"clean-{name}")
-        wrong = dress(with_result(doc, audit_record(plain)["settlement"]), f"missettled-{name}")
-        out.append((f"clean-{name}", clean, {"verdict": "clean", "rule": None, "step": None,
-                                              "covers": f"{rule} {name.split('-', 2)[2]}", "arithmetic": words}))
-        out.append((f"missettled-{name}", wrong, {
-            "verdict": "missettled", "rule": rule, "step": None,
-            "covers": f"{rule} ignored: the record settles by today's rule",
-            "arithmetic": f"The same hand claimed as if {rule} were not played; " + words}))
+        out += house_pair(name, rule, doc, plain, words)
     return out
+
+
+def house_pair(name: str, rule: str, doc: Doc, plain: Doc, words: str) -> list[tuple[str, Doc, dict[str, Any]]]:
+    """The clean sample of a house rule (`doc` settled under it) and the missettled one claiming
+    `plain`'s settlement (today's rule), with their intents for the manifest."""
+    clean = dress(itemised(doc), f"clean-{name}")
+    wrong = dress(with_result(doc, audit_record(plain)["settlement"]), f"missettled-{name}")
+    return [(f"clean-{name}", clean, {"verdict": "clean", "rule": None, "step": None,
+                                      "covers": f"{rule} {name.split('-', 2)[2]}", "arithmetic": words}),
+            (f"missettled-{name}", wrong, {
+                "verdict": "missettled", "rule": rule, "step": None,
+                "covers": f"{rule} ignored: the record settles by today's rule",
+                "arithmetic": f"The same hand claimed as if {rule} were not played; " + words})]
 
 
 R18_SAMPLES: list[tuple[str, str, str, str, dict[str, Any], dict[str, Any], str]] = [
@@ -285,15 +291,7 @@ def r18_samples() -> list[tuple[str, Doc, dict[str, Any]]]:
     out: list[tuple[str, Doc, dict[str, Any]]] = []
     for name, rule, hands, events, options, kw, words in R18_SAMPLES:
         hs, evs = getattr(hands_, hands), getattr(hands_, events)
-        doc = record(hs, evs, options=options, **kw)
-        clean = dress(itemised(doc), f"clean-{name}")
-        wrong = dress(with_result(doc, audit_record(record(hs, evs, **kw))["settlement"]), f"missettled-{name}")
-        out.append((f"clean-{name}", clean, {"verdict": "clean", "rule": None, "step": None,
-                                              "covers": f"{rule} {name.split('-', 2)[2]}", "arithmetic": words}))
-        out.append((f"missettled-{name}", wrong, {
-            "verdict": "missettled", "rule": rule, "step": None,
-            "covers": f"{rule} ignored: the record settles by today's rule",
-            "arithmetic": f"The same hand claimed as if {rule} were not played; " + words}))
+        out += house_pair(name, rule, record(hs, evs, options=options, **kw), record(hs, evs, **kw), words)
     return out
 
 

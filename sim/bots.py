@@ -10,6 +10,7 @@ so the same seed always gives the same moves.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -251,21 +252,15 @@ def _house_discard(st: GameState, a: int, rng: random.Random, knobs: Knobs) -> i
     """The discards that make R17.4, R18.3, R18.4 and R18.5 happen, asked only under a profile that
     plays them (so every other profile draws the same random numbers as before)."""
     prof = st.profile
-    if prof.chicken.responsibility_claims == "any":
-        tile = _later_for_claim(st, a)
-        if tile is not None and rng.random() < knobs.feed_claim:
-            return tile
-    if prof.chicken.exposed_kong_claim == "keeps_charge":
-        tile = _first_for_kong(st, a)
-        if tile is not None and rng.random() < knobs.bird_kong:
-            return tile
-    if prof.dou_requires_ready and prof.dou_ready_test == "ever":
-        tile = _breaking_tile(st, a)
-        if tile is not None and rng.random() < knobs.break_ready:
-            return tile
-    if prof.hot_shot.burn_liabilities == "void":
-        tile = _charge_before_kong(st, a)
-        if tile is not None and rng.random() < knobs.liable_shot:
+    ways: tuple[tuple[bool, Callable[[GameState, int], int | None], float], ...] = (
+        (prof.chicken.responsibility_claims == "any", _later_for_claim, knobs.feed_claim),
+        (prof.chicken.exposed_kong_claim == "keeps_charge", _first_for_kong, knobs.bird_kong),
+        (prof.dou_requires_ready and prof.dou_ready_test == "ever", _breaking_tile, knobs.break_ready),
+        (prof.hot_shot.burn_liabilities == "void", _charge_before_kong, knobs.liable_shot),
+    )
+    for plays, find, p in ways:
+        tile = find(st, a) if plays else None
+        if tile is not None and rng.random() < p:
             return tile
     return None
 

@@ -700,6 +700,16 @@ def _waived_sites(sett: Settlement, rule: str) -> list[Any]:
             and sum(1 for o in _pair(sett.waived, i) if o.amount == i.amount) == 1]
 
 
+def _unpay(rec: dict[str, Any], item: Any, amount: int) -> None:
+    """Take one computed payment (in points) out of the claimed ledger, and its points out of `scores`."""
+    res = rec["result"]
+    mine = next(i for i in res["items"] if i["kind"] == item.kind.value and i["from"] == item.payer
+                and i["to"] == item.payee and i["amount"] == amount and i["note"] == _words(item, rec))
+    res["items"].remove(mine)
+    res["scores"][item.payer] += amount
+    res["scores"][item.payee] -= amount
+
+
 def _leave_out(cls: str, rule: str) -> Callable[[Scan, random.Random], Mutant | None]:
     """A platform that does not play the parameter: one payment it requires left out."""
     def mutator(sc: Scan, rng: random.Random) -> Mutant | None:
@@ -712,12 +722,7 @@ def _leave_out(cls: str, rule: str) -> Callable[[Scan, random.Random], Mutant | 
         amount = item.amount * _base(sc)
 
         def change(rec: dict[str, Any]) -> str:
-            res = rec["result"]
-            mine = next(i for i in res["items"] if i["kind"] == item.kind.value and i["from"] == item.payer
-                        and i["to"] == item.payee and i["amount"] == amount and i["note"] == _words(item, rec))
-            res["items"].remove(mine)
-            res["scores"][item.payer] += amount
-            res["scores"][item.payee] -= amount
+            _unpay(rec, item, amount)
             return f"{rule} {item.kind.value} {item.payer}->{item.payee} {amount} left out"
         return _missettled(sc, cls, rule, change)
     return mutator
@@ -814,12 +819,7 @@ def m_r18_2_paid_by_discarder(sc: Scan, rng: random.Random) -> Mutant | None:
     amount = item.amount * _base(sc)
 
     def change(rec: dict[str, Any]) -> str:
-        res = rec["result"]
-        mine = next(i for i in res["items"] if i["kind"] == item.kind.value and i["from"] == item.payer
-                    and i["to"] == item.payee and i["amount"] == amount and i["note"] == item.note())
-        res["items"].remove(mine)
-        res["scores"][item.payer] += amount
-        res["scores"][item.payee] -= amount
+        _unpay(rec, item, amount)
         _pay(rec, item.kind, item.payee, item.payer, amount, "点豆 paid by its discarder (R18.2 not played)")
         return f"点豆 {item.payee}->{item.payer} {amount} instead of {item.payer}->{item.payee}"
     return _missettled(sc, "r18_2_paid_by_discarder", "R18.2", change)

@@ -10,6 +10,7 @@ import pytest
 from audit.api import audit_record
 from audit.profiles import ProfileError, load_profile, resolve
 from tests.audit.test_compare import example
+from tests.audit.test_profiles_r17 import _get
 
 R18_CHOICES: dict[str, tuple[str, str, str]] = {  # dotted name -> (default, the other value, a profile that has it)
     "dealer_bonus.on": ("both", "dealer_wins", "cuocuo"),
@@ -18,12 +19,6 @@ R18_CHOICES: dict[str, tuple[str, str, str]] = {  # dotted name -> (default, the
     "hot_shot.burn_liabilities": ("kept", "void", "weile"),
     "chicken.exposed_kong_claim": ("responsibility", "keeps_charge", "weile"),
 }
-
-
-def _get(prof: object, dotted: str) -> object:
-    for part in dotted.split("."):
-        prof = getattr(prof, part)
-    return prof
 
 
 @pytest.mark.parametrize("name", ["weile", "cuocuo", "kuhu", "senyan", "guizhou"])

@@ -414,7 +414,7 @@ def _check_transfer(rec: dict[str, Any], w: Walk, prof: Profile) -> None:
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_oracle_self_draw_and_readiness_gates(name: str) -> None:
     """R6.1: every other seat pays a self-draw alike; R11.7: where readiness is required, a seat that
-    neither won nor is ready receives no chicken credits (the dou: test_oracle_dou_ledger)."""
+    neither won nor is ready receives no chicken credits (the dou: test_oracle_dou_and_dealer_ledgers)."""
     for g in corpus(name):
         rec, w = g.record, walk(g.record)
         prof = _profile(rec)
@@ -474,14 +474,6 @@ def oracle_dou(rec: dict[str, Any], w: Walk, prof: Profile) -> dict[tuple[int, i
     return {key: v for key, v in out.items() if v}
 
 
-@pytest.mark.parametrize("name", sorted(CONFIGS))
-def test_oracle_dou_ledger(name: str) -> None:
-    """Every record's dou items, summed per (from, to), are what `oracle_dou` reads from the events."""
-    for g in corpus(name):
-        rec, w = g.record, walk(g.record)
-        assert _pair_sums(rec, "dou") == oracle_dou(rec, w, _profile(rec)), rec["game_id"]
-
-
 def oracle_dealer(rec: dict[str, Any], w: Walk, prof: Profile) -> dict[tuple[int, int], int]:
     """The dealer bonus ledger from the events alone (R6.4, R9.3's shares, R12.1's dealer_bonus_on_draw),
     with R18.1 (`dealer_wins`: only what the dealer receives; on a draw, as the ready seat)."""
@@ -520,8 +512,11 @@ def oracle_dealer(rec: dict[str, Any], w: Walk, prof: Profile) -> dict[tuple[int
 
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
-def test_oracle_dealer_bonus(name: str) -> None:
-    """Every record's dealer items, summed per (from, to), are what `oracle_dealer` reads from the events."""
+@pytest.mark.parametrize("kind", ["dou", "dealer"])
+def test_oracle_dou_and_dealer_ledgers(name: str, kind: str) -> None:
+    """Every record's dou (dealer) items, summed per (from, to), are what `oracle_dou` (`oracle_dealer`)
+    reads from the events."""
+    oracle = oracle_dou if kind == "dou" else oracle_dealer
     for g in corpus(name):
         rec, w = g.record, walk(g.record)
-        assert _pair_sums(rec, "dealer") == oracle_dealer(rec, w, _profile(rec)), rec["game_id"]
+        assert _pair_sums(rec, kind) == oracle(rec, w, _profile(rec)), rec["game_id"]

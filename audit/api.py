@@ -64,8 +64,9 @@ def audit_document(doc: object, *, profile: str | None = None, options: dict[str
 
 
 def trace_record(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
-                 lang: Lang | str = Lang.EN) -> Trace:
-    """The audit plus the table after every step, for a step-by-step report, in `lang`."""
+                 lang: Lang | str = Lang.EN, schema_checked: bool = False) -> Trace:
+    """The audit plus the table after every step, for a step-by-step report, in `lang`.
+    `schema_checked`: the document is a stored one that passed the schema (audit_hand)."""
     from audit.trace import trace
 
-    return trace(doc, profile=profile, options=options, lang=Lang(lang))
+    return trace(doc, profile=profile, options=options, lang=Lang(lang), schema_checked=schema_checked)

@@ -275,6 +275,16 @@ _NOT_AMOUNTS: Final = frozenset({"players", "must_win", "pass_lock_until", "pass
 R17_RULE: Final[dict[str, str]] = {name: rule for rule, name, _ in HOUSE_RULES}
 """An R17 or R18 parameter -> its section: a payment that parameter changes cites it (R16.16)."""
 
+PARAMETER_RULE: Final[dict[str, str]] = {
+    "flip": "R11.5", "flip_counts_discards": "R11.5", "flip_up_down_counts_discards": "R11.5",
+    "chicken.concealed_kong_flip": "R11.5", "chicken.gold_multiplier": "R11.5",
+    "chicken_requires_ready": "R11.7", "chicken_counts_discards": "R11.7",
+}
+"""A reading under another value of a parameter cites the rule that states what the parameter
+changes when that is not the payment's own: which tiles the flip makes chickens (and 金鸡) is
+R11.5, who qualifies R11.7 (R11.6, who pays whom, is cited by the payments it does not change);
+a house rule cites its R17 or R18 section (R17_RULE)."""
+
 
 def _settings(obj: Any, prefix: str = "") -> Iterator[tuple[str, Any, Any]]:
     """(dotted name, value, type) of every scalar parameter under a profile dataclass."""
@@ -324,6 +334,19 @@ def _alternatives(path: str, value: Any, tp: Any) -> list[Any]:
 _CANDIDATES: dict[str, list[tuple[str, Any, Profile]]] = {}
 
 
+def _companions(prof: Profile, path: str, value: Any) -> dict[str, Any]:
+    """What a named option brings along when a platform reads it the other way (profiles.py
+    `_apply_special`): the flip read as `next` on an up-and-down profile counts discards as the
+    profile's own `next` does (its base value), not as its up-and-down reading."""
+    if path != "flip" or value != "next":
+        return {}
+    try:
+        base = load_profile(prof.name)
+    except ProfileError:
+        return {}
+    return {"flip_counts_discards": base.flip_counts_discards} if base.flip == "next" else {}
+
+
 def parameter_models(prof: Profile) -> list[tuple[str, Any, Profile]]:
     """(parameter, value, profile with that value) for every amount-changing parameter of `prof`;
     built once per profile (profiles are immutable and cached by the loader)."""
@@ -335,7 +358,7 @@ def parameter_models(prof: Profile) -> list[tuple[str, Any, Profile]]:
         for path, value, tp in _settings(prof):
             for alt in _alternatives(path, value, tp):
                 try:
-                    out.append((path, alt, apply_options(prof, {path: alt})))
+                    out.append((path, alt, apply_options(prof, {path: alt, **_companions(prof, path, alt)})))
                 except ProfileError:
                     continue
         _CANDIDATES[key] = out
@@ -353,7 +376,8 @@ def _model_readings(st: GameState, sett: Settlement, target: tuple[int, ...]) ->
     for path, value, prof in parameter_models(st.profile):
         ledger = settle_under(st, prof)
         if _net(ledger, st.n) == target:
-            yield Reading((Change.PARAMETER,), tuple(ledger), rule=R17_RULE.get(path), parameter=path, value=value)
+            yield Reading((Change.PARAMETER,), tuple(ledger), rule=R17_RULE.get(path) or PARAMETER_RULE.get(path),
+                          parameter=path, value=value)
 
 
 def _edit_readings(sett: Settlement, n: int, diff: tuple[int, ...], burned: Sequence[Item]
@@ -379,6 +403,28 @@ def _edit_readings(sett: Settlement, n: int, diff: tuple[int, ...], burned: Sequ
     return ones, twos
 
 
+NAMED_OPTIONS: Final = frozenset({"flip", "jian_dou_san.enabled", "wugu_ji.enabled"})
+"""The options a record names in `rules.options` (profiles.py `_apply_special`): a platform that
+reads one of them the other way makes the commonest mistake of all."""
+
+
+def _rule_of(r: Reading) -> str | None:
+    """The rule a reading is a story about when it is not the payments' own: a flip or
+    qualification parameter, a house rule (its cited rule, audit.attributed); None otherwise."""
+    return r.rule if r.changes[0] is Change.PARAMETER else None
+
+
+def _preference(r: Reading) -> int:
+    """Which of two readings that pay exactly the same (one signature) the audit states: a named
+    option read the other way, then a change of items, then one of explain's models, then a house
+    rule not played, then another value of any other parameter (they explain the same payments, and the
+    first is the likelier story: a client that reads the flip as the next rank, not one that
+    values every chicken 0)."""
+    if r.changes[0] is Change.PARAMETER:
+        return 0 if r.parameter in NAMED_OPTIONS else 3 if r.parameter in R17_RULE else 4
+    return 2 if r.changes[0] is Change.MODEL else 1
+
+
 def attribute(st: GameState, sett: Settlement, claimed_units: list[int]) -> Attribution:
     """The simplest readings of the required ledger that give exactly `claimed_units`."""
     n = st.n
@@ -394,9 +440,10 @@ def attribute(st: GameState, sett: Settlement, claimed_units: list[int]) -> Attr
     if not found:
         return Attribution(())
     best = min(r.cost for r in found)
-    kept: dict[frozenset[tuple[Key, int]], Reading] = {}
-    for r in sorted((r for r in found if r.cost == best), key=lambda r: r.changes[0] in (Change.MODEL, Change.PARAMETER)):
-        kept.setdefault(signature(r.ledger), r)
+    kept: dict[tuple[frozenset[tuple[Key, int]], str | None], Reading] = {}
+    for r in sorted((r for r in found if r.cost == best), key=_preference):
+        # the same payments under another rule is another story: both are said (R16.16)
+        kept.setdefault((signature(r.ledger), _rule_of(r)), r)
     readings = tuple(kept.values())
     if len(readings) > MAX_READINGS:
         return Attribution((), too_many=len(readings))

@@ -34,7 +34,7 @@ def seat_views(st: GameState) -> tuple[SeatView, ...]:
 
 
 def trace(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
-          lang: Lang = Lang.EN) -> Trace:
+          lang: Lang = Lang.EN, schema_checked: bool = False) -> Trace:
     """Audit `doc` and keep a view of the table after every step; words in `lang`."""
     steps: list[StepView] = []
     prev_locks: list[object] = []
@@ -54,7 +54,7 @@ def trace(doc: object, *, profile: str | None = None, options: dict[str, Any] | 
         markers = _markers(st, ev) + tuple(Marker.of(MarkerKind.PASS_LOCK, seat=i) for i in newly)
         steps.append(StepView(index, event, seat_views(st), st.wall_left, markers, found))
 
-    hand = audit_hand(doc, profile=profile, options=options, observer=observe)
+    hand = audit_hand(doc, profile=profile, options=options, observer=observe, schema_checked=schema_checked)
     out = Trace(hand.to_json(lang), steps)
     if hand.replay is not None:
         _mark_endings(out, hand.replay.state)

@@ -27,7 +27,7 @@ from audit.rulebook import rule_text
 from report.dispute import text as dispute_text
 from web import report
 from web.pdf.contents import drawn_steps
-from web.report_model import key_steps
+from report.model import key_steps
 from tests.conftest import ROOT
 from tests.helpers import sample_players
 
@@ -311,3 +311,29 @@ def test_page_one_holds_every_payment_that_differs(client: FlaskClient, upload: 
         p = f["params"]
         assert re.search(rf"{p['payer']}号位 \S+ → {p['payee']}号位 \S+\s+.*{re.escape(f['rule'])}\s+{p['due']}\s+"
                          rf"{p['fits']}", first), f
+
+
+def test_the_pdf_replays_a_stored_hand_once_and_does_not_check_its_schema_again(
+        client: FlaskClient, upload: Upload, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 24, point 3: the stored document passed the schema when it was stored; the report is
+    built from one trace (one audit with its replay, schema not checked) and the stored audit.
+    Counted at audit.trace and audit.api, which stay plain Python in a compiled build."""
+    import audit.api
+    import audit.trace
+
+    record_id = stored(upload, "missettled-rob-paid-by-three")
+    traced: list[dict[str, Any]] = []
+    audited: list[str] = []
+    audit_hand = audit.trace.audit_hand
+
+    def counted(doc: Any, **kwargs: Any) -> Any:
+        traced.append(kwargs)
+        return audit_hand(doc, **kwargs)
+
+    monkeypatch.setattr(audit.trace, "audit_hand", counted)
+    for name in ("audit_document", "audit_record", "audit_match"):
+        if hasattr(audit.api, name):
+            real = getattr(audit.api, name)
+            monkeypatch.setattr(audit.api, name, lambda *a, _n=name, _r=real, **k: audited.append(_n) or _r(*a, **k))
+    assert client.get(f"/records/{record_id}.pdf").status_code == 200
+    assert len(traced) == 1 and traced[0]["schema_checked"] is True and audited == []

@@ -442,8 +442,13 @@ def attribute(st: GameState, sett: Settlement, claimed_units: list[int]) -> Attr
     best = min(r.cost for r in found)
     kept: dict[tuple[frozenset[tuple[Key, int]], str | None], Reading] = {}
     for r in sorted((r for r in found if r.cost == best), key=_preference):
-        # the same payments under another rule is another story: both are said (R16.16)
-        kept.setdefault((signature(r.ledger), _rule_of(r)), r)
+        # the same payments under another rule is another story: both are said (R16.16); but a house
+        # rule (R17, R18) read the other way that pays what a plainer reading pays tells nothing more
+        # (R18.1 `dealer_wins` is any dealer bonus the dealer pays left out)
+        sig = signature(r.ledger)
+        if r.parameter in R17_RULE and (sig, None) in kept:
+            continue
+        kept.setdefault((sig, _rule_of(r)), r)
     readings = tuple(kept.values())
     if len(readings) > MAX_READINGS:
         return Attribution((), too_many=len(readings))

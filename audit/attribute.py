@@ -8,7 +8,7 @@ that give exactly the claimed scores:
   or to another seat, or an item the rules waive (R17) paid anyway;
 - one mistake that changes a group of items: the models of `audit.explain`
   (热炮 burn forgotten, 抢杠 billed to all, ...) and one model per value of each
-  profile parameter that changes amounts (R17 included);
+  profile parameter that changes amounts (R17 and R18 included);
 - every payment of one kind to one seat off by the same amount (COUNT), or one payment of
   another amount (AMOUNT), solved from the difference rather than enumerated;
 - two single-item changes, when nothing above fits.
@@ -30,7 +30,7 @@ from enum import Enum
 from typing import Any, Final
 
 from audit.candidates import parameter_models
-from audit.explain import MODELS, R17_DEFAULTS, burned_credits, settle_under
+from audit.explain import HOUSE_RULES, MODELS, burned_credits, settle_under
 from audit.settle import Item, Settlement, net_scores
 from audit.state import GameState
 
@@ -268,7 +268,8 @@ def _net(ledger: list[Item] | tuple[Item, ...], n: int) -> tuple[int, ...]:
 
 # ---------------------------------------------------------------- parameter models
 
-R17_RULE: Final[dict[str, str]] = {name: rule for rule, name, _ in R17_DEFAULTS}
+R17_RULE: Final[dict[str, str]] = {name: rule for rule, name, _ in HOUSE_RULES}
+"""An R17 or R18 parameter -> its section: a payment that parameter changes cites it (R16.16)."""
 
 PARAMETER_RULE: Final[dict[str, str]] = {
     "flip": "R11.5", "flip_counts_discards": "R11.5", "flip_up_down_counts_discards": "R11.5",
@@ -278,8 +279,7 @@ PARAMETER_RULE: Final[dict[str, str]] = {
 """A reading under another value of a parameter cites the rule that states what the parameter
 changes when that is not the payment's own: which tiles the flip makes chickens (and 金鸡) is
 R11.5, who qualifies R11.7 (R11.6, who pays whom, is cited by the payments it does not change);
-a house rule cites its R17 section (R17_RULE)."""
-"""An R17 parameter -> its section: a payment that parameter changes cites it (R16.16)."""
+a house rule cites its R17 or R18 section (R17_RULE)."""
 
 
 # ---------------------------------------------------------------- the search
@@ -359,8 +359,13 @@ def attribute(st: GameState, sett: Settlement, claimed_units: list[int]) -> Attr
     best = min(r.cost for r in found)
     kept: dict[tuple[frozenset[tuple[Key, int]], str | None], Reading] = {}
     for r in sorted((r for r in found if r.cost == best), key=_preference):
-        # the same payments under another rule is another story: both are said (R16.16)
-        kept.setdefault((signature(r.ledger), _rule_of(r)), r)
+        # the same payments under another rule is another story: both are said (R16.16); but a house
+        # rule (R17, R18) read the other way that pays what a plainer reading pays tells nothing more
+        # (R18.1 `dealer_wins` is any dealer bonus the dealer pays left out)
+        sig = signature(r.ledger)
+        if r.parameter in R17_RULE and (sig, None) in kept:
+            continue
+        kept.setdefault((sig, _rule_of(r)), r)
     readings = tuple(kept.values())
     if len(readings) > MAX_READINGS:
         return Attribution((), too_many=len(readings))

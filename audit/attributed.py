@@ -83,7 +83,7 @@ def _reading_findings(st: GameState, sett: Settlement, reading: Reading, name: s
             params |= {"parameter": reading.parameter, "value": json.dumps(reading.value, ensure_ascii=False)}
         if change is Change.PARAMETER and reading.rule is not None:
             rule = reading.rule  # a house rule, the flip, qualification: the rule of what was misread (R16.16)
-        elif reading.rule is not None and reading.rule.startswith("R17"):
+        elif reading.rule is not None and reading.rule.startswith(("R17", "R18")):
             rule = reading.rule  # a house rule the platform did not play names that rule (R16.16)
         # A settlement finding's own `step` is null (record-format.md); the step that made the
         # payment due is its `step` param, where the report goes (audit.trace).

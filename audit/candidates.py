@@ -8,6 +8,7 @@ to keep in step.
 """
 from __future__ import annotations
 
+import ast
 import itertools
 import json
 from collections.abc import Iterator
@@ -183,17 +184,36 @@ def setting_options(path: str, value: Any) -> dict[str, Any]:
     return {path: list(value) if isinstance(value, tuple) else value}
 
 
+def _needed(exc: ProfileError) -> tuple[str, Any] | None:
+    """The (parameter, value) a refused value needs, where the loader says so: R17's
+    `parameter_needs` (a switch that must be true), R18's `house_rule_needs` (a value it names)."""
+    needs = exc.params.get("needs")
+    if not isinstance(needs, str):
+        return None
+    if exc.code == "parameter_needs":
+        return needs, True
+    if exc.code == "house_rule_needs":
+        said = exc.params.get("value")
+        if said == "true":
+            return needs, True
+        try:
+            return needs, ast.literal_eval(str(said))
+        except (ValueError, SyntaxError):
+            return None
+    return None
+
+
 def trial(prof: Profile, path: str, value: Any) -> Trial | None:
-    """`prof` with one parameter set to `value` (and the parameter it needs, turned on, where the
-    loader asks for one); None where the loader refuses it."""
+    """`prof` with one parameter set to `value` (and the parameter it needs set as the loader
+    says, where it asks for one); None where the loader refuses it."""
     options = setting_options(path, value)
     try:
         return Trial(path, value, options, apply_options(prof, options))
     except ProfileError as exc:
-        needs = exc.params.get("needs") if exc.code == "parameter_needs" else None
-        if not isinstance(needs, str) or value_at(prof, needs) is not False:
-            return None
-    options = {**options, needs: True}
+        need = _needed(exc)
+    if need is None or need[0] in options or value_at(prof, need[0]) == need[1]:
+        return None
+    options = {**options, need[0]: need[1]}
     try:
         return Trial(path, value, options, apply_options(prof, options))
     except ProfileError:
@@ -204,7 +224,7 @@ def trials(prof: Profile, base: Profile) -> list[Trial]:
     """Every other value the fit tries for each parameter of `prof` but FIXED: the values R16.16's
     models try (`_alternatives`), `_more`, and the value `base` gives it; a table `prof` has and
     `base` has not, left out again. A value the loader refuses alone is tried with the parameter it
-    needs turned on (R17: "only where ... is true"), or not at all."""
+    needs (R17, R18: "only where ... is true", "only where `hot_shot.burn` is `all`"), or not at all."""
     out: list[Trial] = []
     seen: set[str] = set()
 

@@ -22,7 +22,8 @@ from typing import Any
 from audit import api
 from audit.catalogue import Lang, rerender, seat_names
 from records.ingest import Unit
-from records.storage import VERDICTS, Outcome, Store, Stored
+from records.rows import VERDICTS
+from records.store import Outcome, Store, Stored
 
 Auditor = Callable[..., list[dict[str, Any]]]
 """`audit_document(doc, *, profile=None, options=None[, schema_checked=False]) -> [audit, ...]`."""

@@ -16,8 +16,9 @@ from marshmallow import ValidationError
 
 from audit.catalogue import Lang, rerender, seat_names
 from records import cases
+from records.rows import now
 from records.security import UPLOADER
-from records.storage import Store, now
+from records.store import Store
 from web.auth import API_READERS, READERS, account_name, current_account, requires
 from web.db import get_store
 from web.dispute_schemas import AttachRequestSchema, CaseQuerySchema, CaseRequestSchema, DecisionRequestSchema
@@ -78,7 +79,7 @@ def _change(work: Any) -> Any:
     """Run one change of a case in a write transaction; a refusal becomes its HTTP error."""
     store = get_store()
     try:
-        with store.write():
+        with store.atomic():
             return work(store.db, account_name() or "unknown", now(), store.trail_key)
     except cases.CaseError as exc:
         raise _fail(exc) from exc

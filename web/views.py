@@ -16,7 +16,8 @@ from audit import jsontext
 from audit.catalogue import Lang, rerender, seat_names
 from records import trail
 from records.pipeline import AuditFailed, OptionsRefused
-from records.storage import RecordQuery, Store, UnknownRecord
+from records.queries import RecordQuery, UnknownRecord
+from records.store import Store
 from web.api_schemas import ListQuerySchema
 from web.auth import account_name, visible
 from web.db import get_access_db, get_pipeline, get_store

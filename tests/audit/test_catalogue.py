@@ -34,6 +34,7 @@ from tests.audit.test_precedence import HOT, MUST_WIN, PAIR, QUIET, SHOOTER, THR
 from tests.audit.test_schema import random_mutants
 from tests.audit.test_turns import HANDS, ROUND
 from tests.audit import test_r17 as r17_hands
+from tests.audit import test_r18 as r18_hands
 from tests.builder import record, with_result
 from tests.conftest import variant
 from tests.helpers import INERT, quiet_round
@@ -428,6 +429,15 @@ FINDING_TRIGGERS: dict[str, Trigger] = {
 }
 """Every finding code of the catalogue and a case that emits it."""
 
+# R18 (issue 21): kept as a block of its own.
+FINDING_TRIGGERS |= {
+    "house_rule_needs": t(lambda: options({"hot_shot.burn_liabilities": "void"}, "senyan")),
+    "house_rule_needs_section": t(lambda: options({"dealer_bonus.on": "dealer_wins"})),
+    **{f"net_r18_{n.split('-')[1]}_not_played": t(partial(without_items, f"samples/missettled-{n}.json"))
+       for n in ("r18-1-dealer-wins", "r18-2-konger-pays", "r18-3-ever-ready", "r18-4-burn-void",
+                 "r18-5-konged-charge")},
+}
+
 
 def batch_findings(tmp_path: Path, name: str, data: bytes) -> Findings:
     """The findings of the batch's rows for a file holding `data`."""
@@ -494,6 +504,16 @@ NOTE_TRIGGERS: dict[str, Callable[[], list[Json]]] = {
     "follow_dealer": lambda: r17(r17_hands.FOLLOW_HANDS, r17_hands.FOLLOW, {"follow_dealer": 1}),
 }
 """Every note code (notes and their parts) and a settlement that uses it."""
+
+# R18 (issue 21): kept as a block of its own.
+NOTE_TRIGGERS |= {
+    "dou_konger_pays": lambda: r17(r18_hands.EXPOSED_HANDS, r18_hands.EXPOSED, r18_hands.KONGER),
+    "dou_was_ready": lambda: r17(r18_hands.BROKEN_HANDS, r18_hands.BROKEN, r18_hands.EVER),
+    "dou_reversed_ever": lambda: r17(r18_hands.PAYEE_HANDS, r18_hands.PAYEE,
+                                     {**r18_hands.EVER, "dou_unready": "reverse"}),
+    "responsibility_to_burned": lambda: r17(*r18_hands.BURNED_CLAIMER, r18_hands.VOID),
+    "konged_charge_extra": lambda: r17(r18_hands.KONGED_HANDS, r18_hands.KONGED, r18_hands.KEEPS),
+}
 
 
 # ---------------------------------------------------------------- (b) every entry is emitted

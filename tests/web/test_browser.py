@@ -232,11 +232,11 @@ def test_screenshots_and_the_phone_width(site: tuple[str, dict[str, int]], brows
 
 def test_the_records_list_with_counts_cut_short(site: tuple[str, dict[str, int]], browser: Any,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    import records.storage as storage
+    import records.queries as queries
 
     base, _ = site
-    monkeypatch.setattr(storage, "COUNT_STEP", 1)
-    monkeypatch.setattr(storage, "COUNT_BUDGET", 1)
+    monkeypatch.setattr(queries, "COUNT_STEP", 1)
+    monkeypatch.setattr(queries, "COUNT_BUDGET", 1)
     ARTIFACTS.mkdir(exist_ok=True)
     for lang in ("zh", "en"):
         page = open_page(browser, f"{base}/records?player=阿明&profile=weile&per_page=1&lang={lang}", width=1400)

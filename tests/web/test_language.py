@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from audit.catalogue import render_finding, render_note, seat_names
-from records.storage import Store
+from records.store import Store
 from tests.conftest import ROOT
 
 Upload = Callable[..., Any]

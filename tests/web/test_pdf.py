@@ -331,9 +331,14 @@ def test_the_pdf_replays_a_stored_hand_once_and_does_not_check_its_schema_again(
         return audit_hand(doc, **kwargs)
 
     monkeypatch.setattr(audit.trace, "audit_hand", counted)
+    def counting(name: str, real: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            audited.append(name)
+            return real(*args, **kwargs)
+        return call
+
     for name in ("audit_document", "audit_record", "audit_match"):
         if hasattr(audit.api, name):
-            real = getattr(audit.api, name)
-            monkeypatch.setattr(audit.api, name, lambda *a, _n=name, _r=real, **k: audited.append(_n) or _r(*a, **k))
+            monkeypatch.setattr(audit.api, name, counting(name, getattr(audit.api, name)))
     assert client.get(f"/records/{record_id}.pdf").status_code == 200
     assert len(traced) == 1 and traced[0]["schema_checked"] is True and audited == []

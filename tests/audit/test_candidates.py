@@ -34,7 +34,7 @@ def test_legality_and_list_parameters_are_tried_too() -> None:
 
 def test_an_absent_table_or_pattern_is_tried_as_the_bundled_profiles_have_it() -> None:
     tried = _by(trials(load_profile("weile"), load_profile("weile")))
-    assert {"base": 1, "per_streak": 1, "mode": "max"} in tried["dealer_bonus"]  # cuocuo's
+    assert {"base": 1, "per_streak": 1, "mode": "max", "on": "both"} in tried["dealer_bonus"]  # cuocuo's
     assert {"enabled": True, "normal": 1, "charge": 4} in tried["wugu_ji"]  # senyan's, turned on
     assert tried["hand_values.tian_hu"] == [20] and tried["hand_values.dan_diao"] == [30]
     assert tried["follow_dealer"] == [1]

@@ -125,6 +125,19 @@ def test_a_number_no_enumeration_names_and_a_pair_are_found() -> None:
     assert {pair.parameter, *(p for p, _ in pair.together)} == {"hot_shot.bonus", "hot_shot.transfer_kong"}
 
 
+@pytest.mark.parametrize(("name", "played", "count", "seed"), [
+    ("weile", {"dou.exposed_payer": "konger", "dou_ready_test": "ever", "chicken.exposed_kong_claim": "keeps_charge"},
+     120, 41),
+    ("kuhu", {"dealer_bonus.on": "dealer_wins", "hot_shot.burn_liabilities": "void"}, 100, 42),
+    ("senyan", {"hot_shot.burn": "all", "hot_shot.burn_liabilities": "void"}, 100, 43),
+])
+def test_the_conventions_of_running_engines_are_found(name: str, played: dict[str, Any], count: int, seed: int) -> None:
+    """R18's parameters, with nothing added for them; senyan burns only that kong, and R18.4 needs
+    burn all: the two are one step."""
+    result = fit(_records(_platform(name, played, count, seed)), name)
+    assert result.options == played and result.clean_after == result.usable and not result.unexplained
+
+
 def test_nothing_is_taken_without_evidence() -> None:
     result = fit(_records(_platform("weile", {}, 30, 24)), "weile")
     assert result.options == {} and result.steps == () and result.clean_after == result.clean_before == 30

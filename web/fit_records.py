@@ -14,7 +14,8 @@ from typing import Any
 from flask import current_app
 
 from records.ingest import read_upload
-from records.storage import RecordQuery, Store
+from records.queries import RecordQuery
+from records.store import Store
 from web.db import ingest_limits, validators
 from web.errors import ApiError
 

@@ -8,7 +8,7 @@ that give exactly the claimed scores:
   or to another seat, or an item the rules waive (R17) paid anyway;
 - one mistake that changes a group of items: the models of `audit.explain`
   (热炮 burn forgotten, 抢杠 billed to all, ...) and one model per value of each
-  profile parameter that changes amounts (R17 included);
+  profile parameter that changes amounts (R17 and R18 included);
 - every payment of one kind to one seat off by the same amount (COUNT), or one payment of
   another amount (AMOUNT), solved from the difference rather than enumerated;
 - two single-item changes, when nothing above fits.
@@ -24,13 +24,13 @@ the difference breaks, the same words and rule as when a record has its items.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
-from dataclasses import dataclass, fields, is_dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Final, Literal, get_args, get_origin
+from typing import Any, Final
 
-from audit.explain import MODELS, R17_DEFAULTS, settle_under
-from audit.profiles import Profile, ProfileError, apply_options, list_profiles, load_profile, type_hints
+from audit.candidates import parameter_models
+from audit.explain import HOUSE_RULES, MODELS, burned_credits, settle_under
 from audit.settle import Item, Settlement, net_scores
 from audit.state import GameState
 
@@ -182,8 +182,43 @@ def signature(ledger: tuple[Item, ...] | list[Item]) -> frozenset[tuple[Key, int
     return frozenset((k, v) for k, v in sums.items() if v)
 
 
-def _edits(sett: Settlement, n: int) -> list[Edit]:
-    """Every single-item change of the required ledger (and every waived item paid anyway)."""
+def burned_items(st: GameState, sett: Settlement) -> list[Item]:
+    """The dou and chicken credits a 热炮 or 抢杠 burned (R8.3, R9.3): the payments the hand would
+    owe if nothing burned that the rules' ledger lacks. A platform that pays one of them anyway
+    makes the commonest 热炮 mistake, one item not owed (R16.16)."""
+    out: dict[tuple[str, int, int, int], Item] = {}
+    if sett.burned or sett.void_kongs:
+        for rob in (False, True):
+            for ready in (True, False):
+                for it in burned_credits(st, sett, rob, ready):
+                    out.setdefault((it.kind.value, it.payer, it.payee, it.amount), it)
+    return list(out.values())
+
+
+def burned_groups(burned: Sequence[Item]) -> list[tuple[Item, ...]]:
+    """Burned credits grouped as a platform forgets them: every dou of one kong, or every chicken
+    credit of the burned seat; paying one whole group is one mistake (R8.3 not applied to it)."""
+    groups: dict[tuple[str, int, str], list[Item]] = defaultdict(list)
+    for it in burned:
+        tile = str(it.params.get("tile", "")) if it.kind.value == "dou" else ""
+        groups[(it.kind.value, it.payee, tile)].append(it)
+    return [tuple(g) for g in groups.values() if len(g) > 1]
+
+
+def _burned_readings(sett: Settlement, n: int, target: tuple[int, ...], burned: Sequence[Item]) -> list[Reading]:
+    """Readings that pay one group of burned credits, or two (a kong's dou and the chickens)."""
+    groups = burned_groups(burned)
+    out = []
+    for i, g in enumerate(groups):
+        for h in [()] + groups[i + 1:]:
+            ledger = (*sett.items, *g, *h)
+            if _net(ledger, n) == target:
+                out.append(Reading((Change.NOT_OWED,) * (2 if h else 1), ledger))
+    return out
+
+
+def _edits(sett: Settlement, n: int, burned: Sequence[Item] = ()) -> list[Edit]:
+    """Every single-item change of the required ledger (and every waived or burned item paid anyway)."""
     out: list[Edit] = []
     for it in sett.items:
         out += [Edit(Change.MISSING, it), Edit(Change.DOUBLED, it), Edit(Change.REVERSED, it)]
@@ -191,6 +226,7 @@ def _edits(sett: Settlement, n: int) -> list[Edit]:
         out += [Edit(Change.WRONG_PAYER, it, s) for s in others]
         out += [Edit(Change.WRONG_PAYEE, it, s) for s in others]
     out += [Edit(Change.NOT_OWED, it) for it in sett.waived]
+    out += [Edit(Change.NOT_OWED, it) for it in burned]
     return out
 
 
@@ -232,79 +268,18 @@ def _net(ledger: list[Item] | tuple[Item, ...], n: int) -> tuple[int, ...]:
 
 # ---------------------------------------------------------------- parameter models
 
-_NOT_AMOUNTS: Final = frozenset({"players", "must_win", "pass_lock_until", "pass_lock_allows_higher", "pass_pong_lock",
-                                 "replacement_from", "double_win_next_dealer", "draw_next_dealer"})
-"""Parameters that decide legality or the next dealer, never an amount: no model for them."""
+R17_RULE: Final[dict[str, str]] = {name: rule for rule, name, _ in HOUSE_RULES}
+"""An R17 or R18 parameter -> its section: a payment that parameter changes cites it (R16.16)."""
 
-R17_RULE: Final[dict[str, str]] = {name: rule for rule, name, _ in R17_DEFAULTS}
-"""An R17 parameter -> its section: a payment that parameter changes cites it (R16.16)."""
-
-
-def _settings(obj: Any, prefix: str = "") -> Iterator[tuple[str, Any, Any]]:
-    """(dotted name, value, type) of every scalar parameter under a profile dataclass."""
-    cls: type = type(obj)
-    hints = type_hints(cls)
-    for f in fields(obj):
-        if f.name in ("name", "title", "source") and not prefix:
-            continue
-        path, value = f"{prefix}{f.name}", getattr(obj, f.name)
-        if path in _NOT_AMOUNTS:
-            continue
-        if is_dataclass(value):
-            yield from _settings(value, path + ".")
-        elif isinstance(value, dict):
-            yield from ((f"{path}.{k}", v, int) for k, v in value.items() if isinstance(v, int))
-        elif not isinstance(value, tuple):
-            yield path, value, hints[f.name]
-
-
-def _known_values(path: str) -> set[Any]:
-    """The values the bundled profiles give `path` (a platform's mistake is often another source's rule)."""
-    out: set[Any] = set()
-    for name in list_profiles():
-        holder: Any = load_profile(name)
-        for part in path.split("."):
-            holder = holder.get(part) if isinstance(holder, dict) else getattr(holder, part, None)
-        if isinstance(holder, (int, str, bool)):
-            out.add(holder)
-    return out
-
-
-def _alternatives(path: str, value: Any, tp: Any) -> list[Any]:
-    """The other values of one parameter a platform may have played."""
-    if isinstance(value, bool):
-        return [not value]
-    if isinstance(value, str):
-        options = [a for arg in get_args(tp) for a in (get_args(arg) if get_origin(arg) is Literal else (arg,))]
-        return [o for o in options if isinstance(o, str) and o != value]
-    if isinstance(value, int):
-        near = {value - 1, value + 1, 2 * value, value // 2, 0} | {v for v in _known_values(path)
-                                                                 if isinstance(v, int) and not isinstance(v, bool)}
-        return sorted(v for v in near if v >= 0 and v != value)
-    if value is None and path == "follow_dealer":
-        return [1]
-    return []
-
-
-_CANDIDATES: dict[str, list[tuple[str, Any, Profile]]] = {}
-
-
-def parameter_models(prof: Profile) -> list[tuple[str, Any, Profile]]:
-    """(parameter, value, profile with that value) for every amount-changing parameter of `prof`;
-    built once per profile (profiles are immutable and cached by the loader)."""
-    key = repr(prof)
-    if key not in _CANDIDATES:
-        if len(_CANDIDATES) >= 64:  # what-if options make new profiles: keep the cache bounded
-            _CANDIDATES.clear()
-        out: list[tuple[str, Any, Profile]] = []
-        for path, value, tp in _settings(prof):
-            for alt in _alternatives(path, value, tp):
-                try:
-                    out.append((path, alt, apply_options(prof, {path: alt})))
-                except ProfileError:
-                    continue
-        _CANDIDATES[key] = out
-    return _CANDIDATES[key]
+PARAMETER_RULE: Final[dict[str, str]] = {
+    "flip": "R11.5", "flip_counts_discards": "R11.5", "flip_up_down_counts_discards": "R11.5",
+    "chicken.concealed_kong_flip": "R11.5", "chicken.gold_multiplier": "R11.5",
+    "chicken_requires_ready": "R11.7", "chicken_counts_discards": "R11.7",
+}
+"""A reading under another value of a parameter cites the rule that states what the parameter
+changes when that is not the payment's own: which tiles the flip makes chickens (and 金鸡) is
+R11.5, who qualifies R11.7 (R11.6, who pays whom, is cited by the payments it does not change);
+a house rule cites its R17 or R18 section (R17_RULE)."""
 
 
 # ---------------------------------------------------------------- the search
@@ -318,12 +293,14 @@ def _model_readings(st: GameState, sett: Settlement, target: tuple[int, ...]) ->
     for path, value, prof in parameter_models(st.profile):
         ledger = settle_under(st, prof)
         if _net(ledger, st.n) == target:
-            yield Reading((Change.PARAMETER,), tuple(ledger), rule=R17_RULE.get(path), parameter=path, value=value)
+            yield Reading((Change.PARAMETER,), tuple(ledger), rule=R17_RULE.get(path) or PARAMETER_RULE.get(path),
+                          parameter=path, value=value)
 
 
-def _edit_readings(sett: Settlement, n: int, diff: tuple[int, ...]) -> tuple[list[Reading], list[Reading]]:
+def _edit_readings(sett: Settlement, n: int, diff: tuple[int, ...], burned: Sequence[Item]
+                   ) -> tuple[list[Reading], list[Reading]]:
     """(readings of one item change, readings of two), each fitting `diff` exactly."""
-    edits = _edits(sett, n)
+    edits = _edits(sett, n, burned)
     by_effect: dict[tuple[int, ...], list[int]] = defaultdict(list)
     for i, e in enumerate(edits):
         by_effect[e.effect(n)].append(i)
@@ -343,6 +320,28 @@ def _edit_readings(sett: Settlement, n: int, diff: tuple[int, ...]) -> tuple[lis
     return ones, twos
 
 
+NAMED_OPTIONS: Final = frozenset({"flip", "jian_dou_san.enabled", "wugu_ji.enabled"})
+"""The options a record names in `rules.options` (profiles.py `_apply_special`): a platform that
+reads one of them the other way makes the commonest mistake of all."""
+
+
+def _rule_of(r: Reading) -> str | None:
+    """The rule a reading is a story about when it is not the payments' own: a flip or
+    qualification parameter, a house rule (its cited rule, audit.attributed); None otherwise."""
+    return r.rule if r.changes[0] is Change.PARAMETER else None
+
+
+def _preference(r: Reading) -> int:
+    """Which of two readings that pay exactly the same (one signature) the audit states: a named
+    option read the other way, then a change of items, then one of explain's models, then a house
+    rule not played, then another value of any other parameter (they explain the same payments, and the
+    first is the likelier story: a client that reads the flip as the next rank, not one that
+    values every chicken 0)."""
+    if r.changes[0] is Change.PARAMETER:
+        return 0 if r.parameter in NAMED_OPTIONS else 3 if r.parameter in R17_RULE else 4
+    return 2 if r.changes[0] is Change.MODEL else 1
+
+
 def attribute(st: GameState, sett: Settlement, claimed_units: list[int]) -> Attribution:
     """The simplest readings of the required ledger that give exactly `claimed_units`."""
     n = st.n
@@ -351,14 +350,22 @@ def attribute(st: GameState, sett: Settlement, claimed_units: list[int]) -> Attr
     if not any(diff) or sum(diff) != 0:
         return Attribution(())
     target = tuple(claimed_units)
-    ones, twos = _edit_readings(sett, n, diff)
-    found = ones + list(_model_readings(st, sett, target)) + (twos if not ones else [])
+    burned = burned_items(st, sett)
+    ones, twos = _edit_readings(sett, n, diff, burned)
+    found = ones + list(_model_readings(st, sett, target)) + _burned_readings(sett, n, target, burned) \
+        + (twos if not ones else [])
     if not found:
         return Attribution(())
     best = min(r.cost for r in found)
-    kept: dict[frozenset[tuple[Key, int]], Reading] = {}
-    for r in sorted((r for r in found if r.cost == best), key=lambda r: r.changes[0] in (Change.MODEL, Change.PARAMETER)):
-        kept.setdefault(signature(r.ledger), r)
+    kept: dict[tuple[frozenset[tuple[Key, int]], str | None], Reading] = {}
+    for r in sorted((r for r in found if r.cost == best), key=_preference):
+        # the same payments under another rule is another story: both are said (R16.16); but a house
+        # rule (R17, R18) read the other way that pays what a plainer reading pays tells nothing more
+        # (R18.1 `dealer_wins` is any dealer bonus the dealer pays left out)
+        sig = signature(r.ledger)
+        if r.parameter in R17_RULE and (sig, None) in kept:
+            continue
+        kept.setdefault((sig, _rule_of(r)), r)
     readings = tuple(kept.values())
     if len(readings) > MAX_READINGS:
         return Attribution((), too_many=len(readings))

@@ -81,9 +81,13 @@ def _reading_findings(st: GameState, sett: Settlement, reading: Reading, name: s
         rule = f.rule
         if change is Change.PARAMETER:
             params |= {"parameter": reading.parameter, "value": json.dumps(reading.value, ensure_ascii=False)}
-        if reading.rule is not None and reading.rule.startswith("R17"):
+        if change is Change.PARAMETER and reading.rule is not None:
+            rule = reading.rule  # a house rule, the flip, qualification: the rule of what was misread (R16.16)
+        elif reading.rule is not None and reading.rule.startswith(("R17", "R18")):
             rule = reading.rule  # a house rule the platform did not play names that rule (R16.16)
-        out.append(Finding(Kind.MISSETTLED, rule, CODES[change], params, step, payee, f.params["due"],
+        # A settlement finding's own `step` is null (record-format.md); the step that made the
+        # payment due is its `step` param, where the report goes (audit.trace).
+        out.append(Finding(Kind.MISSETTLED, rule, CODES[change], params, None, payee, f.params["due"],
                            f.params["paid"]))
     return out
 

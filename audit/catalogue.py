@@ -12,7 +12,8 @@ values); their words are rendered only when asked, from the data files in
   is `discard (点炮)` in English, 点炮 in Chinese; a kong is 点豆 ...).
 
 A template is `str.format` text whose fields name params: `{seat}` renders the
-param by its declared type (a seat is `seat 2` / `2号位`, a tile `5m` / 五万);
+param by its declared type (a seat is `seat 2 (Bo)` / `2号位 Bo`, named when the
+caller passes the record's players, a tile `5m` / 五万);
 `{kind:burned}` renders it with another form of its type. The files are loaded
 and checked once, at import: every entry has every language, the languages use
 the same placeholders, every placeholder is a declared param, every type and
@@ -24,10 +25,11 @@ fallback.
 """
 from __future__ import annotations
 
+import re
 import string
 import sys
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -79,12 +81,34 @@ class Entry:
 
 Renderer = Callable[[Any, Lang], str]
 """How one value of a type reads in a language."""
-Template = Callable[[Mapping[str, Any], Lang], str]
-"""A compiled template: params and language in, the text out."""
+Names = Sequence[str]
+"""The players' names by seat (the record's `seats[i].name`), or () when they are not known."""
+Template = Callable[[Mapping[str, Any], Lang, Names], str]
+"""A compiled template: params, language and the players' names in, the text out."""
+
+
+def seat_label(value: Any, lang: Lang | str, names: Names = ()) -> str:
+    """A seat as people read it: its number (the record's, 0-based, as in the rulebook, the JSON and
+    the CLI, so a page never disagrees with the platform's own log) and the player's name:
+    `2号位 小红` / `seat 2 (小红)`; the number alone when the name is not known."""
+    zh = lang is _ZH or lang == "zh"
+    name = names[value] if type(value) is int and 0 <= value < len(names) else ""
+    if zh:
+        return f"{value}号位 {name}" if name else f"{value}号位"
+    return f"seat {value} ({name})" if name else f"seat {value}"
 
 
 def _seat(value: Any, lang: Lang) -> str:
-    return f"{value}号位" if lang is _ZH else f"seat {value}"
+    return seat_label(value, lang)
+
+
+def hand_label(index: int, lang: Lang | str) -> str:
+    """A hand of a match by its place, counted from 1 as players count them: 第2局 / hand 2."""
+    return f"第{index + 1}局" if lang is _ZH or lang == "zh" else f"hand {index + 1} (hands[{index}])"
+
+
+def _hand(value: Any, lang: Lang) -> str:
+    return hand_label(int(value), lang)
 
 
 def _step(value: Any, lang: Lang) -> str:
@@ -144,6 +168,7 @@ RENDERERS: Final[dict[str, Renderer]] = {
     "text": _plain,
     "path": _plain,
     "seat": _seat,
+    "hand": _hand,
     "step": _step,
     "tile": _tile,
     "tile_count": _tile_count,
@@ -221,8 +246,8 @@ def _entry(code: str, raw: dict[str, Any], forms: Mapping[str, Any], where: str)
 
 
 _INLINE: Final = {
-    "en": {"int": "{V}", "text": "{V}", "path": "{V}", "tile": "{V}", "seat": "seat {V}", "step": "step {V}"},
-    "zh": {"int": "{V}", "text": "{V}", "path": "{V}", "seat": "{V}号位", "step": "第{V}步"},
+    "en": {"int": "{V}", "text": "{V}", "path": "{V}", "tile": "{V}", "step": "step {V}"},
+    "zh": {"int": "{V}", "text": "{V}", "path": "{V}", "step": "第{V}步"},
 }
 """Types whose rendering is the value itself in a fixed frame (`tile` in English: None reads None)."""
 
@@ -250,22 +275,47 @@ def _compile(code: str, template: str, params: Mapping[str, str], forms: Mapping
             pieces.append(frame.replace("{V}", f"{{p[K{i}]}}"))
         else:
             ns[f"R{i}"] = _renderer(code, name, params[name], form or "", forms, join, lang)
-            pieces.append(f"{{R{i}(p[K{i}], lang)}}")
-    exec(f"def render(p, lang):\n    return f{''.join(pieces)!r}\n", ns)  # noqa: S102 - source built from names only
+            pieces.append(f"{{R{i}(p[K{i}], lang, names)}}")
+    exec(f"def render(p, lang, names):\n    return f{''.join(pieces)!r}\n", ns)  # noqa: S102 - source built from names only
     render: Template = ns["render"]
     return render
 
 
+NamedRenderer = Callable[[Any, Lang, Names], str]
+"""A renderer inside a compiled template: it is also given the players' names."""
+
+
+def _parts(join: str) -> NamedRenderer:
+    def render(value: Any, lang: Lang, names: Names) -> str:
+        return join.join([render_note(p, lang, names) for p in value])
+    return render
+
+
+def _quoted_notes(value: Any, lang: Lang, names: Names) -> str:
+    """Item notes ({code, params} objects) quoted inside a finding, their seats named too."""
+    return ("；" if lang is _ZH else "; ").join(render_note(n, lang, names) for n in value)
+
+
+def _unnamed(fixed: Renderer) -> NamedRenderer:
+    def render(value: Any, lang: Lang, names: Names) -> str:
+        return fixed(value, lang)
+    return render
+
+
 def _renderer(code: str, name: str, tp: str, form: str, forms: Mapping[str, Any], join: str,
-              lang: Lang) -> Renderer:
+              lang: Lang) -> NamedRenderer:
     if tp == "parts":
-        return lambda value, lang: join.join([render_note(p, lang) for p in value])
+        return _parts(join)
+    if tp == "seat" and not form:
+        return seat_label
+    if tp == "notes":
+        return _quoted_notes
     fixed = RENDERERS.get(tp)
     if fixed is not None:
-        return fixed
+        return _unnamed(fixed)
     table: dict[str, str] = forms[f"{tp}:{form}" if form else tp][lang.value]
 
-    def lookup(value: Any, lang: Lang) -> str:
+    def lookup(value: Any, lang: Lang, names: Names) -> str:
         try:
             return table[value if type(value) is str else str(value)]
         except KeyError:
@@ -325,7 +375,8 @@ def render_value(tp: str, value: Any, lang: Lang | str = Lang.EN) -> str:
         raise CatalogueError(f"{value!r} is not a {tp} of the catalogue") from None
 
 
-def _render(table: Mapping[str, Entry], code: str, params: Mapping[str, Any], lang: Lang | str) -> str:
+def _render(table: Mapping[str, Entry], code: str, params: Mapping[str, Any], lang: Lang | str,
+            names: Names = ()) -> str:
     entry = table.get(code)
     if entry is None:
         raise CatalogueError(f"no catalogue entry for code {code!r}")
@@ -333,52 +384,75 @@ def _render(table: Mapping[str, Entry], code: str, params: Mapping[str, Any], la
         raise CatalogueError(f"{code}: params {sorted(params)} are not the declared {sorted(entry.params)}")
     lang = _lang(lang)
     try:
-        return entry.compiled[0 if lang is _EN else LANGS.index(lang)](params, lang)
+        return entry.compiled[0 if lang is _EN else LANGS.index(lang)](params, lang, names)
     except KeyError as exc:
         raise CatalogueError(f"{code}: params {sorted(params)} are not the declared {sorted(entry.params)}") \
             from exc
 
 
-def finding_message(code: str, params: Mapping[str, Any], rule: str | None, lang: Lang | str = Lang.EN) -> str:
+_HAND_PATH: Final = re.compile(r"hands\[(\d+)\]")
+
+
+def _path_text(path: str, lang: Lang) -> str:
+    """A JSON path as it leads a message: exactly as written (it names where to look), and in a
+    match the hand's place as players count it first (`第3局 hands[2].events[4].tile`)."""
+    hand = _HAND_PATH.match(path)
+    return f"{hand_label(int(hand.group(1)), lang)} {path}" if hand else path
+
+
+def finding_message(code: str, params: Mapping[str, Any], rule: str | None, lang: Lang | str = Lang.EN,
+                    names: Names = ()) -> str:
     """A finding's message: the code's text; a schema or profile path first (`events[2].tile: ...`);
-    in Chinese the rule's Chinese name leads (`【热炮 R8.2】...`)."""
+    in Chinese the rule's Chinese name leads (`【热炮 R8.2】...`). With the players' `names` a seat
+    reads with its player (`2号位 小红`)."""
     lang = _lang(lang)
-    text = _render(CATALOGUE.findings, code, params, lang)
+    text = _render(CATALOGUE.findings, code, params, lang, names)
     path = params.get("path")
     if path:
-        text = f"{path}{'：' if lang is _ZH else ': '}{text}"
+        text = f"{_path_text(str(path), lang)}{'：' if lang is _ZH else ': '}{text}"
     if lang is _ZH and rule:
         text = f"【{label(rule)}】{text}"
     return text
 
 
-def render_finding(finding: Mapping[str, Any], lang: Lang | str = Lang.EN) -> str:
+def render_finding(finding: Mapping[str, Any], lang: Lang | str = Lang.EN, names: Names = ()) -> str:
     """The message of a finding object of the audit JSON (code, params, rule), in `lang`:
     a stored audit can be shown in another language than it was rendered in."""
-    return finding_message(finding["code"], finding["params"], finding.get("rule"), lang)
+    return finding_message(finding["code"], finding["params"], finding.get("rule"), lang, names)
 
 
-def render_note(note: Mapping[str, Any], lang: Lang | str = Lang.EN) -> str:
+def render_note(note: Mapping[str, Any], lang: Lang | str = Lang.EN, names: Names = ()) -> str:
     """The note of a settlement item object (or of a part of one: {code, params}) in `lang`."""
-    return _render(CATALOGUE.notes, note["code"], note["params"], lang)
+    return _render(CATALOGUE.notes, note["code"], note["params"], lang, names)
 
 
-def note_text(code: str, params: Mapping[str, Any], lang: Lang | str = Lang.EN) -> str:
+def note_text(code: str, params: Mapping[str, Any], lang: Lang | str = Lang.EN, names: Names = ()) -> str:
     """The note of `code` with `params` in `lang` (render_note without building the object)."""
-    return _render(CATALOGUE.notes, code, params, lang)
+    return _render(CATALOGUE.notes, code, params, lang, names)
 
 
-def rerender(audit: dict[str, Any], lang: Lang | str) -> dict[str, Any]:
-    """A copy of an audit object (record-format.md) whose messages and notes are in `lang`.
-    A finding or item without a `code` (an audit stored before format 1.1) keeps its words."""
+def rerender(audit: dict[str, Any], lang: Lang | str, names: Names = ()) -> dict[str, Any]:
+    """A copy of an audit object (record-format.md) whose messages and notes are in `lang`, seats
+    named by `names` (the record's players). A finding or item without a `code` (an audit stored
+    before format 1.1) keeps its words."""
     out = dict(audit)
-    out["findings"] = [{**f, "message": render_finding(f, lang)} if "code" in f else f
+    out["findings"] = [{**f, "message": render_finding(f, lang, names)} if "code" in f else f
                        for f in audit.get("findings") or []]
     sett = audit.get("settlement")
     if sett is not None:
-        out["settlement"] = {**sett, "items": [{**i, "note": render_note(i, lang)} if "code" in i else i
+        out["settlement"] = {**sett, "items": [{**i, "note": render_note(i, lang, names)} if "code" in i else i
                                                for i in sett.get("items") or []]}
     return out
+
+
+def seat_names(doc: Any) -> tuple[str, ...]:
+    """The players' names of a record (`seats[i].name`), '' where a seat has none; () when the
+    document has no readable seats (a schema failure is reported elsewhere)."""
+    seats = doc.get("seats") if isinstance(doc, dict) else None
+    if not isinstance(seats, list):
+        return ()
+    return tuple(s["name"].strip() if isinstance(s, dict) and isinstance(s.get("name"), str) else ""
+                 for s in seats)
 
 
 # ---------------------------------------------------------------- the document
@@ -398,7 +472,8 @@ def document(cat: Catalogue = CATALOGUE) -> str:
              "tests/audit/test_catalogue.py fails when this file is out of date. Do not edit it by hand.", "",
              "Every finding of the audit JSON has a `code` (below) and `params`, the named values its",
              "`message` is rendered from; tools match on `code` and `rule`, never on the words. A placeholder",
-             "`{name}` renders the param by its type (a seat reads `seat 2` / `2号位`, a tile `5m` / 五万, a",
+             "`{name}` renders the param by its type (a seat reads `seat 2 (Bo)` / `2号位 Bo` with the record's",
+             "player name, `seat 2` / `2号位` without; a hand of a match `hand 3 (hands[2])` / 第3局; a tile `5m` / 五万, a",
              "step `step 40` / 第40步); `{name:form}` uses another form of the type (forms.toml). A schema or",
              "profile finding's message starts with its `path`; a Chinese message starts with the rule's",
              "Chinese name (`【热炮 R8.2】`).", ""]

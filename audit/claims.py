@@ -118,7 +118,8 @@ def open_window(st: GameState) -> None:
     w = st.window
     assert w is not None
     kind = WinKind.ROB if w.rob else WinKind.DISCARD
-    must = ("rob_kong" if w.rob else "hot_shot") in st.profile.must_win and (w.rob or w.hot)
+    # (the profile is asked only where a must-win can arise: the fit tries `must_win` on those hands alone)
+    must = (w.rob or w.hot) and ("rob_kong" if w.rob else "hot_shot") in st.profile.must_win
     tile = w.tile
     suit, add = tile // 9, hands.POW5[tile % 9]
     for seat in range(st.n):

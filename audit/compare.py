@@ -14,6 +14,10 @@ from audit.kinds import BurnKind, ItemKind
 from audit.settle import KIND_RULE, Item, Settlement, net_scores
 from audit.tiles import code
 
+_PAID_TO_BURNED: Final = frozenset({"R18.2", "R18.4"})
+"""Rules under which a burned seat is still paid: an exposed kong's dou as its discarder (R18.2), a
+责任鸡 as claimer under `void` (R18.4)."""
+
 _NEXT_DEALER_CODES: Final = {"R14.1": "next_dealer_not_winner", "R14.2": "next_dealer_several_winners",
                              "R14.3": "next_dealer_after_draw"}
 
@@ -45,6 +49,25 @@ def compare(result: dict[str, Any], sett: Settlement, base: int) -> list[Finding
     out += _compare_dealer(result, sett)
     out += _compare_flip(result, sett)
     return out
+
+
+def agrees(result: dict[str, Any], sett: Settlement, base: int) -> bool:
+    """Whether `compare` finds nothing, without building a finding: the claimed scores, next dealer,
+    flip (when the record gives one) and payment sums (when it gives items) are the settlement's.
+    The fit (audit.fitting) asks this of every settlement it tries."""
+    claimed = result["scores"]
+    computed = sett.scores()
+    if len(claimed) != len(computed) or any(c != s * base for c, s in zip(claimed, computed)):
+        return False
+    if result["next_dealer"] != sett.next_dealer:
+        return False
+    if "flip" in result and result["flip"] != (code(sett.flip) if sett.flip is not None else None):
+        return False
+    if "items" not in result:
+        return True
+    mine = _sums([(i.kind._value_, i.payer, i.payee, i.amount * base) for i in sett.items])
+    theirs = _sums([(i["kind"], i["from"], i["to"], i["amount"]) for i in result["items"]])
+    return all(mine.get(key, 0) == theirs.get(key, 0) for key in set(mine) | set(theirs))
 
 
 def _compare_dealer(result: dict[str, Any], sett: Settlement) -> list[Finding]:
@@ -97,7 +120,11 @@ def _explain(key: tuple[str, int, int], want: int, got: int, sett: Settlement,
              base: int) -> tuple[str, str, dict[str, Any]]:
     """The rule to cite, the code that says why, and its params, from the computed items and the burns."""
     kind, payer, payee = key
-    if kind in (ItemKind.CHICKEN, ItemKind.DOU) and payee in sett.burned and want == 0:
+    same = [i for i in sett.items if (i.kind.value, i.payer, i.payee) == key]
+    if kind in (ItemKind.CHICKEN, ItemKind.DOU) and payee in sett.burned and (
+            want == 0 or (got > want and all(i.rule in _PAID_TO_BURNED for i in same))):
+        # (What a burned seat is still paid, R18.2 as a discarder, R18.4 as a claimer, is not its credit:
+        # more than that is a credit the burn takes away.)
         burn = sett.burned[payee]
         return (("R9.3" if burn.by is BurnKind.ROB else "R8.3"), "burn_not_applied",
                 {"burn": burn.by.value, "burn_step": burn.step})
@@ -107,23 +134,23 @@ def _explain(key: tuple[str, int, int], want: int, got: int, sett: Settlement,
             return "R9.3", "robbed_kong_paid", {"burn_step": void.step}
         return "R8.3", "voided_kong_paid", {"burn_step": void.step}
     if sett.waived and got > want:
-        # R17: a payment a house-rule parameter cancels, paid anyway (qualifying seats paying each
-        # other, a 责任鸡 not owed, a second 冲锋鸡, melded chickens under 包鸡).
+        # R17/R18: a payment a house-rule parameter cancels, paid anyway (qualifying seats paying each
+        # other, a 责任鸡 not owed, a second 冲锋鸡, melded chickens under 包鸡, a dealer bonus the
+        # dealer pays, an exposed kong's dou paid to the konger, a burned shooter's liabilities).
         waived = [i for i in sett.waived if (i.kind.value, i.payer, i.payee) == key]
         hit = [i for i in waived if i.amount * base == got - want] or [
             i for i in waived if sum(w.amount for w in waived if w.rule == i.rule) * base == got - want]
         if hit:
             return hit[0].rule, "item_waived", {"notes": [hit[0].note_json()]}
-    same = [i for i in sett.items if (i.kind.value, i.payer, i.payee) == key]
     if same:
         # Cite the payment the difference is made of (a missing 责任鸡 extra is R11.4, not R11.6).
         # When amounts tie, the more specific rule (R11.4 over the generic R11.6) names it better;
-        # with no exact payment, an R17 house-rule payment of the pair is the likelier mistake.
+        # with no exact payment, an R17/R18 house-rule payment of the pair is the likelier mistake.
         exact = sorted((i for i in same if i.amount * base == abs(want - got)),
                        key=lambda i: i.rule == KIND_RULE[kind])
         notes = list({repr(n): n for n in (i.note_json() for i in same)}.values())
         if not exact:
-            same = sorted(same, key=lambda i: not i.rule.startswith("R17"))
+            same = sorted(same, key=lambda i: not i.rule.startswith(("R17", "R18")))
         return (exact or same)[0].rule, "item_amount_differs", {"notes": notes}
     related = [i for i in sett.items if i.kind.value == kind and i.payee == payee]
     if related:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from audit.catalogue import Lang
+from audit.catalogue import Lang, seat_names
 from audit.attributed import attributed
 from audit.compare import compare
 from audit.explain import explain
@@ -27,10 +27,12 @@ class HandAudit:
     replay: Replay | None = None
     profile: Profile | None = None
     base: int = 1
+    names: tuple[str, ...] = ()
+    """The players' names by seat, for the messages (`2号位 小红`); () before the schema passed."""
 
     def __init__(self, game_id: str | None, profile_name: str, findings: list[Finding],
                  settlement: Settlement | None = None, replay: Replay | None = None, profile: Profile | None = None,
-                 base: int = 1) -> None:
+                 base: int = 1, names: tuple[str, ...] = ()) -> None:
         # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.game_id = game_id
         self.profile_name = profile_name
@@ -39,13 +41,15 @@ class HandAudit:
         self.replay = replay
         self.profile = profile
         self.base = base
+        self.names = names
 
     def to_json(self, lang: Lang | str = Lang.EN) -> dict[str, Any]:
         """The audit object of record-format.md, messages and notes in `lang`."""
         return {"game_id": self.game_id, "profile": self.profile_name,
                 "verdict": verdict_of(self.findings).value,
-                "findings": [f.to_json(lang) for f in self.findings],
-                "settlement": self.settlement.to_json(self.base, lang) if self.settlement is not None else None}
+                "findings": [f.to_json(lang, self.names) for f in self.findings],
+                "settlement": self.settlement.to_json(self.base, lang, self.names)
+                if self.settlement is not None else None}
 
 
 def _schema_finding(code: str, params: dict[str, Any], rule: str | None, prefix: str = "") -> Finding:
@@ -91,7 +95,7 @@ def audit_hand(doc: object, *, profile: str | None = None, options: dict[str, An
     this very document and it reported nothing (the service validates every
     upload before storing it), so the engine does not pay for a second pass.
     """
-    out = HandAudit(_game_id(doc), _profile_name(doc, profile), [])
+    out = HandAudit(_game_id(doc), _profile_name(doc, profile), [], names=seat_names(doc))
     errors = [] if schema_checked and isinstance(doc, dict) else validate_record(doc)
     if errors:
         out.findings = [_from_schema(e, path_prefix) for e in errors]

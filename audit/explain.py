@@ -61,32 +61,39 @@ def _no_burn(rob: bool) -> Model:
     return model
 
 
+def burned_credits(st: GameState, sett: Settlement, rob: bool, ready: bool = True) -> list[Item]:
+    """The dou and chicken credits of the seats a 热炮 (`rob` False) or a 抢杠 (`rob` True) burned or
+    voided (R8.3, R9.3): what the hand would pay them if nothing burned. `ready=False`: as if the
+    burned seat qualified too (a platform that pays a shooter's chickens whatever its readiness)."""
+    seats = {s for s, b in (*sett.burned.items(), *sett.void_kongs.items()) if (b.by is BurnKind.ROB) == rob}
+    if not seats:
+        return []
+    have = Counter((i.kind, i.payer, i.payee, i.amount) for i in sett.items)
+    extra: list[Item] = []
+    prof = st.profile if ready else replace(
+        st.profile, dou_requires_ready=False, chicken_requires_ready=False, dou_unready="void",
+        chicken=replace(st.profile.chicken, exposed_payers="owner", qualified_pay_each_other=True))
+    for it in settle_under(st, prof, ignore_burn=True):
+        key = (it.kind, it.payer, it.payee, it.amount)
+        if it.kind in (ItemKind.DOU, ItemKind.CHICKEN) and it.payee in seats and not have[key]:
+            extra.append(it)
+        elif have[key]:
+            have[key] -= 1
+    for seat in seats if rob else ():
+        for m in st.seats[seat].melds:
+            if m.robbed:  # the robbed 转弯豆 stays a pong on the table; the platform paid it as a kong
+                value = st.profile.dou_value(MeldKind.ADDED.value)
+                extra += [Item(ItemKind.DOU, o, seat, value, "R4.7", "dou", {"kong": MeldKind.ADDED.value,
+                                                                           "tile": code(m.tile)})
+                          for o in range(st.n) if o != seat]
+    return extra
+
+
 def _credits_paid(rob: bool, ready: bool = True) -> Model:
     """The burned or voided seat paid its own dou and chicken credits, the rest settled right: the
-    rules' ledger plus those credits (a platform that forgets R8.3/R9.3 only for that seat's credits).
-    `ready=False`: the platform pays them as if the burned seat qualified (a shooter is seldom ready)."""
+    rules' ledger plus those credits (a platform that forgets R8.3/R9.3 only for that seat's credits)."""
     def model(st: GameState, sett: Settlement) -> list[Item] | None:
-        seats = {s for s, b in (*sett.burned.items(), *sett.void_kongs.items()) if (b.by is BurnKind.ROB) == rob}
-        if not seats:
-            return None
-        have = Counter((i.kind, i.payer, i.payee, i.amount) for i in sett.items)
-        extra: list[Item] = []
-        prof = st.profile if ready else replace(
-            st.profile, dou_requires_ready=False, chicken_requires_ready=False, dou_unready="void",
-            chicken=replace(st.profile.chicken, exposed_payers="owner", qualified_pay_each_other=True))
-        for it in settle_under(st, prof, ignore_burn=True):
-            key = (it.kind, it.payer, it.payee, it.amount)
-            if it.kind in (ItemKind.DOU, ItemKind.CHICKEN) and it.payee in seats and not have[key]:
-                extra.append(it)
-            elif have[key]:
-                have[key] -= 1
-        for seat in seats if rob else ():
-            for m in st.seats[seat].melds:
-                if m.robbed:  # the robbed 转弯豆 stays a pong on the table; the platform paid it as a kong
-                    value = st.profile.dou_value(MeldKind.ADDED.value)
-                    extra += [Item(ItemKind.DOU, o, seat, value, "R4.7", "dou", {"kong": MeldKind.ADDED.value,
-                                                                               "tile": code(m.tile)})
-                              for o in range(st.n) if o != seat]
+        extra = burned_credits(st, sett, rob, ready)
         return [*sett.items, *extra] if extra else None
     return model
 
@@ -112,7 +119,8 @@ def _without(kind: ItemKind | None = None, rule: str | None = None) -> Model:
 
 
 def _dou_ignores_ready(st: GameState, sett: Settlement) -> list[Item] | None:
-    # (R17.7 倒赔 needs the readiness rule, so the model plays without it too.)
+    # (R17.7 倒赔 needs the readiness rule, so the model plays without it too; R18.3's test then
+    # has nothing to act on.)
     if not st.profile.dou_requires_ready or not st.wins:
         return None
     return _with_profile(st, dou_requires_ready=False, dou_unready="void")
@@ -127,19 +135,20 @@ def _chickens_ignore_ready(st: GameState, sett: Settlement) -> list[Item] | None
         prof.chicken, exposed_payers="owner", qualified_pay_each_other=True))
 
 
-def _house_rule_not_played(name: str, default: object) -> Model:
-    """R17: the profile plays house rule `name` (a `chicken.` parameter or a top-level one); the
-    platform settled by today's rule. None when the profile leaves it at its default."""
+def _house_rule_not_played(name: str, default: object, on_draw: bool = False) -> Model:
+    """R17/R18: the profile plays house rule `name` (a parameter of a section, `chicken.`, `dou.`, ...,
+    or a top-level one); the platform settled by today's rule. None when the profile leaves it at its
+    default (or has no such section), and on an exhaustive draw unless the rule acts there (`on_draw`)."""
     group, _, field_ = name.rpartition(".")
 
     def model(st: GameState, sett: Settlement) -> list[Item] | None:
         prof = st.profile
-        holder = prof.chicken if group else prof
-        if getattr(holder, field_) == default or not st.wins:
+        holder = getattr(prof, group) if group else prof
+        if holder is None or getattr(holder, field_) == default or not (st.wins or on_draw):
             return None
         if group:
             changes: dict[str, object] = {field_: default}
-            return _with_profile(st, chicken=replace(prof.chicken, **changes))  # type: ignore[arg-type]
+            return _with_profile(st, **{group: replace(holder, **changes)})
         return _with_profile(st, **{field_: default})
     return model
 
@@ -153,10 +162,24 @@ R17_DEFAULTS: Final[list[tuple[str, str, object]]] = [
 ]
 """(rule, parameter, today's rule) of each R17 house rule."""
 
+R18_DEFAULTS: Final[list[tuple[str, str, object]]] = [
+    ("R18.1", "dealer_bonus.on", "both"), ("R18.2", "dou.exposed_payer", "discarder"),
+    ("R18.3", "dou_ready_test", "at_end"), ("R18.4", "hot_shot.burn_liabilities", "kept"),
+    ("R18.5", "chicken.exposed_kong_claim", "responsibility"),
+]
+"""(rule, parameter, today's rule) of each R18 convention of running engines."""
+
+HOUSE_RULES: Final[list[tuple[str, str, object]]] = [*R17_DEFAULTS, *R18_DEFAULTS]
+"""Every house-rule parameter (R17, R18) with its section and today's rule."""
+
+_ON_DRAW: Final = frozenset({"dealer_bonus.on"})
+"""House rules that change an exhaustive draw's settlement (R18.1 through R12.1's dealer bonus)."""
+
 
 MODELS: Final[list[tuple[str, str, Model]]] = [
-    *((rule, "net_" + rule.lower().replace(".", "_") + "_not_played", _house_rule_not_played(name, default))
-      for rule, name, default in R17_DEFAULTS),
+    *((rule, "net_" + rule.lower().replace(".", "_") + "_not_played",
+       _house_rule_not_played(name, default, name in _ON_DRAW))
+      for rule, name, default in HOUSE_RULES),
     ("R8.3", "net_hot_shot_burn_not_applied", _no_burn(False)),
     ("R9.3", "net_rob_burn_not_applied", _no_burn(True)),
     ("R8.3", "net_hot_shot_burn_not_applied", _credits_paid(False)),
@@ -173,7 +196,7 @@ MODELS: Final[list[tuple[str, str, Model]]] = [
     ("R11.6", "net_chickens_missing", _without(kind=ItemKind.CHICKEN)),
 ]
 """(rule, finding code, model), tried in order: the first whose scores are the claimed ones explains them.
-The R17 models come first and answer only where the profile plays that house rule."""
+The R17 and R18 models come first and answer only where the profile plays that house rule."""
 
 
 def explain(st: GameState, sett: Settlement, claimed_units: list[int]) -> Explanation | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from collections.abc import Sequence
 from typing import Any
 
 from audit.catalogue import Lang, finding_message
@@ -51,14 +52,14 @@ class Finding:
     expected: Any = None
     actual: Any = None
 
-    def message(self, lang: Lang | str = Lang.EN) -> str:
-        """The finding in words, in `lang`."""
-        return finding_message(self.code, self.params, self.rule, lang)
+    def message(self, lang: Lang | str = Lang.EN, names: Sequence[str] = ()) -> str:
+        """The finding in words, in `lang`, seats named by the players' `names`."""
+        return finding_message(self.code, self.params, self.rule, lang, names)
 
-    def to_json(self, lang: Lang | str = Lang.EN) -> dict[str, Any]:
+    def to_json(self, lang: Lang | str = Lang.EN, names: Sequence[str] = ()) -> dict[str, Any]:
         """The contract's finding object, its message in `lang`."""
         return {"step": self.step, "seat": self.seat, "rule": self.rule, "kind": self.kind.value,
-                "code": self.code, "params": self.params, "message": self.message(lang),
+                "code": self.code, "params": self.params, "message": self.message(lang, names),
                 "expected": self.expected, "actual": self.actual}
 
 

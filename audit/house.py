@@ -1,16 +1,17 @@
-"""R17 house-rule variants of the chicken settlement (R17.1-R17.6, R17.9, R17.10).
+"""R17 and R18 house-rule variants of the chicken settlement (R17.1-R17.6, R17.9, R17.10, R18.4, R18.5).
 
 `audit.chickens` settles R11 as the five source profiles play it; a profile that
-turns any R17 chicken parameter on is settled here instead (`Chicken.r17`), so
-the default path stays today's code, byte for byte and at its speed.
+turns any of these parameters on is settled here instead (`Profile.house_chickens`),
+so the default path stays today's code, byte for byte and at its speed.
 
 R17 reads a 冲锋鸡 as its tile, a normal chicken wherever it lies, plus an
 *extra* of charge - normal (times the 金鸡 multiplier). Each payment is a line
 with the rule that decides it; lines are grouped into one payment per (payer,
 payee, rule), so the comparison can cite R17.x when a platform gets that part
 wrong. `waived` lists the payments a parameter cancels (qualifying seats paying
-each other, a 责任鸡 not owed, a second 冲锋鸡, melded chickens under 包鸡), for
-the comparison's words when a platform pays them anyway; they are not paid.
+each other, a 责任鸡 not owed, a second 冲锋鸡, melded chickens under 包鸡, a burned
+shooter's liabilities under R18.4), for the comparison's words when a platform pays them
+anyway; they are not paid. R18 is applied to what R17 gives (R18.6).
 """
 from __future__ import annotations
 
@@ -98,12 +99,23 @@ def species(st: GameState, flip: Flip | None) -> list[Species]:
     return out
 
 
+def kong_claim(st: GameState, tile: int, discarder: int, claimer: int) -> bool:
+    """Whether the claim of `discarder`'s `tile` by `claimer` was an exposed kong (a pong that later
+    became an added kong, or was robbed, was a pong): only one meld of a tile can exist."""
+    return any(m.tile == tile and m.from_seat == discarder and m.kind is MeldKind.EXPOSED
+               for m in st.seats[claimer].melds)
+
+
 def _charge_of(st: GameState, sp: Species, fc: FirstChicken, qual: set[int]) -> Charge | None:
-    """R11.3, R11.4, R17.3: the 冲锋鸡 a first discarded chicken makes, if any."""
+    """R11.3, R11.4, R17.3, R18.5: the 冲锋鸡 a first discarded chicken makes, if any."""
     if fc.won_on:
         return None
     if fc.claimed_by is None:
         return Charge(sp, fc, fc.seat, True, sp.rule)
+    if st.profile.chicken.exposed_kong_claim == "keeps_charge" and kong_claim(st, sp.tile, fc.seat, fc.claimed_by):
+        # R18.5 on R17.3's result: an exposed kong leaves its discarder the 冲锋鸡; the tile is a
+        # normal chicken in the konger's kong, the extra the discarder's.
+        return Charge(sp, fc, fc.seat, False, "R18.5")
     if st.profile.chicken.claimed_charge != "to_claimer":
         return None
     holder = fc.claimed_by if fc.claimed_by in qual else fc.seat
@@ -140,8 +152,12 @@ def _counts(st: GameState, seat: int, hand: list[int], tile: int, table_charge: 
 
 
 def settle_chickens(st: GameState, hands: list[list[int]], won_or_ready: set[int], burned: set[int],
-                    flip: Flip | None) -> tuple[list[SeatChickens], list[Payment], list[Payment]]:
-    """Tallies, payments and waived payments of the chickens under the profile's R17 parameters."""
+                    flip: Flip | None, void: set[int] | None = None,
+                    ) -> tuple[list[SeatChickens], list[Payment], list[Payment]]:
+    """Tallies, payments and waived payments of the chickens under the profile's R17 and R18 parameters.
+
+    `void`: burned 热炮 shooters whose 冲锋鸡 and 责任鸡 liabilities are void (R18.4 `void`)."""
+    void = set() if void is None else void
     prof = st.profile
     c = prof.chicken
     n = st.n
@@ -155,6 +171,8 @@ def settle_chickens(st: GameState, hands: list[list[int]], won_or_ready: set[int
     waived_owed: list[list[Line]] = [[] for _ in range(n)]
     tallies: list[SeatChickens] = []
     pool: list[Line] = []
+    shooter_charge: list[tuple[int, Line]] = []
+    """R17.1 with R18.4: a void shooter's 冲锋鸡 tile, owed by every other non-qualifying seat."""
     for seat in range(n):
         t = SeatChickens(seat, seat in qual)
         base_rule = "R11.7" if seat in burned else "R11.6"
@@ -173,11 +191,16 @@ def settle_chickens(st: GameState, hands: list[list[int]], won_or_ready: set[int
                 continue
             rule = sp.rule if sp.rule != "R11.6" else base_rule
             if baoji:
-                if discarded + (1 if tc else 0):
-                    k = discarded + (1 if tc else 0)
+                # R18.4 on R17.1: a void shooter's own 冲锋鸡 tile leaves its own share of the pool.
+                apart = tc and seat in void
+                k = discarded + (1 if tc and not apart else 0)
+                if k:
                     pool.append(Line(k * value, "R17.1",
                                      note("shared_discards", {"count": k, "chicken": sp.name, "seat": seat,
                                                               "amount": k * value}), False))
+                if apart:
+                    shooter_charge.append((seat, Line(value, "R17.1", note("shared_discards", {
+                        "count": 1, "chicken": sp.name, "seat": seat, "amount": value}), False)))
                 if exposed_liable and melded:
                     waived_owed[seat].append(Line(melded * value, "R17.1", note("exposed_chickens", {
                         "count": melded, "chicken": sp.name, "amount": melded * value}), False))
@@ -187,14 +210,24 @@ def settle_chickens(st: GameState, hands: list[list[int]], won_or_ready: set[int
                     owed[seat].append(Line(exposed * value, rule, note("exposed_chickens", {
                         "count": exposed, "chicken": sp.name, "amount": exposed * value}), False))
                 if tc:
-                    owed[seat].append(Line(value, rule, _count_part(1, sp), False))
+                    charge_tile = Line(value, rule, _count_part(1, sp), False)
+                    if seat in void:
+                        charge_tile.rule = "R18.4"
+                        waived_owed[seat].append(charge_tile)
+                    else:
+                        owed[seat].append(charge_tile)
         _flip_lines(st, seat, hands[seat], flip, kinds, credit[seat])
         tallies.append(t)
     for ch in live:
-        _charge_lines(ch, qual, credit, owed, burned)
+        _charge_lines(ch, qual, credit, owed if ch.holder not in void else waived_owed, burned, void)
     for seat in range(n):
         if seat not in qual:
             owed[seat] = owed[seat] + pool
+            for shooter, line in shooter_charge:
+                if seat != shooter:
+                    owed[seat].append(line)
+                else:
+                    waived_owed[seat].append(Line(line.amount, "R18.4", line.part, False))
     pays: list[Payment] = []
     waived: list[Payment] = []
     for seat in sorted(qual):
@@ -216,7 +249,7 @@ def settle_chickens(st: GameState, hands: list[list[int]], won_or_ready: set[int
             waived += _grouped(seat, payee, waived_owed[seat], "chicken_owed", None)
     for ch in dropped:
         waived += _charge_payments(ch, qual, n)
-    resp, resp_waived = _responsibility(st, won_or_ready, qual)
+    resp, resp_waived = _responsibility(st, won_or_ready, qual, void)
     pays += resp
     waived += resp_waived
     for t in tallies:
@@ -236,14 +269,17 @@ def _count_part(count: int, sp: Species) -> Note:
 
 
 def _charge_lines(ch: Charge, qual: set[int], credit: list[list[Line]], owed: list[list[Line]],
-                  burned: set[int]) -> None:
-    """The extra of a live 冲锋鸡: a credit of its qualifying holder, or its holder's debt (R11.6, R17.3)."""
+                  burned: set[int], void: set[int]) -> None:
+    """The extra of a live 冲锋鸡: a credit of its qualifying holder, or its holder's debt (R11.6, R17.3,
+    R18.5); a void shooter's debt (R18.4) goes to `owed`, which the caller then passes as the waived."""
     extra = ch.sp.extra
     if not extra:
         return
     part = _extra_part(ch, extra)
     if ch.holder in qual:
         credit[ch.holder].append(Line(extra, ch.rule, part, True))
+    elif ch.holder in void:
+        owed[ch.holder].append(Line(extra, "R18.4", part, True))
     else:
         rule = ch.rule if ch.rule != "R11.6" else ("R11.7" if ch.holder in burned else "R11.6")
         owed[ch.holder].append(Line(extra, rule, part, True))
@@ -251,6 +287,8 @@ def _charge_lines(ch: Charge, qual: set[int], credit: list[list[Line]], owed: li
 
 def _extra_part(ch: Charge, extra: int) -> Note:
     params: dict[str, Any] = {"chicken": ch.sp.name, "amount": extra}
+    if ch.rule == "R18.5" and ch.fc.claimed_by is not None:
+        return note("konged_charge_extra", {**params, "seat": ch.fc.claimed_by})
     if ch.fc.claimed_by is not None:
         return note("claimed_charge_extra", {**params, "seat": ch.fc.claimed_by})
     if ch.sp.mult > 1:
@@ -320,9 +358,11 @@ def _claims(st: GameState, tile: int) -> list[tuple[int, int, bool]]:
     return out
 
 
-def _responsibility(st: GameState, won_or_ready: set[int], qual: set[int]) -> tuple[list[Payment], list[Payment]]:
-    """R11.4 责任鸡 extras, with R17.4 (any claim), R17.5 (not when the discarder won or is ready)
-    and R17.9 (never for 8p)."""
+def _responsibility(st: GameState, won_or_ready: set[int], qual: set[int],
+                    void: set[int]) -> tuple[list[Payment], list[Payment]]:
+    """R11.4 责任鸡 extras, with R17.4 (any claim), R17.5 (not when the discarder won or is ready),
+    R17.9 (never for 8p), then R18.4 (a void shooter owes none, and is paid one it is owed as claimer)
+    and R18.5 (an exposed kong makes none)."""
     prof = st.profile
     c = prof.chicken
     extra = c.responsibility
@@ -335,8 +375,12 @@ def _responsibility(st: GameState, won_or_ready: set[int], qual: set[int]) -> tu
             rule = "R11.4" if first else "R17.4"
             params = {"tile": code(tile)}
             pay: Payment | None = None
-            if claimer in qual:
-                pay = Payment(discarder, claimer, extra, rule, "responsibility_chicken", params)
+            # R18.4: "a 责任鸡 another seat owes it as claimer is still paid to it" -- the burn no
+            # longer stops it; readiness, where required, still does (R11.7 without the burn).
+            paid_to_void = claimer in void and (not prof.chicken_requires_ready or claimer in won_or_ready)
+            if claimer in qual or paid_to_void:
+                pay = Payment(discarder, claimer, extra, "R18.4" if paid_to_void else rule,
+                              "responsibility_to_burned" if paid_to_void else "responsibility_chicken", params)
             elif prof.responsibility_reverse and discarder in qual:
                 pay = Payment(claimer, discarder, extra, rule, "responsibility_chicken_reverse", params)
             if pay is None:
@@ -346,6 +390,12 @@ def _responsibility(st: GameState, won_or_ready: set[int], qual: set[int]) -> tu
                 waived.append(pay)
             elif not c.responsibility_if_discarder_ready and discarder in won_or_ready:
                 pay.rule = "R17.5"
+                waived.append(pay)
+            elif pay.payer in void:
+                pay.rule = "R18.4"
+                waived.append(pay)
+            elif c.exposed_kong_claim == "keeps_charge" and kong_claim(st, tile, discarder, claimer):
+                pay.rule = "R18.5"
                 waived.append(pay)
             else:
                 pays.append(pay)

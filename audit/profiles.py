@@ -73,6 +73,8 @@ class Dou:
     concealed: int
     added: int
     exposed: int
+    exposed_payer: Literal["discarder", "konger"] = "discarder"
+    """R18.2: who pays an exposed kong's dou: its discarder (R4.7), or the konger, to the discarder (百科口径)."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,9 @@ class HotShot:
     bonus: int
     burn: Literal["all", "that_kong"]
     transfer_kong: bool
+    burn_liabilities: Literal["kept", "void"] = "kept"
+    """R18.4: whether a burned shooter (burn `all`) still owes its 冲锋鸡 and 责任鸡 (R11.7), or owes
+    neither (全烧 of both sides)."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +132,9 @@ class Chicken:
     """R17.9: whether a claimed 8p can make a 责任鸡."""
     charge_scope: Literal["per_species", "first_any"] = "per_species"
     """R17.10: a 冲锋鸡 per chicken tile, or one per hand (the first 1s or 8p discarded)."""
+    exposed_kong_claim: Literal["responsibility", "keeps_charge"] = "responsibility"
+    """R18.5: an exposed kong of the first discarded 1s (8p) makes a 责任鸡 (R11.4), or leaves its
+    discarder the 冲锋鸡 and makes none (only a pong makes a 责任鸡)."""
 
     @cached_property
     def r17(self) -> bool:
@@ -153,6 +161,9 @@ class DealerBonus:
     base: int
     per_streak: int
     mode: Literal["sum", "max"]
+    on: Literal["both", "dealer_wins"] = "both"
+    """R18.1: the bonus rides every hand payment between the dealer and another seat (R6.4), or only
+    those the dealer receives as a winner."""
 
 
 @dataclass(frozen=True)
@@ -208,12 +219,27 @@ class Profile:
     follow_dealer: int | None = None
     """R17.8 跟庄 / 开局跟: units the dealer pays each other seat when the first discards all match;
     absent: not played."""
+    dou_ready_test: Literal["at_end", "ever"] = "at_end"
+    """R18.3: where `dou_requires_ready`, a seat that did not win passes if ready at the end (R4.7), or
+    if ready right after any of its own discards."""
 
     def dou_value(self, kind: str) -> int:
         """Units of one dou payment of a kong kind (见豆三 makes every kind 3)."""
         if self.jian_dou_san is not None and self.jian_dou_san.enabled:
             return self.jian_dou_san.dou
         return int(getattr(self.dou, kind))
+
+    @cached_property
+    def house_chickens(self) -> bool:
+        """Whether the chickens are settled by audit.house: an R17 chicken parameter, or R18.4 / R18.5,
+        off its default (the default path stays today's code)."""
+        return (self.chicken.r17 or self.chicken.exposed_kong_claim != "responsibility"
+                or self.hot_shot.burn_liabilities != "kept")
+
+    @cached_property
+    def house_dou(self) -> bool:
+        """Whether R18.2 or R18.3 changes the dou (`dou_ready_test` acts only with `dou_requires_ready`)."""
+        return self.dou.exposed_payer != "discarder" or (self.dou_requires_ready and self.dou_ready_test != "at_end")
 
     @property
     def wugu_on(self) -> bool:
@@ -300,11 +326,9 @@ def _convert_dict(value: Any, path: str) -> dict[str, int]:
 
 
 @lru_cache(maxsize=None)
-def type_hints(cls: type) -> dict[str, Any]:
-    """The resolved field types of a parameter dataclass. `get_type_hints` evaluates every
-    annotation string again on each call, which cost more than the rest of building a profile
-    (R16.16's attribution builds one profile per value of every parameter: a batch worker paid
-    about a second for its first hands of each profile); the classes never change, so once."""
+def _hints(cls: type) -> dict[str, Any]:
+    """The field types of a parameter dataclass, resolved once (`get_type_hints` compiles every
+    annotation each time it is asked: that was most of the cost of applying an option)."""
     return get_type_hints(cls)
 
 
@@ -312,7 +336,7 @@ def build(cls: type, data: Any, path: str = "") -> Any:
     """Build a (nested) parameter dataclass from plain data, naming the first bad path."""
     if not isinstance(data, dict):
         raise ProfileError(path, "parameter_not_table", {"got": _short(data)})
-    hints = type_hints(cls)
+    hints = _hints(cls)
     names = {f.name for f in fields(cls)}
     for key in data:
         if key not in names:
@@ -369,13 +393,20 @@ def _find(name: str) -> Path | None:
 def _load_cached(name: str, mtime_key: str) -> Profile:
     path = _find(name)
     assert path is not None
+    return parse_profile(path.read_text(encoding="utf-8"), name)
+
+
+def parse_profile(text: str, name: str) -> Profile:
+    """The text of the profile file `<name>.toml`, checked as the loader checks one: TOML, every
+    parameter by name and type, its `name` the file's, the cross-parameter rules."""
+    file = f"{name}.toml"
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ProfileError("", "profile_not_toml", {"file": path.name, "error": str(exc)}) from None
+        raise ProfileError("", "profile_not_toml", {"file": file, "error": str(exc)}) from None
     prof = build(Profile, data)
     if prof.name != name:
-        raise ProfileError("name", "profile_misnamed", {"file": path.name, "name": repr(prof.name)})
+        raise ProfileError("name", "profile_misnamed", {"file": file, "name": repr(prof.name)})
     _check_profile(prof)
     return prof
 
@@ -389,6 +420,7 @@ def _check_profile(prof: Profile) -> None:
     if prof.kill_declared is not None and prof.declared is None:
         raise ProfileError("kill_declared", "kill_without_declared")
     _check_r17(prof)
+    _check_r18(prof)
 
 
 _NEEDS_CHICKEN_READY: Final = (("chicken.exposed_payers", "all_unready"),
@@ -408,6 +440,20 @@ def _check_r17(prof: Profile) -> None:
             raise ProfileError(path, "parameter_needs", {"got": repr(value), "needs": "chicken_requires_ready"})
     if prof.dou_unready == "reverse" and not prof.dou_requires_ready:
         raise ProfileError("dou_unready", "parameter_needs", {"got": repr("reverse"), "needs": "dou_requires_ready"})
+
+
+def _check_r18(prof: Profile) -> None:
+    """R18: the values R18 allows "only where" another parameter has a value are refused without it
+    (R16.10), as R17's. R18.1 lives inside `dealer_bonus`, so a profile without one cannot have it
+    (an option that names it alone is refused in `_apply_options`)."""
+    if prof.dou_ready_test != "at_end" and not prof.dou_requires_ready:
+        raise ProfileError("dou_ready_test", "house_rule_needs",
+                           {"got": repr(prof.dou_ready_test), "needs": "dou_requires_ready", "value": "true",
+                            "rule": "R18.3"})
+    if prof.hot_shot.burn_liabilities != "kept" and prof.hot_shot.burn != "all":
+        raise ProfileError("hot_shot.burn_liabilities", "house_rule_needs",
+                           {"got": repr(prof.hot_shot.burn_liabilities), "needs": "hot_shot.burn",
+                            "value": repr("all"), "rule": "R18.4"})
 
 
 _RECENT: dict[str, tuple[float, Profile]] = {}
@@ -471,6 +517,11 @@ def _apply_options(prof: Profile, options: Any) -> Profile:
     for key, value in options.items():
         if key not in ("jian_dou_san", "wugu_ji", "flip"):
             _set_path(data, str(key).split("."), value, f"rules.options.{key}")
+    bonus = data.get("dealer_bonus")
+    if prof.dealer_bonus is None and isinstance(bonus, dict) and set(bonus) == {"on"}:
+        # R18.1 "only where dealer_bonus is set": a bonus that does not exist has no direction.
+        raise ProfileError("rules.options.dealer_bonus.on", "house_rule_needs_section",
+                           {"got": _short(bonus["on"]), "needs": "dealer_bonus", "rule": "R18.1"})
     try:
         out = build(Profile, data)
         _check_profile(out)

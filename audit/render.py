@@ -41,6 +41,10 @@ BACK = "#2f6f5e"
 MARK = "#e08600"
 """Outline of a highlighted tile (the tile the step is about)."""
 ACTIVE = "#fff4d6"
+WON = "#b8860b"
+"""The 胡 badge of a seat that won."""
+WON_GAP = 14
+"""Tile units between a winner's hand and melds and the tile it won on, which is drawn apart."""
 """Background of the seat that acts in a step."""
 BACK_CODE = "back"
 """Pseudo code of a face-down tile (the outer tiles of a concealed kong)."""
@@ -403,6 +407,19 @@ DISCARD_TOP = round(3 + TILE_H * (1 - DISCARD_SCALE), 1)
 """Discards sit on the line's base line."""
 
 
+def _self_drawn(view: SeatView) -> bool:
+    """A winner whose concealed tiles already hold the tile it won on (self-draw): a 胡 on
+    another's discard or a robbed kong has it drawn apart, after its hand."""
+    return (len(view.concealed) + 3 * len(view.melds)) % 3 == 2
+
+
+def flags_of(view: SeatView, declared_text: str = "听", locked_text: str = "过", won_text: str = "胡"
+             ) -> tuple[tuple[str, str], ...]:
+    """A seat's badges under its label: 胡 for a winner, 听 declared ready, 过 pass-locked."""
+    return (((won_text, WON),) if view.won is not None else ()) + ((declared_text, RED),) * view.declared + \
+        ((locked_text, "#6b7280"),) * view.locked
+
+
 def _seat_canvases(view: SeatView, seat: int, seats: int) -> tuple[_Canvas, _Canvas, tuple[tuple[float, float], ...]]:
     """One seat's tiles placed: concealed and melds in the line's units, discards in their own
     (scaled) units; where each meld starts and ends. Shared by the <use> line and the pieces."""
@@ -414,6 +431,8 @@ def _seat_canvases(view: SeatView, seat: int, seats: int) -> tuple[_Canvas, _Can
         start = x + 10
         x = canvas.row([code for code, _ in layout], start, 3, rotated=[i for i, (_, t) in enumerate(layout) if t])
         spans.append((start, x - 1))
+    if view.won is not None and not _self_drawn(view):
+        canvas.row([view.won], x + WON_GAP, 3)
     small = _Canvas()
     small.row(view.discards, 0, 0)
     return canvas, small, tuple(spans)
@@ -465,7 +484,7 @@ def table_svg(step: StepView, *, width: float = 20, labels: Sequence[str] | None
         parts.append(_active(actor, units[0]))
     marks: list[str] = []
     for seat, view in enumerate(step.seats):
-        flags = ((declared_text, RED),) * view.declared + ((locked_text, "#6b7280"),) * view.locked
+        flags = flags_of(view, declared_text, locked_text)
         text, needs, spans = _seat_line(view, seat, seats, labels[seat] if labels else str(seat), flags)
         parts.append(text)
         used |= needs
@@ -492,8 +511,8 @@ def _table_units(step: StepView, discard_slots: int) -> tuple[float, float]:
 
 def _table_summary(step: StepView) -> str:
     """A text alternative: each seat's concealed tiles and discards."""
-    return "; ".join(f"{seat}: {' '.join(view.concealed)} / {' '.join(view.discards)}"
-                     for seat, view in enumerate(step.seats))
+    return "; ".join(f"{seat}: {' '.join(view.concealed)}{f' 胡 {view.won}' if view.won else ''} / "
+                     f"{' '.join(view.discards)}" for seat, view in enumerate(step.seats))
 
 
 def discard_slots(steps: Iterable[StepView]) -> int:
@@ -598,7 +617,7 @@ def table_picture(step: StepView, *, width: float = 20, labels: Sequence[str] | 
     if actor is not None:
         pieces.append(Piece(_piece_svg((units[0], ROW_H), _active(0, units[0])), 0, actor * ROW_H, units[0], ROW_H))
     for seat, view in enumerate(step.seats):
-        flags = ((declared_text, RED),) * view.declared + ((locked_text, "#6b7280"),) * view.locked
+        flags = flags_of(view, declared_text, locked_text)
         pieces.extend(_seat_pieces(view, seat, len(step.seats), labels[seat] if labels else str(seat), flags,
                                    _event_marks(step, seat)))
     return Picture(round(units[0] * scale, 1), round(units[1] * scale, 1), units, tuple(pieces),
@@ -612,7 +631,7 @@ def seat_picture(step: StepView, seat: int, *, width: float = 20, label: str | N
     tile (and its outline) where the discards would start, so that the discards of a hand line up in a
     column. The other seats and the older discards are left out."""
     view = step.seats[seat]
-    flags = ((declared_text, RED),) * view.declared + ((locked_text, "#6b7280"),) * view.locked
+    flags = flags_of(view, declared_text, locked_text)
     mark = _event_marks(step, seat)
     top, edge = seat * ROW_H, LABEL_W + HAND_W
     pieces: list[Piece] = []

@@ -8,6 +8,7 @@ pattern, bonuses, chickens), rendered in words only by `to_json`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any, Final
 
 from audit import chickens, hands, house
@@ -59,9 +60,9 @@ class Item:
         and its `note` is the platform's own text, which the audit never renders."""
         return cls(ITEM_KINDS[raw["kind"]], raw["from"], raw["to"], raw["amount"], "", "", {})
 
-    def note(self, lang: Lang | str = Lang.EN) -> str:
-        """The working of this payment in words, in `lang`."""
-        return note_text(self.code, self.params, lang)
+    def note(self, lang: Lang | str = Lang.EN, names: Sequence[str] = ()) -> str:
+        """The working of this payment in words, in `lang`, seats named by the players' `names`."""
+        return note_text(self.code, self.params, lang, names)
 
     def note_json(self) -> Note:
         """The note as data: {code, params}."""
@@ -118,7 +119,8 @@ class Settlement:
     void_kongs: dict[int, Burn] = field(default_factory=dict)
     """Seats with a kong that scores nothing because of the ending: 热炮 that_kong, a robbed kong."""
     waived: list[Item] = field(default_factory=list)
-    """Payments an R17 parameter cancels (never paid; the comparison's words when a platform pays them)."""
+    """Payments an R17 or R18 parameter cancels (never paid; the comparison's words when a platform pays
+    them)."""
 
     def __init__(self, items: list[Item], next_dealer: int, next_dealer_streak: int, next_dealer_rule: str,
                  flip: int | None, ending: str, ready: dict[int, Valued | None] | None = None,
@@ -142,14 +144,14 @@ class Settlement:
         """Net units per seat."""
         return net_scores(self.items, self.n)
 
-    def to_json(self, base: int, lang: Lang | str = Lang.EN) -> dict[str, Any]:
+    def to_json(self, base: int, lang: Lang | str = Lang.EN, names: Sequence[str] = ()) -> dict[str, Any]:
         """The contract's settlement object, in points, item notes in `lang`."""
         return {"scores": [s * base for s in self.scores()], "next_dealer": self.next_dealer,
                 "next_dealer_streak": self.next_dealer_streak,
                 "flip": code(self.flip) if self.flip is not None else None,
-                "items": self._items_json(base, lang)}
+                "items": self._items_json(base, lang, names)}
 
-    def _items_json(self, base: int, lang: Lang | str) -> list[dict[str, Any]]:
+    def _items_json(self, base: int, lang: Lang | str, names: Sequence[str] = ()) -> list[dict[str, Any]]:
         """Items share their params where they share their working (one win paid by three seats,
         one seat's chickens): each such note is rendered once."""
         done: dict[int, tuple[str, str]] = {}
@@ -157,7 +159,7 @@ class Settlement:
         for it in self.items:
             hit = done.get(id(it.params))
             if hit is None or hit[0] != it.code:
-                hit = (it.code, it.note(lang))
+                hit = (it.code, it.note(lang, names))
                 done[id(it.params)] = hit
             out.append(it.to_json(base, lang, hit[1]))
         return out
@@ -199,18 +201,24 @@ def settle(st: GameState, *, ignore_burn: bool = False) -> Settlement:
 
 def _settle_wins(st: GameState, ready: dict[int, Valued | None], ignore_burn: bool = False) -> Settlement:
     items: list[Item] = []
+    waived: list[Item] = []
     burned, void_kong = ({}, None) if ignore_burn else _burns(st)
     for w in st.wins:
-        items += _hand_items(st, w)
-        items += _transfer_items(st, w)
+        items += _hand_items(st, w, waived)
+        items += _transfer_items(st, w, waived)
     won_or_ready = {w.seat for w in st.wins} | {s for s, v in ready.items() if v is not None}
-    items += _dou_items(st, won_or_ready, set(burned), void_kong)
-    if st.profile.dou_unready == "reverse":
-        items += _reversed_dou_items(st, won_or_ready, set(burned), void_kong)
+    if st.profile.house_dou:
+        dou, dou_waived = _house_dou(st, won_or_ready, set(burned), void_kong)
+        items += dou
+        waived += dou_waived
+    else:
+        items += _dou_items(st, won_or_ready, set(burned), void_kong)
+        if st.profile.dou_unready == "reverse":
+            items += _reversed_dou_items(st, won_or_ready, set(burned), void_kong)
     turned = st.wall[st.front] if st.wall_left > 0 else None
-    waived: list[Item] = []
-    if st.profile.chicken.r17:
-        tallies, chicken_items, waived = _house_chicken_items(st, won_or_ready, set(burned), turned)
+    if st.profile.house_chickens:
+        tallies, chicken_items, chicken_waived = _house_chicken_items(st, won_or_ready, burned, turned)
+        waived += chicken_waived
     else:
         tallies, chicken_items = _chicken_items(st, won_or_ready, set(burned), turned)
     items += chicken_items
@@ -248,8 +256,26 @@ def _burns(st: GameState) -> tuple[dict[int, Burn], Meld | None]:
     return {}, w.hot_kong
 
 
-def _hand_items(st: GameState, w: Win) -> list[Item]:
-    """R6.1/R6.3/R9.3 hand payments and the R6.4 dealer items that ride on them."""
+def _winner_only(st: GameState) -> bool:
+    """R18.1 `dealer_wins`: the dealer bonus rides only what the dealer receives as a winner."""
+    b = st.profile.dealer_bonus
+    return b is not None and b.on == "dealer_wins"
+
+
+def _dealer_item(st: GameState, payer: int, payee: int, amount: int, code: str, bonus: int, out: list[Item],
+                 waived: list[Item], rule: str = "R6.4") -> None:
+    """An R6.4 dealer item, or under R18.1 `dealer_wins` one the dealer does not receive: waived."""
+    item = Item(ItemKind.DEALER, payer, payee, amount, rule, code, {"bonus": bonus})
+    if _winner_only(st) and payee != st.dealer:
+        item.rule = "R18.1"
+        waived.append(item)
+    else:
+        out.append(item)
+
+
+def _hand_items(st: GameState, w: Win, waived: list[Item]) -> list[Item]:
+    """R6.1/R6.3/R9.3 hand payments and the R6.4 dealer items that ride on them (R18.1: `waived` gets
+    those the dealer would pay)."""
     a = w.valued
     assert a is not None, "a judged win carries its value"
     bonus = dealer_bonus(st.profile, st.streak)
@@ -259,25 +285,26 @@ def _hand_items(st: GameState, w: Win) -> list[Item]:
             if o != w.seat:
                 out.append(Item(ItemKind.HAND, o, w.seat, a.units, "R6.1", a.code, a.params))
                 if bonus and st.dealer in (o, w.seat):
-                    out.append(Item(ItemKind.DEALER, o, w.seat, bonus, "R6.4", "dealer_bonus", {"bonus": bonus}))
+                    _dealer_item(st, o, w.seat, bonus, "dealer_bonus", bonus, out, waived)
         return out
     assert w.source is not None
     if w.kind is WinKind.DISCARD:
         out.append(Item(ItemKind.HAND, w.source, w.seat, a.units, "R6.3", a.code, a.params))
         if bonus and st.dealer in (w.source, w.seat):
-            out.append(Item(ItemKind.DEALER, w.source, w.seat, bonus, "R6.4", "dealer_bonus", {"bonus": bonus}))
+            _dealer_item(st, w.source, w.seat, bonus, "dealer_bonus", bonus, out, waived)
         return out
     shares = [o for o in range(st.n) if o != w.seat]
     rob_params = {**a.params, "parts": [*a.params["parts"], note("rob_shares", {"shares": len(shares)})]}
     out.append(Item(ItemKind.HAND, w.source, w.seat, a.units * len(shares), "R9.3", a.code, rob_params))
     extra = sum(bonus for o in shares if st.dealer in (o, w.seat))
     if extra:
-        out.append(Item(ItemKind.DEALER, w.source, w.seat, extra, "R6.4", "dealer_bonus_rob", {"bonus": bonus}))
+        _dealer_item(st, w.source, w.seat, extra, "dealer_bonus_rob", bonus, out, waived)
     return out
 
 
-def _transfer_items(st: GameState, w: Win) -> list[Item]:
-    """R8.3 transfer_kong: the shooter pays each winner what its last kong would have earned."""
+def _transfer_items(st: GameState, w: Win, waived: list[Item]) -> list[Item]:
+    """R8.3 transfer_kong: the shooter pays each winner what its last kong would have earned (R18.2
+    `konger`: an exposed kong earns the konger nothing, so its transfer is 0: waived)."""
     window = st.window
     if not w.hot or not st.profile.hot_shot.transfer_kong or window is None or window.hot_kong is None:
         return []
@@ -285,8 +312,13 @@ def _transfer_items(st: GameState, w: Win) -> list[Item]:
     kind = kong.kind.value
     times = 1 if kong.kind is MeldKind.EXPOSED else st.n - 1
     amount = times * st.profile.dou_value(kind)
-    return [Item(ItemKind.HOT_SHOT, window.source, w.seat, amount, "R8.3", "hot_shot_transfer",
-                 {"kong": kind, "tile": code(kong.tile), "times": times, "value": st.profile.dou_value(kind)})]
+    item = Item(ItemKind.HOT_SHOT, window.source, w.seat, amount, "R8.3", "hot_shot_transfer",
+                {"kong": kind, "tile": code(kong.tile), "times": times, "value": st.profile.dou_value(kind)})
+    if kong.kind is MeldKind.EXPOSED and st.profile.dou.exposed_payer == "konger":
+        item.rule = "R18.2"
+        waived.append(item)
+        return []
+    return [item]
 
 
 def _dou_items(st: GameState, won_or_ready: set[int], burned: set[int], void: Meld | None) -> list[Item]:
@@ -325,6 +357,78 @@ def _reversed_dou_items(st: GameState, won_or_ready: set[int], burned: set[int],
     return out
 
 
+def _house_dou(st: GameState, won_or_ready: set[int], burned: set[int],
+               void: Meld | None) -> tuple[list[Item], list[Item]]:
+    """R4.7 and R17.7 with R18.3 (`dou_ready_test`) and R18.2 (`dou.exposed_payer`), R17 read first
+    (R18.6); the second list holds the payments the R18 parameters cancel (for the comparison).
+
+    Under `ever` a seat that did not win passes when it was ready right after one of its own
+    discards (`SeatState.ready_step`), and the same test decides R17.7's reverse payments. A payment
+    that exists only because of that test cites R18.3; a payment `at_end` would make and `ever`
+    does not is waived citing R18.3."""
+    prof = st.profile
+    ever = prof.dou_requires_ready and prof.dou_ready_test == "ever"
+    passes = won_or_ready
+    if ever:
+        passes = {w.seat for w in st.wins} | {s for s, seat in enumerate(st.seats) if seat.ready_step >= 0}
+    items: list[Item] = []
+    for seat, s in enumerate(st.seats):
+        if seat in burned:
+            continue  # R8.3/R9.3 (R18.2: "a burn voids it the same way"), never reversed (R17.7)
+        for m in s.melds:
+            if not m.is_kong or not m.scores or m is void:
+                continue
+            value = prof.dou_value(m.kind.value)
+            payers = [m.from_seat] if m.kind is MeldKind.EXPOSED else [o for o in range(st.n) if o != seat]
+            params: dict[str, Any] = {"kong": m.kind.value, "tile": code(m.tile)}
+            if not prof.dou_requires_ready or seat in passes:
+                if prof.dou_requires_ready and seat not in won_or_ready:
+                    rule, what, params = "R18.3", "dou_was_ready", {**params, "step": s.ready_step}
+                else:
+                    rule, what = "R4.7", "dou"
+                items += [Item(ItemKind.DOU, p, seat, value, rule, what, params) for p in payers if p is not None]
+            elif prof.dou_unready == "reverse":
+                for p in payers:
+                    if p is None or p not in passes:
+                        continue
+                    by_end = seat not in won_or_ready and p in won_or_ready
+                    rule, what = ("R17.7", "dou_reversed") if by_end else ("R18.3", "dou_reversed_ever")
+                    items.append(Item(ItemKind.DOU, seat, p, value, rule, what, params))
+    waived: list[Item] = []
+    if ever:
+        end = _dou_items(st, won_or_ready, burned, void)
+        if prof.dou_unready == "reverse":
+            end += _reversed_dou_items(st, won_or_ready, burned, void)
+        now = {(i.payer, i.payee, i.params["tile"]) for i in items}
+        waived += [Item(i.kind, i.payer, i.payee, i.amount, "R18.3", i.code, i.params) for i in end
+                   if (i.payer, i.payee, i.params["tile"]) not in now]
+    if prof.dou.exposed_payer == "konger":
+        items, cancelled = _konger_pays(items)
+        waived += cancelled
+    return items, waived
+
+
+_PAID_TO_KONGER: Final = frozenset({"dou", "dou_was_ready"})
+"""Note codes of a dou paid to its konger (the others are R17.7 payments back from it)."""
+
+
+def _konger_pays(items: list[Item]) -> tuple[list[Item], list[Item]]:
+    """R18.2 `konger`, on the result of R4.7/R17.7/R18.3: an exposed kong's dou is paid by the konger to
+    the discarder instead; a dou that does not score is not paid in either direction, so R17.7's
+    reverse payment of an exposed kong goes. Returns the payments and the ones R18.2 cancels."""
+    out: list[Item] = []
+    cancelled: list[Item] = []
+    for it in items:
+        if it.params.get("kong") != MeldKind.EXPOSED.value:
+            out.append(it)
+            continue
+        cancelled.append(Item(it.kind, it.payer, it.payee, it.amount, "R18.2", it.code, it.params))
+        if it.code in _PAID_TO_KONGER:
+            out.append(Item(ItemKind.DOU, it.payee, it.payer, it.amount, "R18.2", "dou_konger_pays",
+                            {"kong": it.params["kong"], "tile": it.params["tile"]}))
+    return out, cancelled
+
+
 def follows_dealer(st: GameState) -> int | None:
     """R17.8 跟庄: the tile, when the first discards of the dealer and of the next seats (all of them),
     in turn order, are the same tile; None otherwise."""
@@ -349,12 +453,14 @@ def _follow_dealer_items(st: GameState) -> list[Item]:
             for o in range(st.n) if o != st.dealer]
 
 
-def _house_chicken_items(st: GameState, won_or_ready: set[int], burned: set[int],
+def _house_chicken_items(st: GameState, won_or_ready: set[int], burned: dict[int, Burn],
                          turned: int | None) -> tuple[list[SeatChickens], list[Item], list[Item]]:
-    """R11 with the profile's R17 chicken parameters (audit.house)."""
+    """R11 with the profile's R17 and R18 chicken parameters (audit.house)."""
     flip = chickens.flip_of(st.profile, turned)
     hands_ = [final_hand(st, s) for s in range(st.n)]
-    tallies, pays, waived = house.settle_chickens(st, hands_, won_or_ready, burned, flip)
+    void = {s for s, b in burned.items() if b.by is BurnKind.HOT_SHOT} \
+        if st.profile.hot_shot.burn_liabilities == "void" else set()
+    tallies, pays, waived = house.settle_chickens(st, hands_, won_or_ready, set(burned), flip, void)
     return (tallies, [Item(ItemKind.CHICKEN, p.payer, p.payee, p.amount, p.rule, p.code, p.params) for p in pays],
             [Item(ItemKind.CHICKEN, p.payer, p.payee, p.amount, p.rule, p.code, p.params) for p in waived])
 
@@ -390,6 +496,7 @@ def _settle_draw(st: GameState, ready: dict[int, Valued | None]) -> Settlement:
     prof = st.profile
     ready_seats = [s for s in range(st.n) if ready[s] is not None]
     items: list[Item] = []
+    waived: list[Item] = []
     if 0 < len(ready_seats) < st.n:
         bonus = dealer_bonus(prof, st.streak) if prof.dealer_bonus_on_draw else 0
         for payer in range(st.n):
@@ -400,10 +507,10 @@ def _settle_draw(st: GameState, ready: dict[int, Valued | None]) -> Settlement:
                 assert v is not None
                 items.append(Item(ItemKind.DRAW_SETTLE, payer, payee, v.units, "R12.1", v.code, v.params))
                 if bonus and st.dealer in (payer, payee):
-                    items.append(Item(ItemKind.DEALER, payer, payee, bonus, "R6.4", "dealer_bonus_draw", {"bonus": bonus}))
+                    _dealer_item(st, payer, payee, bonus, "dealer_bonus_draw", bonus, items, waived)
     nxt = _next_dealer_after_draw(st, ready_seats)
     return Settlement(items, nxt, st.streak + 1 if nxt == st.dealer else 0, "R14.3", None, "draw",
-                      ready, {}, [], st.n)
+                      ready, {}, [], st.n, None, waived)
 
 
 def _next_dealer_after_draw(st: GameState, ready_seats: list[int]) -> int:

@@ -152,6 +152,9 @@ class SeatState:
     first_discard: int = -1
     """The tile of the seat's first discard, -1 before it (R17.8 跟庄); `first_discard_step` its step."""
     first_discard_step: int = -1
+    ready_step: int = -1
+    """R18.3 `ever`: the step of the first own discard after which the seat was ready (R3.3), -1 while
+    it never was (kept only where the profile plays that test)."""
 
     def __init__(self, hand: list[int], melds: list[Meld] | None = None,
                  discards: list[tuple[int, int]] | None = None, declared: str | None = None,
@@ -159,7 +162,8 @@ class SeatState:
                  turn_draws: set[int] | None = None, first_turn: bool = False, kong_this_turn: Meld | None = None,
                  made_kong: bool = False, lock: Lock | None = None, pong_locks: set[int] | None = None,
                  version: int = 0, _waits: tuple[int, list[int]] | None = None,
-                 keys: list[int] | None = None, first_discard: int = -1, first_discard_step: int = -1) -> None:
+                 keys: list[int] | None = None, first_discard: int = -1, first_discard_step: int = -1,
+                 ready_step: int = -1) -> None:
         # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.hand = hand
         self.melds = [] if melds is None else melds
@@ -179,6 +183,7 @@ class SeatState:
         self.keys = [] if keys is None else keys
         self.first_discard = first_discard
         self.first_discard_step = first_discard_step
+        self.ready_step = ready_step
         self.__post_init__()
 
     def meld_tiles(self) -> list[int]:
@@ -422,12 +427,12 @@ class GameState:
         self.window = None
         releasing = closer.seat if closer is not None and closer.type is EventType.DRAW else None
         for seat, value in w.could_win.items():
-            if self.profile.pass_lock_until == "draw" and seat == releasing:
+            if seat == releasing and self.profile.pass_lock_until == "draw":
                 continue
             old = self.seats[seat].lock
             if old is None or value > old.value:
                 self.seats[seat].lock = Lock(value, w.step)
-        if self.profile.pass_pong_lock:
+        if w.could_pong and self.profile.pass_pong_lock:
             for seat in w.could_pong:
                 if closer is None or closer.seat != seat or closer.type not in (EventType.PONG, EventType.KONG):
                     self.seats[seat].pong_locks.add(w.tile)
@@ -449,7 +454,8 @@ def _copy_seat(seat: SeatState, memo: dict[int, Meld]) -> SeatState:
                      draws=seat.draws, discards_made=seat.discards_made, turn_draws=set(seat.turn_draws),
                      first_turn=seat.first_turn, kong_this_turn=kong,
                      made_kong=seat.made_kong, lock=lock, pong_locks=set(seat.pong_locks), version=seat.version,
-                     first_discard=seat.first_discard, first_discard_step=seat.first_discard_step)
+                     first_discard=seat.first_discard, first_discard_step=seat.first_discard_step,
+                     ready_step=seat.ready_step)
 
 
 def _copy_window(window: Window | None, memo: dict[int, Meld]) -> Window | None:
@@ -481,7 +487,7 @@ def _apply_draw(st: GameState, ev: Event) -> None:
         seat.turn_draws = set()
         seat.kong_this_turn = None
         seat.first_turn = seat.draws == 0 and ev.seat != st.dealer
-    if st.profile.pass_lock_until == "draw":
+    if seat.lock is not None and st.profile.pass_lock_until == "draw":
         seat.lock = None  # R13.1: any own draw, a replacement draw included
     seat.draws += 1
     seat.turn_draws.add(tile)
@@ -501,13 +507,15 @@ def _apply_discard(st: GameState, ev: Event) -> None:
         seat.first_discard_step = ev.step
     seat.discards_made += 1
     seat.pong_locks.clear()
-    if st.profile.pass_lock_until == "discard":
+    if seat.lock is not None and st.profile.pass_lock_until == "discard":
         seat.lock = None
     hot_kong = seat.kong_this_turn
     seat.kong_this_turn = None
     seat.first_turn = False
     if (ev.tile == BIRD or (ev.tile == WUGU and st.profile.wugu_on)) and ev.tile not in st.first_chicken:
         st.first_chicken[ev.tile] = FirstChicken(ev.tile, ev.seat, ev.step)
+    if seat.ready_step < 0 and st.profile.dou_ready_test == "ever" and seat.waits():
+        seat.ready_step = ev.step  # R18.3: ready right after one of its own discards
     st.pending_declare = None
     st.phase = Phase.CLAIM
     st.actor = ev.seat

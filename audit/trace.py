@@ -12,6 +12,7 @@ from audit.catalogue import Lang, render_note
 from audit.chickens import SeatChickens
 from audit import hands
 from audit.engine import audit_hand
+from audit.attributed import due_step
 from audit.findings import Finding
 from audit.kinds import EventType
 from audit.settle import Settlement
@@ -24,15 +25,16 @@ from audit.views import ChickenReason, ChickenView, Marker, MarkerKind, MeldView
 def seat_views(st: GameState) -> tuple[SeatView, ...]:
     """Every seat's tiles as a reviewer sees them."""
     out = []
-    for s in st.seats:
+    won = {w.seat: code(w.tile) for w in st.wins}
+    for seat, s in enumerate(st.seats):
         melds = tuple(MeldView(m.kind.value, (code(m.tile),) * m.size, m.from_seat) for m in s.melds)
         out.append(SeatView(tuple(format_counts(s.hand)), melds, tuple(code(t) for t, _ in s.discards),
-                            s.declared is not None, s.lock is not None))
+                            s.declared is not None, s.lock is not None, won.get(seat)))
     return tuple(out)
 
 
 def trace(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
-          lang: Lang = Lang.EN) -> Trace:
+          lang: Lang = Lang.EN, schema_checked: bool = False) -> Trace:
     """Audit `doc` and keep a view of the table after every step; words in `lang`."""
     steps: list[StepView] = []
     prev_locks: list[object] = []
@@ -52,15 +54,33 @@ def trace(doc: object, *, profile: str | None = None, options: dict[str, Any] | 
         markers = _markers(st, ev) + tuple(Marker.of(MarkerKind.PASS_LOCK, seat=i) for i in newly)
         steps.append(StepView(index, event, seat_views(st), st.wall_left, markers, found))
 
-    hand = audit_hand(doc, profile=profile, options=options, observer=observe)
+    hand = audit_hand(doc, profile=profile, options=options, observer=observe, schema_checked=schema_checked)
     out = Trace(hand.to_json(lang), steps)
     if hand.replay is not None:
         _mark_endings(out, hand.replay.state)
     if hand.settlement is not None:
         state = hand.replay.state if hand.replay is not None else None
         out.chickens = [_chicken_view(c, lang, hand.settlement, state) for c in hand.settlement.chickens]
+    out.due_steps = [due_step_of(f, hand.replay.state if hand.replay is not None else None, hand.settlement)
+                     for f in out.audit["findings"]]
     _attach_findings(out)
     return out
+
+
+def due_step_of(finding: dict[str, Any], st: GameState | None, sett: Settlement | None) -> int | None:
+    """The step a finding points at (Trace.due_steps): its own, the `step` param of a settlement
+    finding that has one, or for a payment of the ledger (kind, payer, payee) the step that made it
+    due (audit.attributed.due_step); None for a finding about totals or the record as a whole."""
+    if finding.get("step") is not None:
+        return int(finding["step"])
+    params = finding.get("params") or {}
+    if isinstance(params.get("step"), int):
+        return int(params["step"])
+    kind, payer, payee = params.get("kind"), params.get("payer"), params.get("payee")
+    if st is None or sett is None or not isinstance(kind, str) or not isinstance(payer, int) \
+            or not isinstance(payee, int) or finding.get("kind") != "missettled":
+        return None
+    return due_step(st, kind, payer, payee, sett.items)
 
 
 def _chicken_view(c: SeatChickens, lang: Lang, sett: Settlement, st: GameState | None) -> ChickenView:
@@ -126,9 +146,9 @@ def _mark_endings(out: Trace, st: GameState) -> None:
 def _attach_findings(out: Trace) -> None:
     """Findings that name a step show on that step too (a must-win failure names an earlier one)."""
     by_step: dict[int, list[dict[str, Any]]] = {}
-    for f in out.audit["findings"]:
-        if f["step"] is not None:
-            by_step.setdefault(f["step"], []).append(f)
+    for f, step in zip(out.audit["findings"], out.due_steps):
+        if step is not None:
+            by_step.setdefault(step, []).append(f)
     for i, sv in enumerate(out.steps):
         if sv.index in by_step and not sv.findings:
             out.steps[i] = StepView(sv.index, sv.event, sv.seats, sv.wall_left, sv.markers,

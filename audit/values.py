@@ -53,7 +53,7 @@ def declared_value(prof: Profile, pattern_value: int, declared: str | None) -> t
 def win_value(prof: Profile, scored: Scored, *, declared: str | None, kill: bool, self_draw: bool,
               kong_flower: bool, hot: bool) -> Valued:
     """R5.4, R6.1, R6.2, R8.3: one winner's value as paid by one payer (before dealer bonus)."""
-    table = prof.jds_table
+    table = prof.jds_table if self_draw else None  # (asked only where it applies: audit.reads)
     key = scored.pattern.key
     parts: list[Note]
     if self_draw and table is not None and key in table:

@@ -30,6 +30,8 @@ class SeatView:
     discards: tuple[str, ...]
     declared: bool
     locked: bool
+    won: str | None = None
+    """The tile this seat won on (胡), from the win step on; None for a seat that has not won."""
 
 
 class MarkerKind(str, Enum):
@@ -142,6 +144,10 @@ class Trace:
     audit: dict[str, Any]
     steps: list[StepView] = field(default_factory=list)
     chickens: list[ChickenView] = field(default_factory=list)
+    due_steps: list[int | None] = field(default_factory=list)
+    """Per finding of `audit` (same order): the step it points at: its own step, or for a
+    settlement finding (whose step is null) the step that made its payment due: the kong of a
+    dou, the claim of a 责任鸡, the win for the rest (the `step` param of an attribution)."""
 
 
 __all__ = ["ChickenReason", "ChickenView", "Marker", "MarkerKind", "MeldView", "SeatView", "StepView", "Trace"]

@@ -18,7 +18,7 @@ from batch.inputs import parse
 from batch.runner import Failure, Progress, Task, execute
 from batch.store_source import StorePartition, selection
 from records.pipeline import UNITS_PER_TRANSACTION, AuditFailed, Engine
-from records.storage import Store
+from records.store import Store
 
 PARTITION_RECORDS = 500
 """Records per task: a few seconds of work for a worker, small enough to spread over many."""

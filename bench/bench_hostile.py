@@ -32,8 +32,9 @@ if str(ROOT) not in sys.path:
 from app import create_app  # noqa: E402
 from bench.hostile_bodies import (HOSTILE_TOKENS, good_record, hostile_note, hostile_options,  # noqa: E402
                                   hostile_record, zip_of)
+from records.rows import now  # noqa: E402
 from records.security import Accounts  # noqa: E402
-from records.storage import Store, now  # noqa: E402
+from records.store import Store  # noqa: E402
 from records.verify import verify  # noqa: E402
 
 SEED_FILES = sorted((ROOT / "spec" / "examples").glob("*.json"))
@@ -59,7 +60,7 @@ class Run:
         store = self.store()
         try:
             accounts = Accounts(store.db, store.trail_key)
-            with store.write():
+            with store.atomic():
                 account = accounts.create("bench-admin", "admin", "a long bench password 12", stamp=now())
                 token = accounts.create_token(account.id, label="bench", created_by="bench", stamp=now())
         finally:

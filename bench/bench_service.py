@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from app import create_app  # noqa: E402
 from audit import api as engine  # noqa: E402
 from records.ingest import Hand, Origin  # noqa: E402
-from records.storage import Store  # noqa: E402
+from records.store import Store  # noqa: E402
 
 SPEC = ROOT / "spec" if (ROOT / "spec").is_dir() else ROOT.parent / "shared" / "spec"
 REFERENCE = SPEC / "reference"

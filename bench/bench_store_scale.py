@@ -42,10 +42,10 @@ from app import create_app  # noqa: E402
 from audit import api as engine  # noqa: E402
 from bench.bench_service import CLIENTS, PLATFORMS, QUERIES, generated, references, tampered  # noqa: E402
 from bench.load_test import TRAIL_KEY, admin_token  # noqa: E402
-from records.verify import verify as verify_store  # noqa: E402
 from records.ingest import Hand, Origin, read_upload  # noqa: E402
 from records.pipeline import Pipeline  # noqa: E402
-from records.storage import Store  # noqa: E402
+from records.store import Store  # noqa: E402
+from records.verify import verify as verify_store  # noqa: E402
 
 
 def varied(refs: list[dict[str, Any]], count: int, tag: str) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -44,8 +44,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from records.rows import now  # noqa: E402
 from records.security import ADMIN, Accounts, new_password  # noqa: E402
-from records.storage import Store, now  # noqa: E402
+from records.store import Store  # noqa: E402
 from records.verify import verify  # noqa: E402
 
 REFERENCE = ROOT / "spec" / "reference"
@@ -73,7 +74,7 @@ def admin_token(db_path: Path | str, name: str = "load-admin", role: str = ADMIN
     store = Store.open(db_path, trail_key=TRAIL_KEY)
     try:
         accounts = Accounts(store.db, store.trail_key)
-        with store.write():
+        with store.atomic():
             account = accounts.by_name(name) or accounts.create(name, role, new_password(), platform=platform,
                                                                 stamp=now())
             return accounts.create_token(account.id, label="load test", created_by="bench", stamp=now())

@@ -26,7 +26,7 @@ from kit import KIT_FORMAT
 from kit.coverage import Exercised, Requirement, requirements, settlement_case
 from sim.mutate import ILLEGAL, Mutant, mutants
 from audit.profiles import Profile, resolve
-from sim.simulate import result_json, simulate
+from sim.simulate import playable, result_json, simulate
 
 PRESETS: tuple[tuple[str, Knobs], ...] = (
     ("default", Knobs()),
@@ -155,8 +155,11 @@ class Selection:
 
 def build_kit(profile: str, options: dict[str, Any], *, cases: int = DEFAULT_CASES, seed: int = 1,
               min_count: int = MIN_COUNT, max_hands: int | None = None) -> dict[str, bytes]:
-    """Every file of the kit, by path relative to the kit folder (bytes, so the caller writes them as they are)."""
+    """Every file of the kit, by path relative to the kit folder (bytes, so the caller writes them as they are).
+    Options that act only under 乌骨鸡 bring it into play, as in the simulator (`sim.simulate.playable`):
+    the kit's options are the ones its hands are played under."""
     try:
+        options, _ = playable(profile, options)
         prof = resolve(profile, options)
     except ValueError as exc:
         raise KitError(f"profile {profile!r}: {exc}", usage=True) from None

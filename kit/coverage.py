@@ -26,7 +26,8 @@ RARE_EVENTS = ("热炮", "抢杠", "一炮多响", "荒庄查叫", "报听(硬)"
 
 SETTLEMENT_SECTIONS = ("R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9", "R10", "R11", "R12", "R13", "R14",
                        "R15")
-"""The rulebook sections a played hand can exercise (R16 settles readings of these, R17 and P are parameters)."""
+"""The rulebook sections a played hand can exercise (R16 settles readings of these, R17, R18 and P are
+parameters)."""
 
 
 @dataclass(frozen=True)
@@ -108,14 +109,23 @@ HOUSE_RULES: tuple[tuple[str, str, Callable[[Profile], bool], str], ...] = (
      "a claimed 8p without 责任鸡 (R17.9)"),
     ("chicken.charge_scope", "R17.10", lambda p: p.chicken.charge_scope != "per_species" and p.wugu_on,
      "one 冲锋鸡 a hand (R17.10)"),
+    ("dealer_bonus.on", "R18.1", lambda p: p.dealer_bonus is not None and p.dealer_bonus.on != "both",
+     "a dealer bonus only a winning dealer receives (R18.1)"),
+    ("dou.exposed_payer", "R18.2", lambda p: p.dou.exposed_payer != "discarder", "an exposed kong paid by its konger (R18.2)"),
+    ("dou_ready_test", "R18.3", lambda p: p.dou_requires_ready and p.dou_ready_test != "at_end",
+     "a kong judged by readiness after a discard (R18.3)"),
+    ("hot_shot.burn_liabilities", "R18.4", lambda p: p.hot_shot.burn_liabilities != "kept",
+     "a burned shooter's 冲锋鸡 / 责任鸡 void (R18.4)"),
+    ("chicken.exposed_kong_claim", "R18.5", lambda p: p.chicken.exposed_kong_claim != "responsibility",
+     "an exposed kong of the first 1s keeping the 冲锋鸡 (R18.5)"),
 )
-"""The house-rule parameters of R17 (name, rule, whether the profile turns it on, what a case shows):
-required only where the profile (or its options) turns one on; a case exercises one when a
+"""The house-rule parameters of R17 and R18 (name, rule, whether the profile turns it on, what a case
+shows): required only where the profile (or its options) turns one on; a case exercises one when a
 payment of its settlement, paid or waived by the parameter, cites that rule."""
 
 
-def _house_on(prof: Profile) -> bool:
-    return any(applies(prof) for _, _, applies, _ in HOUSE_RULES)
+def _house_on(prof: Profile, section: str = "R17") -> bool:
+    return any(applies(prof) for _, rule, applies, _ in HOUSE_RULES if rule.startswith(section + "."))
 
 
 def requirements(prof: Profile, rejection_classes: tuple[str, ...]) -> list[Requirement]:
@@ -127,6 +137,8 @@ def requirements(prof: Profile, rejection_classes: tuple[str, ...]) -> list[Requ
         out.append(Requirement(name, "event", EVENT_APPLIES[ev], f"the rare event {ev}"))
     out += [Requirement(f"p:{name}", "parameter", applies, what) for name, applies, what in PARAMETERS]
     out.append(Requirement("R17", "section", _house_on, "rulebook section R17 (house rules the profile plays)"))
+    out.append(Requirement("R18", "section", lambda p: _house_on(p, "R18"),
+                           "rulebook section R18 (conventions of running engines the profile plays)"))
     out += [Requirement(f"p:{name}", "parameter", applies, what) for name, _, applies, what in HOUSE_RULES]
     out += [Requirement(f"reject:{c}", "rejection", _always, f"a rejection case of class {c}")
             for c in rejection_classes]
@@ -212,7 +224,7 @@ def _classify(record: dict[str, Any], st: GameState, sett: Settlement, tags: set
         rules |= {"R3.1", "R11.5"}
     if not st.wins:
         rules.add("R12.1")
-    house = {it.rule for it in sett.items + sett.waived if it.rule.startswith("R17.")}
+    house = {it.rule for it in sett.items + sett.waived if it.rule.startswith(("R17.", "R18."))}
     rules |= house
     items |= {f"p:{name}" for name, rule, applies, _ in HOUSE_RULES if rule in house and applies(prof)}
     items |= {section_of(r) for r in rules}

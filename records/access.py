@@ -15,7 +15,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from records.storage import BUSY_TIMEOUT_MS
+from records.db import BUSY_TIMEOUT_MS, atomic
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS trail (id INTEGER PRIMARY KEY, at TEXT NOT NULL, actor TEXT NOT NULL, "
@@ -32,14 +32,9 @@ statements in one write transaction, so many processes opening a new log at once
 
 def create(db: Database) -> None:
     """Make the table, its index and triggers if they are missing."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with atomic(db):
         for statement in SCHEMA:
             db.execute(statement)
-    except BaseException:
-        db.conn.rollback()
-        raise
-    db.conn.commit()
 
 
 def path_for(database: str | Path) -> str:

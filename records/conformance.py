@@ -4,9 +4,8 @@ One row per run in `conformance_runs` (append-only, like the audits): the
 kit (its id and the sha256 of its manifest, so two runs compare only when
 they answered the very same cases), the platform and client version of the
 build, who sent it, the answers' sha256 and the check's report as JSON. The
-tables come from migration `m006_conformance`, in a migration set of their
-own so this module needs no change to `records.storage`; `ensure` applies it
-and is cheap to call on every open.
+table comes from migration `m006_conformance` of the store's one migration set
+(`records.migrations`), so every database has it.
 
 Kits live in a folder of kit folders (`zhuoji-kit build --out KITS/NAME`);
 the service reads them, never writes them.
@@ -20,32 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from sqlite_utils import Database
-from sqlite_utils.migrations import Migrations
 
 from audit.catalogue import LANGS, Lang
 from kit.answers import parse
 from kit.check import CheckError, Kit, check, load_kit
-
-migrations = Migrations("zhuoji-conformance")
-
-
-@migrations()
-def m006_conformance(db: Database) -> None:
-    """The runs table, its look-up index, and the triggers that make it insert-only."""
-    db.table("conformance_runs").create({
-        "id": int, "kit": str, "kit_sha256": str, "profile": str, "platform": str, "client_version": str,
-        "uploader": str, "created_at": str, "total": int, "passed": int, "ok": int, "answers_sha256": str,
-        "report": str}, pk="id",
-        not_null={"kit", "kit_sha256", "platform", "client_version", "created_at", "total", "passed", "report"})
-    db.table("conformance_runs").create_index(["kit_sha256", "platform", "id"])
-    for event in ("UPDATE", "DELETE"):
-        db.execute(f"CREATE TRIGGER conformance_runs_no_{event.lower()} BEFORE {event} ON conformance_runs "
-                   f"BEGIN SELECT RAISE(ABORT, 'conformance_runs is append-only: {event} refused'); END")
-
-
-def ensure(db: Database) -> None:
-    """Create the conformance tables if this database has none yet."""
-    migrations.apply(db)
+from records.db import atomic
 
 
 class ConformanceError(ValueError):
@@ -127,14 +105,9 @@ def submit(db: Database, folder: Path, *, kit_name: str, platform: str, client_v
            "total": len(report.results), "passed": report.passed, "ok": int(report.ok),
            "answers_sha256": hashlib.sha256(answers).hexdigest(),
            "report": json.dumps({k: r.to_json() for k, r in reports.items()}, ensure_ascii=False, sort_keys=True)}
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with atomic(db):
         run_id = db.execute(f"INSERT INTO conformance_runs ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
                             list(row.values())).lastrowid
-        db.commit()
-    except BaseException:
-        db.rollback()
-        raise
     assert run_id is not None
     return int(run_id)
 

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from audit import api
-from audit.catalogue import Lang, rerender
+from audit.catalogue import Lang, rerender, seat_names
 from records.ingest import Unit
-from records.storage import VERDICTS, Outcome, Store, Stored
+from records.rows import VERDICTS
+from records.store import Outcome, Store, Stored
 
 Auditor = Callable[..., list[dict[str, Any]]]
 """`audit_document(doc, *, profile=None, options=None[, schema_checked=False]) -> [audit, ...]`."""
@@ -173,7 +174,7 @@ class Pipeline:
         its messages in `lang`. A match hand is audited with its whole match (continuity matters)."""
         doc, index, count = self.store.audit_target(self.store.record(record_id))
         audit = self.engine.run(doc, profile=profile, options=options, count=count)[index]
-        return audit if lang is Lang.EN else rerender(audit, lang)
+        return rerender(audit, lang, seat_names(self.store.document(record_id)))
 
     def reaudit(self, record_id: int, *, profile: str | None = None, options: dict[str, Any] | None = None,
                 actor: str | None = None, reason: str | None = None) -> dict[str, Any]:

@@ -128,7 +128,7 @@ def check_role(role: str, platform: str | None) -> tuple[str, str | None]:
 
 
 class Accounts:
-    """Accounts and tokens in the service's database (tables made by m003_trust in storage).
+    """Accounts and tokens in the service's database (tables made by m003_trust in `records.migrations`).
     Every change writes its own trail entry carrying the state it leaves (in the caller's write
     transaction), so `flask verify` can check each account and token against the chain."""
 

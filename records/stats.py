@@ -17,7 +17,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from records import tally
-from records.storage import PREFIX_END, VERDICTS, RecordQuery, tally_filters, where_filters
+from records.queries import PREFIX_END, RecordQuery, tally_filters, where_filters
+from records.rows import VERDICTS
 
 GROUP_COLUMNS = ("platform", "client", "profile")
 """Record columns the overview may group by (never interpolate anything else)."""

@@ -20,7 +20,7 @@ record with no audit yet. The columns the dimension tally is keyed by are fixed 
 (`IMMUTABLE_RECORD_COLUMNS`), so only `is_current`, `verdict` and `latest_audit_id` move a
 record between rows. A filter the tallies cannot answer (a search text, a game id, a case, a
 decision, or a player or rule filter combined with another but the platform) is counted row by
-row (`records.storage`, within a budget).
+row (`records.queries`, within a budget).
 `recount` rebuilds the same rows from the records, for `verify` and the migration.
 """
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 - `trail` is append-only: who uploaded, viewed, re-audited, annotated or
   exported what, and when; also logins and account changes. This module has
-  no UPDATE or DELETE of it, and SQLite triggers (m003_trust in storage) abort
+  no UPDATE or DELETE of it, and SQLite triggers (m003_trust in `records.migrations`) abort
   any that someone tries. Each row also carries `hash` = HMAC-sha256 with the
   trail key (kept outside the database) of the previous row's hash and this
   row's content, so a row edited or removed with the triggers dropped (someone
@@ -15,7 +15,7 @@
   the entries (every state change has its entry, and the state is what the
   entries say).
 
-Appends must run inside the caller's write transaction (`Store.write()`), so
+Appends must run inside the caller's write transaction (`Store.atomic()`), so
 reading the previous hash and inserting the next row cannot interleave.
 """
 from __future__ import annotations

@@ -30,8 +30,9 @@ from typing import Any
 from sqlite_utils import Database
 
 from records import tally, trail
+from records.db import snapshot
+from records.rows import audit_digest, players_of, rule_codes, searchable
 from records.security import Accounts
-from records.storage import audit_digest, players_of, rule_codes, searchable
 from records.trail import Head, Mismatch
 
 ACCOUNT_ACTIONS = ("account-create", "account-update", "bootstrap", "logout", "token-create", "token-revoke")
@@ -134,19 +135,13 @@ def verify(db: Database, key: bytes, *, head: Head | None = None,
     made in one read transaction, so a service writing while `verify` runs (minutes at
     1,000,000 records) is seen as it was when verify began: a token or record stored meanwhile,
     with its trail entry, is neither half seen nor reported as added behind the service's back."""
-    own = not db.conn.in_transaction
-    if own:
-        db.execute("BEGIN")  # deferred: the snapshot is taken by the first read, nothing is locked
-    try:
+    with snapshot(db):
         context = Context(db, key, _read_entries(db))
         found = list(trail.verify_trail(db, key, head))
         for table, function in CHECKS.items():
             if tables is None or table in tables:
                 found += list(function(context))
         return found
-    finally:
-        if own:
-            db.conn.rollback()  # only reads were made
 
 
 def _sha(data: bytes | str) -> str:

@@ -13,6 +13,7 @@ engine state, no Flask: the PDF and the page read the same summary.
 """
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from pathlib import Path
 from string import Formatter
 from typing import Any, Final
 
-from audit.catalogue import DATA_DIR, CatalogueError, Lang, render_finding, render_value
+from audit.catalogue import DATA_DIR, CatalogueError, Lang, render_finding, render_value, seat_label, seat_names
 from audit.kinds import EventType, MeldKind
 from audit.tiles import CODES
 from audit.views import MeldView, SeatView, StepView, Trace
@@ -212,13 +213,13 @@ def _undo(seat: str, theirs: int, lang: Lang, short: bool = False) -> str:
 
 
 def _seat_lines(computed: Sequence[Any] | None, claimed: Sequence[Any] | None, settled: bool,
-                lang: Lang, illegal: bool = False) -> tuple[SeatLine, ...]:
+                lang: Lang, illegal: bool = False, names: Sequence[str] = ()) -> tuple[SeatLine, ...]:
     count = max(len(computed or ()), len(claimed or ()))
     out = []
     for seat in range(count):
         mine = _int(computed[seat]) if computed is not None and seat < len(computed) else None
         theirs = _int(claimed[seat]) if claimed is not None and seat < len(claimed) else None
-        name = render_value("seat", seat, lang)
+        name = seat_label(seat, lang, names)
         if illegal and theirs is not None:
             sentence = _undo(name, theirs, lang)
         elif not settled or mine is None:
@@ -256,11 +257,15 @@ def _ledger_anchor_of(finding: Mapping[str, Any]) -> str | None:
     return TOTALS_ANCHOR
 
 
-def _finding_line(finding: Mapping[str, Any], steps: set[int], lang: Lang) -> FindingLine:
+def _finding_line(finding: Mapping[str, Any], steps: set[int], lang: Lang, names: Sequence[str] = (),
+                  due: int | None = None) -> FindingLine:
+    """One finding's line; `due` is the step it points at (Trace.due_steps: a settlement finding's
+    is the step that made its payment due), linked beside its ledger row."""
     step = _int(finding.get("step"))
+    step = step if step is not None else due
     params = finding.get("params") or {}
     related = tuple(sorted({v for name in STEP_PARAMS if (v := _int(params.get(name))) is not None} - {step}))
-    sentence = render_finding(finding, lang) if "code" in finding else str(finding.get("message", ""))
+    sentence = render_finding(finding, lang, names) if "code" in finding else str(finding.get("message", ""))
     return FindingLine(str(finding.get("kind")), finding.get("rule"), str(finding.get("code", "")),
                        _int(finding.get("seat")), step, sentence,
                        step_anchor(step) if step is not None and step in steps else None,
@@ -285,7 +290,7 @@ def _rendered(value: Any, lang: Lang) -> str:
     return str(value)
 
 
-def _expectation(finding: Mapping[str, Any], lang: Lang) -> str | None:
+def _expectation(finding: Mapping[str, Any], lang: Lang, players: Sequence[str] = ()) -> str | None:
     """What the rules expected, in words: the code's own sentence when the summary has one
     (the wall's tile, the missing pair), else the finding's expected and actual values."""
     code = f"expect_{finding.get('code')}"
@@ -293,7 +298,7 @@ def _expectation(finding: Mapping[str, Any], lang: Lang) -> str | None:
     if code in TEXTS:
         names = {f for _, f, _, _ in Formatter().parse(TEXTS[code][lang.value]) if f}
         if names <= set(params):
-            values = {n: _param(n, params[n], lang) for n in names}
+            values = {n: _param(n, params[n], lang, players) for n in names}
             return text(code, lang, **values)
     expected, actual = finding.get("expected"), finding.get("actual")
     if expected is not None and actual is not None:
@@ -303,9 +308,9 @@ def _expectation(finding: Mapping[str, Any], lang: Lang) -> str | None:
     return None
 
 
-def _param(name: str, value: Any, lang: Lang) -> str:
+def _param(name: str, value: Any, lang: Lang, names: Sequence[str] = ()) -> str:
     if name == "seat":
-        return render_value("seat", value, lang)
+        return seat_label(value, lang, names)
     if isinstance(value, str) and value in CODES:
         return render_value("tile", value, lang)
     return str(value)
@@ -360,7 +365,8 @@ def applied_as_recorded(before: StepView, event: Mapping[str, Any] | None, index
     return StepView(index, dict(event or {}), tuple(seats), wall, (), ())
 
 
-def _illegal_move(finding: Mapping[str, Any], steps: Sequence[StepView], lang: Lang) -> IllegalMove | None:
+def _illegal_move(finding: Mapping[str, Any], steps: Sequence[StepView], lang: Lang,
+                  names: Sequence[str] = ()) -> IllegalMove | None:
     step = _int(finding.get("step"))
     at = next((i for i, sv in enumerate(steps) if sv.index == step), None)
     if step is None or at is None:
@@ -374,7 +380,7 @@ def _illegal_move(finding: Mapping[str, Any], steps: Sequence[StepView], lang: L
     expected = _tiles_of(finding.get("expected")) or _tiles_of(params.get("want"))
     actual = _tiles_of(finding.get("actual")) or _tiles_of(params.get("tile"))
     return IllegalMove(step, str(finding.get("code", "")), finding.get("rule"), before, after, before_label,
-                       text("after_move", lang, step=step), _expectation(finding, lang), expected, actual)
+                       text("after_move", lang, step=step), _expectation(finding, lang, names), expected, actual)
 
 
 def _later_event(index: int, event: Any, lang: Lang) -> LaterEvent:
@@ -402,12 +408,24 @@ def _stopped(steps: Sequence[StepView], events: Sequence[Any], verdict: str, lan
     return Stopped(last, text("replay_stopped", lang, step=last, count=len(later)), later)
 
 
-def _no_basis(finding: Mapping[str, Any] | None, lang: Lang) -> str:
+def _no_basis(finding: Mapping[str, Any] | None, lang: Lang, names: Sequence[str] = ()) -> str:
     """The record's payments after an illegal move: no basis, and whose move it was (R16, issue 20)."""
     assert finding is not None
     seat = _int(finding.get("seat"))
-    who = render_value("seat", seat, lang) if seat is not None else "–"
+    who = seat_label(seat, lang, names) if seat is not None else "–"
     return text("illegal_no_basis", lang, seat=who, step=finding.get("step"))
+
+
+def finding_key(finding: Mapping[str, Any]) -> str:
+    return json.dumps([finding.get("code"), finding.get("params")], sort_keys=True, ensure_ascii=False)
+
+
+def due_steps_by_finding(trace: Trace | None) -> dict[str, int]:
+    """The step each finding of the trace's audit points at, by code and params: the stored audit
+    summarised may be another object than the trace's (the same findings when the engine agrees)."""
+    if trace is None:
+        return {}
+    return {finding_key(f): d for f, d in zip(trace.audit.get("findings") or [], trace.due_steps) if d is not None}
 
 
 def dispute_summary(audit: Mapping[str, Any] | None, trace: Trace | None, document: Any,
@@ -426,7 +444,9 @@ def dispute_summary(audit: Mapping[str, Any] | None, trace: Trace | None, docume
     steps = trace.steps if trace is not None else []
     indices = {sv.index for sv in steps}
     findings = [f for f in audit.get("findings") or [] if isinstance(f, dict)]
-    lines = tuple(_finding_line(f, indices, lang) for f in findings)
+    names = seat_names(document)
+    due_of = due_steps_by_finding(trace)
+    lines = tuple(_finding_line(f, indices, lang, names, due_of.get(finding_key(f))) for f in findings)
     first_illegal = next((f for f in findings if f.get("kind") == "illegal" and _int(f.get("step")) is not None),
                          None)
     events = document.get("events") if isinstance(document, dict) else None
@@ -439,11 +459,12 @@ def dispute_summary(audit: Mapping[str, Any] | None, trace: Trace | None, docume
     return DisputeSummary(
         lang, verdict, label, text(head, lang) if head in TEXTS else label, text("direction", lang),
         settlement is not None,
-        None if settlement is not None else _no_basis(first_illegal, lang) if illegal else text("no_settlement", lang),
-        _seat_lines(computed, claimed, settlement is not None, lang, illegal), lines,
-        _illegal_move(first_illegal, steps, lang) if first_illegal is not None else None,
+        None if settlement is not None else _no_basis(first_illegal, lang, names) if illegal
+        else text("no_settlement", lang),
+        _seat_lines(computed, claimed, settlement is not None, lang, illegal, names), lines,
+        _illegal_move(first_illegal, steps, lang, names) if first_illegal is not None else None,
         _stopped(steps, events if isinstance(events, list) else [], verdict, lang))
 
 
 __all__ = ["DisputeSummary", "FindingLine", "IllegalMove", "LaterEvent", "SeatLine", "Stopped",
-           "applied_as_recorded", "dispute_summary", "ledger_anchor", "step_anchor", "text", "total_anchor"]
+           "applied_as_recorded", "dispute_summary", "due_steps_by_finding", "finding_key", "ledger_anchor", "step_anchor", "text", "total_anchor"]

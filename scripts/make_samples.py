@@ -231,14 +231,67 @@ def r17_samples() -> list[tuple[str, Doc, dict[str, Any]]]:
         hs = getattr(hands_, hands)
         doc = record(hs, evs, options=options, flip=flip)
         plain = record(hs, evs, options={k: v for k, v in options.items() if k == "wugu_ji"}, flip=flip)
-        clean = dress(itemised(doc), f"clean-{name}")
-        wrong = dress(with_result(doc, audit_record(plain)["settlement"]), f"missettled-{name}")
-        out.append((f"clean-{name}", clean, {"verdict": "clean", "rule": None, "step": None,
-                                              "covers": f"{rule} {name.split('-', 2)[2]}", "arithmetic": words}))
-        out.append((f"missettled-{name}", wrong, {
-            "verdict": "missettled", "rule": rule, "step": None,
-            "covers": f"{rule} ignored: the record settles by today's rule",
-            "arithmetic": f"The same hand claimed as if {rule} were not played; " + words}))
+        out += house_pair(name, rule, doc, plain, words)
+    return out
+
+
+def house_pair(name: str, rule: str, doc: Doc, plain: Doc, words: str) -> list[tuple[str, Doc, dict[str, Any]]]:
+    """The clean sample of a house rule (`doc` settled under it) and the missettled one claiming
+    `plain`'s settlement (today's rule), with their intents for the manifest."""
+    clean = dress(itemised(doc), f"clean-{name}")
+    wrong = dress(with_result(doc, audit_record(plain)["settlement"]), f"missettled-{name}")
+    return [(f"clean-{name}", clean, {"verdict": "clean", "rule": None, "step": None,
+                                      "covers": f"{rule} {name.split('-', 2)[2]}", "arithmetic": words}),
+            (f"missettled-{name}", wrong, {
+                "verdict": "missettled", "rule": rule, "step": None,
+                "covers": f"{rule} ignored: the record settles by today's rule",
+                "arithmetic": f"The same hand claimed as if {rule} were not played; " + words})]
+
+
+R18_SAMPLES: list[tuple[str, str, str, str, dict[str, Any], dict[str, Any], str]] = [
+    # (name, rule, hands, events, options, record arguments, arithmetic in words): tests/audit/test_r18.py
+    ("r18-1-dealer-wins", "R18.1", "BONUS_SELF_DRAW", "SELF_DRAW", {"dealer_bonus.on": "dealer_wins"},
+     {"profile": "kuhu", "streak": 2, "flip": "9s"},
+     "kuhu, dealer streak 2: the dealer bonus is 1 + 1 x 2 = 3. Seat 1 (not the dealer) self-draws a 平胡, "
+     "1 from each other seat (kuhu has no self-draw bonus). Under dealer_wins only a payment the dealer "
+     "receives as a winner carries the bonus, so the dealer pays seat 1 the 1 alone: seat 1 +3, seats 0, 2 "
+     "and 3 -1 each (today's rule, R6.4: the dealer also pays the bonus 3: seat 0 -4, seat 1 +6)."),
+    ("r18-2-konger-pays", "R18.2", "EXPOSED_HANDS", "EXPOSED", {"dou.exposed_payer": "konger"}, {"flip": "9p"},
+     "weile: seat 1 (ready on 2p/5p) makes an exposed kong of seat 2's 7p. R4.7 has the discarder, seat 2, "
+     "pay seat 1 dou.exposed 1; 百科口径: seat 1 pays seat 2 the 1 instead. The dealer self-draws a 平胡, "
+     "1 + self-draw 1 = 2 from each: seat 0 +6, seat 1 -3, seat 2 -1, seat 3 -2 (today's rule: seat 1 -1, "
+     "seat 2 -3)."),
+    ("r18-3-ever-ready", "R18.3", "BROKEN_HANDS", "BROKEN", {"dou_ready_test": "ever"}, {"flip": "9p"},
+     "weile: seat 1 is ready after its first discard (step 2), makes a concealed kong of 7p at its first "
+     "chance (dou 3 from each other seat), then discards 3p and ends not ready. Under ever it passes the "
+     "readiness test of its dou because it was ready right after a discard: seats 0, 2 and 3 pay it 3 each "
+     "(today's rule, at_end: the dou is void). The dealer self-draws a 平胡, 2 from each: seat 0 +3, "
+     "seat 1 +7, seats 2 and 3 -5 each (today's rule: +6, -2, -2, -2)."),
+    ("r18-4-burn-void", "R18.4", "SHOT_HANDS", "SHOT_CHARGE", {"hot_shot.burn_liabilities": "void"},
+     {"flip": "9p"},
+     "weile: seat 3 discarded the first 1s (its 冲锋鸡, charge 3), later conceals 1111p and shoots the 热炮 "
+     "the dealer wins (平胡 1 + 热炮 bonus 1 = 2; seat 3 is burned: its kong and chicken credits score "
+     "nothing). R11.7 still makes the burned shooter pay its 冲锋鸡 3 to each qualifying seat (the dealer, "
+     "and seat 1, ready); under void (全烧 of both sides) it owes nothing: seat 0 +2, seat 3 -2 (today's "
+     "rule: seat 0 +5, seat 1 +3, seat 3 -8)."),
+    ("r18-5-konged-charge", "R18.5", "KONGED_HANDS", "KONGED", {"chicken.exposed_kong_claim": "keeps_charge"},
+     {"flip": "9p"},
+     "weile: seat 2 (ready) makes an exposed kong of seat 1's first 1s. R11.4 makes it a 责任鸡 (seat 1 owes "
+     "seat 2 2 more) with no 冲锋鸡. keeps_charge: no 责任鸡, and seat 1 (ready) keeps the 冲锋鸡, read as "
+     "R17 reads one: its tile is a normal chicken in seat 2's kong (seat 2's 4 x 1 from each other seat) "
+     "and the extra 3 - 1 = 2 is seat 1's, from every other seat. Dou: seat 1 pays seat 2 1; the dealer "
+     "self-draws a 平胡, 2 from each: seat 0 0, seat 1 -1, seat 2 +9, seat 3 -8 (today's rule: +2, -9, +13, "
+     "-6)."),
+]
+"""One worked example per R18 parameter (hands from tests/audit/test_r18.py), as R17_SAMPLES."""
+
+
+def r18_samples() -> list[tuple[str, Doc, dict[str, Any]]]:
+    from tests.audit import test_r18 as hands_
+    out: list[tuple[str, Doc, dict[str, Any]]] = []
+    for name, rule, hands, events, options, kw, words in R18_SAMPLES:
+        hs, evs = getattr(hands_, hands), getattr(hands_, events)
+        out += house_pair(name, rule, record(hs, evs, options=options, **kw), record(hs, evs, **kw), words)
     return out
 
 
@@ -287,7 +340,7 @@ def match_sample() -> tuple[str, Doc, dict[str, Any]]:
 def main() -> None:
     OUT.mkdir(exist_ok=True)
     manifest: dict[str, Any] = {}
-    for name, doc, intent in [*samples(), match_sample(), *r17_samples()]:
+    for name, doc, intent in [*samples(), match_sample(), *r17_samples(), *r18_samples()]:
         (OUT / f"{name}.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         audits = audit_document(doc)
         payload: Any = audits[0] if len(audits) == 1 else audits

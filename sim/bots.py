@@ -10,12 +10,13 @@ so the same seed always gives the same moves.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
 from audit.play import Event, GameState, SeatState, assess, check, current_win_kind, hands
 from audit.kinds import EventType, MeldKind, WinKind
-from audit.tiles import BIRD, COPIES, NUM_KINDS
+from audit.tiles import BIRD, COPIES, NUM_KINDS, WUGU
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,23 @@ class Knobs:
     follow: float = 0.9
     """Where the profile plays 跟庄 (R17.8): follow the dealer's first discard with one's own first
     discard when holding it (asked only under such a profile, so other profiles play as before)."""
+    feed_claim: float = 0.5
+    """Where the profile plays R17.4 `any`: the chance that a deal gives one seat a pair of 1s (8p) and
+    two others one each, that a seat discards one after the first while another holds a pair (the bots
+    peek), and that a pair of the first one is kept for a later claim, so that a later claim makes a
+    责任鸡 (asked only there)."""
+    break_ready: float = 0.3
+    """Where the profile plays R18.3 `ever`: a seat with a kong that has been ready after a discard
+    discards a tile that leaves it not ready, so that its dou turns on that test (asked only there)."""
+    bird_kong: float = 0.3
+    """Where the profile plays R18.5 `keeps_charge`: the chance that a deal gives one seat three 1s (or,
+    under 乌骨鸡, 8p) and another the fourth, and that the holder of the fourth discards it while it is
+    the first (the bots peek), so that the first one is konged (asked only there)."""
+    liable_shot: float = 0.9
+    """Where the profile plays R18.4 `void`: a seat holding three or four of a tile discards its lone
+    1s (8p) while it is the first; a seat that owes a 冲锋鸡 or 责任鸡 (it discarded the first 1s or 8p)
+    or claimed one takes each kong it may and then feeds a winnable tile, a 热炮: each with this
+    probability (asked only there)."""
 
     @classmethod
     def with_overrides(cls, overrides: dict[str, Any]) -> "Knobs":
@@ -185,6 +203,9 @@ def choose_discard(st: GameState, a: int, rng: random.Random, knobs: Knobs, slop
     held = [t for t in range(NUM_KINDS) if seat.hand[t]]
     if sloppy:
         return rng.choice(held)
+    house = _house_discard(st, a, rng, knobs)
+    if house is not None:
+        return house
     if st.profile.follow_dealer is not None:
         tile = _follow_tile(st, a)
         if tile is not None and rng.random() < knobs.follow:
@@ -227,6 +248,88 @@ def _follow_tile(st: GameState, a: int) -> int | None:
     return tile
 
 
+def _house_discard(st: GameState, a: int, rng: random.Random, knobs: Knobs) -> int | None:
+    """The discards that make R17.4, R18.3, R18.4 and R18.5 happen, asked only under a profile that
+    plays them (so every other profile draws the same random numbers as before)."""
+    prof = st.profile
+    ways: tuple[tuple[bool, Callable[[GameState, int], int | None], float], ...] = (
+        (prof.chicken.responsibility_claims == "any", _later_for_claim, knobs.feed_claim),
+        (prof.chicken.exposed_kong_claim == "keeps_charge", _first_for_kong, knobs.bird_kong),
+        (prof.dou_requires_ready and prof.dou_ready_test == "ever", _breaking_tile, knobs.break_ready),
+        (prof.hot_shot.burn_liabilities == "void", _charge_before_kong, knobs.liable_shot),
+    )
+    for plays, find, p in ways:
+        tile = find(st, a) if plays else None
+        if tile is not None and rng.random() < p:
+            return tile
+    return None
+
+
+def _chicken_tiles(st: GameState) -> tuple[int, ...]:
+    return (BIRD, WUGU) if st.profile.wugu_on else (BIRD,)
+
+
+def _later_for_claim(st: GameState, a: int) -> int | None:
+    """R17.4: a chicken tile whose first copy has been discarded, held by `a`, of which another seat
+    holds a pair."""
+    for tile in _chicken_tiles(st):
+        if tile in st.first_chicken and st.seats[a].hand[tile] and any(
+                o.hand[tile] == 2 for i, o in enumerate(st.seats) if i != a):
+            return tile
+    return None
+
+
+def _is_first_chicken(st: GameState, tile: int, step: int) -> bool:
+    fc = st.first_chicken.get(tile)
+    return fc is not None and fc.step == step
+
+
+def _first_for_kong(st: GameState, a: int) -> int | None:
+    """R18.5: a chicken tile nobody has discarded yet, of which `a` holds one and another seat three."""
+    for tile in _chicken_tiles(st):
+        if tile not in st.first_chicken and st.seats[a].hand[tile] and any(
+                o.hand[tile] == 3 for i, o in enumerate(st.seats) if i != a):
+            return tile
+    return None
+
+
+def _charge_before_kong(st: GameState, a: int) -> int | None:
+    """R18.4: a chicken tile nobody has discarded yet, held alone by a seat that holds three or four of
+    another tile (a kong to come, then maybe a 热炮): discarding it first makes that seat liable."""
+    seat = st.seats[a]
+    if not any(c >= 3 for c in seat.hand):
+        return None
+    for tile in _chicken_tiles(st):
+        if tile not in st.first_chicken and seat.hand[tile] == 1:
+            return tile
+    return None
+
+
+def _breaking_tile(st: GameState, a: int) -> int | None:
+    """R18.3: for a seat with a kong that was ready after one of its discards, a discard that leaves it
+    not ready (the first by tile order), if any."""
+    seat = st.seats[a]
+    if seat.ready_step < 0 or not any(m.is_kong for m in seat.melds):
+        return None
+    work = list(seat.hand)
+    melds = seat.meld_tiles()
+    for t in range(NUM_KINDS):
+        if work[t]:
+            work[t] -= 1
+            ready = bool(hands.waits(work, melds))
+            work[t] += 1
+            if not ready:
+                return t
+    return None
+
+
+def _liable(st: GameState, a: int) -> bool:
+    """R18.4 `void`: whether `a` owes (or is owed as claimer) a 冲锋鸡 or 责任鸡 that a burn would change."""
+    if st.profile.hot_shot.burn_liabilities != "void":
+        return False
+    return any(fc.seat == a or fc.claimed_by == a for fc in st.first_chicken.values())
+
+
 def _isolated(cnt: list[int], t: int) -> bool:
     """A single tile with no tile of its suit within two ranks: it belongs to no set or partial set."""
     r = t % 9
@@ -250,7 +353,8 @@ def _feed_tile(st: GameState, a: int, held: list[int], rng: random.Random, knobs
             best, most = t, k
     if most >= 2 and rng.random() < knobs.feed_multi:
         return best
-    if most and rng.random() < (knobs.feed_hot if hot else knobs.feed):
+    p = (knobs.liable_shot if _liable(st, a) else knobs.feed_hot) if hot else knobs.feed
+    if most and rng.random() < p:
         return best
     return None
 
@@ -326,6 +430,8 @@ def _claim(st: GameState, rng: random.Random, knobs: Knobs, order: list[int], ou
         if held >= 3 and legal(st, kong) and rng.random() < knobs.exposed_kong:
             return kong
         p = knobs.pong_when_three if held >= 3 else (knobs.pong_bird if w.tile == BIRD else knobs.pong)
+        if st.profile.chicken.responsibility_claims == "any" and _is_first_chicken(st, w.tile, w.step):
+            p = 1 - knobs.feed_claim  # R17.4: leave the first for a later claim now and then
         if legal(st, pong) and rng.random() < p:
             return pong
         passed = any(e.seat == s for e in out)

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from audit.play import Event, GameState, Phase, Settlement, advance, hands, settle, start_state
+from audit.catalogue import Lang, seat_names
 from audit.kinds import EventType, ItemKind, MeldKind, WinKind
 from audit.profiles import Profile, resolve
 from audit.tiles import BIRD, NUM_KINDS, code
@@ -45,9 +46,11 @@ CLASSES = (
     "r17_1_shared_missing", "r17_2_qualified_paid", "r17_3_claimed_extra_missing", "r17_4_responsibility_missing",
     "r17_5_responsibility_paid", "r17_6_gold_missing", "r17_7_reverse_missing", "r17_8_follow_missing",
     "r17_9_responsibility_paid", "r17_10_second_charge",
+    "r18_1_dealer_bonus_paid", "r18_2_paid_by_discarder", "r18_3_ever_dou_missing", "r18_4_liability_paid",
+    "r18_5_responsibility_paid",
 )
-"""Every mutation class, in the order they are written (the R17 house-rule faults last, so the
-others draw the same sites as before)."""
+"""Every mutation class, in the order they are written (the R17, then the R18 house-rule faults last,
+so the others draw the same sites as before)."""
 SITE_CLASSES = (
     "draw_wall", "discard_not_held", "pong_without_pair", "kong_concealed_without_four",
     "kong_added_without_pong", "kong_empty_wall", "ping_hu_without_pass", "win_while_locked",
@@ -438,6 +441,11 @@ def _pay(rec: dict[str, Any], kind: ItemKind, payer: int, payee: int, amount: in
     res["scores"][payee] += amount
 
 
+def _words(item: Any, rec: dict[str, Any]) -> str:
+    """An item's note as the audit writes it into a record (English, the record's players named)."""
+    return str(item.note(Lang.EN, seat_names(rec)))
+
+
 def _missettled(sc: Scan, cls: str, rule: str, change: Callable[[dict[str, Any]], str]) -> Mutant:
     rec = _record(sc, cls)
     note = change(rec)
@@ -560,7 +568,7 @@ def m_responsibility_missing(sc: Scan, rng: random.Random) -> Mutant | None:
     def change(rec: dict[str, Any]) -> str:
         res = rec["result"]
         mine = next(i for i in res["items"] if i["kind"] == ItemKind.CHICKEN and i["from"] == item.payer
-                    and i["to"] == item.payee and i["amount"] == amount and i["note"] == item.note())
+                    and i["to"] == item.payee and i["amount"] == amount and i["note"] == _words(item, rec))
         res["items"].remove(mine)
         res["scores"][item.payer] += amount
         res["scores"][item.payee] -= amount
@@ -625,7 +633,7 @@ def m_dou_not_ready(sc: Scan, rng: random.Random) -> Mutant | None:
     assert st is not None and sett is not None
     if not sc.profile.dou_requires_ready or not st.wins:
         return None
-    sites = _unready_kongs(st, set(sett.burned))
+    sites = _unready_kongs(st, set(sett.burned), sett.items)
     if not sites:
         return None
     seat, meld = rng.choice(sites)
@@ -640,15 +648,25 @@ def m_dou_not_ready(sc: Scan, rng: random.Random) -> Mutant | None:
     return _missettled(sc, "dou_not_ready", "R4.7", change)
 
 
-def _unready_kongs(st: GameState, burned: set[int]) -> list[tuple[int, Any]]:
-    """Scoring kongs of seats that did not win, are not burned, and wait on nothing (R3.3)."""
+def _unready_kongs(st: GameState, burned: set[int], items: list[Any]) -> list[tuple[int, Any]]:
+    """Scoring kongs of seats that did not win, are not burned, and fail the readiness test: no waits at
+    the end (R3.3), or under R18.3 `ever` never ready after a discard. Left out: a seat the ledger pays
+    any dou (under R18.2 a discarder is paid by a konger: a payment to it then names that rule), and
+    under R18.2 the exposed kongs (their dou would go the other way)."""
+    prof = st.profile
+    ever = prof.dou_ready_test == "ever"
+    konger_pays = prof.dou.exposed_payer == "konger"
+    paid = {i.payee for i in items if i.kind is ItemKind.DOU}
     winners = {w.seat for w in st.wins}
     void = st.window.hot_kong if st.window is not None else None
     out = []
     for seat, s in enumerate(st.seats):
-        if seat in winners or seat in burned or hands.waits(s.hand, s.meld_tiles()):
+        if seat in winners or seat in burned or seat in paid:
             continue
-        out += [(seat, m) for m in s.melds if m.is_kong and m.scores and m is not void]
+        if (s.ready_step >= 0) if ever else bool(hands.waits(s.hand, s.meld_tiles())):
+            continue
+        out += [(seat, m) for m in s.melds if m.is_kong and m.scores and m is not void
+                and not (konger_pays and m.kind is MeldKind.EXPOSED)]
     return out
 
 
@@ -682,6 +700,16 @@ def _waived_sites(sett: Settlement, rule: str) -> list[Any]:
             and sum(1 for o in _pair(sett.waived, i) if o.amount == i.amount) == 1]
 
 
+def _unpay(rec: dict[str, Any], item: Any, amount: int) -> None:
+    """Take one computed payment (in points) out of the claimed ledger, and its points out of `scores`."""
+    res = rec["result"]
+    mine = next(i for i in res["items"] if i["kind"] == item.kind.value and i["from"] == item.payer
+                and i["to"] == item.payee and i["amount"] == amount and i["note"] == _words(item, rec))
+    res["items"].remove(mine)
+    res["scores"][item.payer] += amount
+    res["scores"][item.payee] -= amount
+
+
 def _leave_out(cls: str, rule: str) -> Callable[[Scan, random.Random], Mutant | None]:
     """A platform that does not play the parameter: one payment it requires left out."""
     def mutator(sc: Scan, rng: random.Random) -> Mutant | None:
@@ -694,12 +722,7 @@ def _leave_out(cls: str, rule: str) -> Callable[[Scan, random.Random], Mutant | 
         amount = item.amount * _base(sc)
 
         def change(rec: dict[str, Any]) -> str:
-            res = rec["result"]
-            mine = next(i for i in res["items"] if i["kind"] == item.kind.value and i["from"] == item.payer
-                        and i["to"] == item.payee and i["amount"] == amount and i["note"] == item.note())
-            res["items"].remove(mine)
-            res["scores"][item.payer] += amount
-            res["scores"][item.payee] -= amount
+            _unpay(rec, item, amount)
             return f"{rule} {item.kind.value} {item.payer}->{item.payee} {amount} left out"
         return _missettled(sc, cls, rule, change)
     return mutator
@@ -717,7 +740,7 @@ def _pay_waived(cls: str, rule: str) -> Callable[[Scan, random.Random], Mutant |
         amount = item.amount * _base(sc)
 
         def change(rec: dict[str, Any]) -> str:
-            _pay(rec, item.kind, item.payer, item.payee, amount, f"{item.note()} ({rule} not played)")
+            _pay(rec, item.kind, item.payer, item.payee, amount, f"{_words(item, rec)} ({rule} not played)")
             return f"{rule} cancels {item.kind.value} {item.payer}->{item.payee} {amount}, paid anyway"
         return _missettled(sc, cls, rule, change)
     return mutator
@@ -740,7 +763,7 @@ def m_r17_6_gold_missing(sc: Scan, rng: random.Random) -> Mutant | None:
     def change(rec: dict[str, Any]) -> str:
         res = rec["result"]
         mine = next(i for i in res["items"] if i["kind"] == item.kind.value and i["from"] == item.payer
-                    and i["to"] == item.payee and i["amount"] == amount and i["note"] == item.note())
+                    and i["to"] == item.payee and i["amount"] == amount and i["note"] == _words(item, rec))
         mine["amount"] -= short
         res["scores"][item.payer] += short
         res["scores"][item.payee] -= short
@@ -759,7 +782,7 @@ def m_r17_10_second_charge(sc: Scan, rng: random.Random) -> Mutant | None:
 
     def change(rec: dict[str, Any]) -> str:
         for item in dropped:
-            _pay(rec, item.kind, item.payer, item.payee, item.amount * base, f"{item.note()} (second 冲锋鸡)")
+            _pay(rec, item.kind, item.payer, item.payee, item.amount * base, f"{_words(item, rec)} (second 冲锋鸡)")
         return f"a second 冲锋鸡 paid ({len(dropped)} payments)"
     return _missettled(sc, "r17_10_second_charge", "R17.10", change)
 
@@ -779,12 +802,46 @@ R17_SETTLEMENT: dict[str, Callable[[Scan, random.Random], Mutant | None]] = {
 """One fault per R17 parameter: the audit must find it missettled citing that R17 section."""
 
 
+
+# ------------------------------------------------------------------ R18 house-rule faults
+
+def m_r18_2_paid_by_discarder(sc: Scan, rng: random.Random) -> Mutant | None:
+    """R18.2: an exposed kong's dou paid the R4.7 way, by the discarder to the konger, instead of by the
+    konger to the discarder (both payments of that kong's pair change)."""
+    sett = sc.settlement
+    assert sett is not None
+    sites = [i for i in _item_sites(sett, "R18.2") if i.kind is ItemKind.DOU
+             and sum(1 for o in sett.waived if (o.kind, o.payer, o.payee) == (i.kind, i.payee, i.payer)
+                     and o.rule == "R18.2" and o.amount == i.amount) == 1]
+    if not sites:
+        return None
+    item = rng.choice(sites)
+    amount = item.amount * _base(sc)
+
+    def change(rec: dict[str, Any]) -> str:
+        _unpay(rec, item, amount)
+        _pay(rec, item.kind, item.payee, item.payer, amount, "点豆 paid by its discarder (R18.2 not played)")
+        return f"点豆 {item.payee}->{item.payer} {amount} instead of {item.payer}->{item.payee}"
+    return _missettled(sc, "r18_2_paid_by_discarder", "R18.2", change)
+
+
+R18_SETTLEMENT: dict[str, Callable[[Scan, random.Random], Mutant | None]] = {
+    "r18_1_dealer_bonus_paid": _pay_waived("r18_1_dealer_bonus_paid", "R18.1"),
+    "r18_2_paid_by_discarder": m_r18_2_paid_by_discarder,
+    "r18_3_ever_dou_missing": _leave_out("r18_3_ever_dou_missing", "R18.3"),
+    "r18_4_liability_paid": _pay_waived("r18_4_liability_paid", "R18.4"),
+    "r18_5_responsibility_paid": _pay_waived("r18_5_responsibility_paid", "R18.5"),
+}
+"""One fault per R18 parameter, a platform that does not play it: a dealer bonus the dealer pays, an
+exposed kong paid by its discarder, a dou of a seat ready after a discard left out, a burned shooter's
+冲锋鸡 / 责任鸡 paid, the 责任鸡 of an exposed kong of the first 1s paid; the audit must cite R18.x."""
+
 SETTLEMENT: dict[str, Callable[[Scan, random.Random], Mutant | None]] = {
     "wrong_pattern_value": m_wrong_pattern_value, "hot_shot_burn_ignored": m_hot_shot_burn_ignored,
     "rob_paid_by_three": m_rob_paid_by_three, "robbed_kong_paid": m_robbed_kong_paid,
     "chicken_miscount": m_chicken_miscount, "responsibility_missing": m_responsibility_missing,
     "wrong_flip": m_wrong_flip, "wrong_next_dealer": m_wrong_next_dealer, "dou_not_ready": m_dou_not_ready,
-    "scores_not_zero": m_scores_not_zero, **R17_SETTLEMENT,
+    "scores_not_zero": m_scores_not_zero, **R17_SETTLEMENT, **R18_SETTLEMENT,
 }
 MUTATORS = {**ILLEGAL, **SETTLEMENT}
 

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
 from audit.play import (Event, GameState, IllegalMoveError, Phase, Settlement, Window, chickens, final_hand,
                        first_chance, hands, settle, step)
@@ -29,7 +29,7 @@ from sim.bots import Knobs, choose_discard, turn_move, window_moves
 from audit.cli import UsageError, parse_option
 from audit.kinds import EventType, ItemKind, MeldKind, WinKind
 from audit.profiles import Profile, ProfileError, resolve
-from audit.tiles import COPIES, NUM_KINDS, code
+from audit.tiles import BIRD, COPIES, NUM_KINDS, WUGU, code
 
 VERSION = "1.0"
 NAMES = ("阿明", "小红", "老王", "志强", "秀英", "建国", "丽丽", "大伟", "Lily", "Tom", "Mei", "Kai", "Ana", "Bo")
@@ -38,8 +38,20 @@ TZ = timezone(timedelta(hours=8))
 
 TAGS = ("自摸", "点炮", "抢杠", "一炮多响", "热炮", "荒庄", "查叫", "报听(硬)", "报听(软)", "杀报", "must-win",
         "过胡", "过碰", "pass", "碰", "闷豆", "转弯豆", "点豆", "憨包豆", "杠开", "金鸡", "翻牌", "责任鸡", "冲锋鸡",
-        "乌骨鸡", "天胡", "地胡", "七对", "龙七对", "大对子", "清一色", "单吊", "3 players", "跟庄", "倒赔")
-"""Summary rows in print order: how many hands had each event."""
+        "乌骨鸡", "天胡", "地胡", "七对", "龙七对", "大对子", "清一色", "单吊", "3 players", "跟庄", "倒赔",
+        "庄赢才加", "点豆反付", "听过收豆", "两边全烧", "点豆冲锋")
+"""Summary rows in print order: how many hands had each event (the last five: a payment paid or waived
+by R18.1-R18.5)."""
+
+R18_TAGS: Final = {"R18.1": "庄赢才加", "R18.2": "点豆反付", "R18.3": "听过收豆", "R18.4": "两边全烧",
+                   "R18.5": "点豆冲锋"}
+"""The summary row of each R18 convention: a hand where one of its payments is paid or waived."""
+
+WUGU_NEEDS: Final = (("chicken.wugu_gold", True), ("chicken.wugu_responsibility", False),
+                     ("chicken.charge_scope", "first_any"))
+"""R17 values that act only under 乌骨鸡 (R17.6, R17.9, R17.10): the simulator puts 8p in play for them."""
+WUGU_VALUES: Final = {"normal": 2, "charge": 4}
+"""乌骨鸡 values for a profile that has none of its own: the rulebook's option values (table P, cuocuo)."""
 
 
 @dataclass
@@ -77,13 +89,16 @@ class Generated:
 
 # ------------------------------------------------------------------ one hand
 
-def deal_tiles(rng: random.Random, n: int, dealer: int, stacked: bool = False) -> tuple[list[list[int]], list[int]]:
+def deal_tiles(rng: random.Random, n: int, dealer: int, stacked: bool = False,
+               spread: tuple[int, tuple[int, ...]] | None = None) -> tuple[list[list[int]], list[int]]:
     """Shuffle the 108 tiles; the dealer takes 14, the others 13 (R1.2); the rest is the wall.
 
     A `stacked` deal first builds one or two seats a ready hand out of the 108 (a
     whole one, sometimes, for the dealer) and shuffles the rest around it:
     deal + wall stay exactly the 108 tiles, and 报听, 地胡 and 天胡 stop being
-    once-in-a-thousand events.
+    once-in-a-thousand events. A `spread` (tile, counts) deals that tile to as many seats
+    as there are counts, that many copies each (three and one for R18.5, two, one and one
+    for R17.4), where the four are still in the pool.
     """
     tiles = [t for t in range(NUM_KINDS) for _ in range(COPIES)]
     fixed: dict[int, list[int]] = {}
@@ -91,6 +106,13 @@ def deal_tiles(rng: random.Random, n: int, dealer: int, stacked: bool = False) -
         seats = rng.sample(range(n), 2 if rng.random() < 0.4 else 1)
         for seat in seats:
             fixed[seat] = _ready_hand(rng, tiles, seat == dealer)
+    seeded: dict[int, list[int]] = {}
+    free = [s for s in range(n) if s not in fixed]
+    if spread is not None and tiles.count(spread[0]) == COPIES and len(free) >= len(spread[1]):
+        tile, shares = spread
+        seeded = {seat: [tile] * k for seat, k in zip(rng.sample(free, len(shares)), shares)}
+        for _ in range(sum(shares)):
+            tiles.remove(tile)
     rng.shuffle(tiles)
     deal: list[list[int]] = [[] for _ in range(n)]
     pos = 0
@@ -100,8 +122,9 @@ def deal_tiles(rng: random.Random, n: int, dealer: int, stacked: bool = False) -
         if seat in fixed:
             deal[seat] = sorted(fixed[seat])
             continue
-        deal[seat] = sorted(tiles[pos:pos + size])
-        pos += size
+        own = seeded.get(seat, [])
+        deal[seat] = sorted(own + tiles[pos:pos + size - len(own)])
+        pos += size - len(own)
     return deal, tiles[pos:]
 
 
@@ -139,7 +162,8 @@ def _group(rng: random.Random, pool: list[int], pair: bool) -> list[int]:
 
 def play_hand(prof: Profile, rng: random.Random, knobs: Knobs, dealer: int, streak: int, n: int) -> Hand:
     """Play until the hand ends (R10): every move goes through the replay step (judged, then applied)."""
-    deal, wall = deal_tiles(rng, n, dealer, rng.random() < knobs.ready_deal)
+    spread = _spread(prof, rng, knobs)
+    deal, wall = deal_tiles(rng, n, dealer, rng.random() < knobs.ready_deal, spread)
     hand = Hand(deal, wall, GameState.start(prof, dealer, streak, deal, wall), [])
     sloppy = [rng.random() < knobs.sloppy for _ in range(n)]
     queue: deque[Event] = deque()
@@ -149,6 +173,21 @@ def play_hand(prof: Profile, rng: random.Random, knobs: Knobs, dealer: int, stre
             if not queue:
                 return hand
         play(hand, queue.popleft())
+
+
+def _spread(prof: Profile, rng: random.Random, knobs: Knobs) -> tuple[int, tuple[int, ...]] | None:
+    """Sometimes a chicken tile dealt so that a house rule acts: three and one for R18.5 `keeps_charge`
+    (the one discarded first, the three kong it; Knobs.bird_kong), two, one and one for R17.4 `any`
+    (a later discard ponged; Knobs.feed_claim). Asked only under those profiles, so every other
+    profile deals as before."""
+    c = prof.chicken
+    if c.exposed_kong_claim == "keeps_charge" and rng.random() < knobs.bird_kong:
+        shares: tuple[int, ...] = (3, 1)
+    elif c.responsibility_claims == "any" and rng.random() < knobs.feed_claim:
+        shares = (2, 1, 1)
+    else:
+        return None
+    return (WUGU if prof.wugu_on and rng.random() < 0.5 else BIRD), shares
 
 
 def next_moves(hand: Hand, rng: random.Random, knobs: Knobs, sloppy: list[bool]) -> list[Event]:
@@ -188,9 +227,10 @@ def play(hand: Hand, ev: Event) -> None:
 
 # ------------------------------------------------------------------ records
 
-def result_json(sett: Settlement, base: int) -> dict[str, Any]:
-    """The record's `result`: the engine's settlement, items without the audit-only `rule`."""
-    j = sett.to_json(base)
+def result_json(sett: Settlement, base: int, names: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The record's `result`: the engine's settlement, items without the audit-only `rule`; their
+    notes name the players, as the audit's own do."""
+    j = sett.to_json(base, names=names)
     items = [{k: it[k] for k in ("kind", "from", "to", "amount", "note")} for it in j["items"]]
     return {"scores": j["scores"], "next_dealer": j["next_dealer"], "flip": j["flip"], "items": items}
 
@@ -206,7 +246,7 @@ def make_record(game_id: str, played_at: datetime, prof_name: str, options: dict
         "seats": [{"name": nm, "player_id": pid} for nm, pid in zip(table.names, table.ids)],
         "dealer": st.dealer, "dealer_streak": st.streak, "dice": dice,
         "deal": [[code(t) for t in d] for d in hand.deal], "wall": [code(t) for t in hand.wall],
-        "events": hand.events, "result": result_json(sett, table.base),
+        "events": hand.events, "result": result_json(sett, table.base, tuple(table.names)),
     }
 
 
@@ -218,9 +258,29 @@ def new_table(rng: random.Random, n: int) -> Table:
     return Table(names, ids, base, rng.randrange(n))
 
 
+def playable(prof_name: str, options: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The options to play, and the parameters that made 乌骨鸡 come into play: an R17 value that acts
+    only under `wugu_ji` (WUGU_NEEDS) would never act without 8p, so 8p is put in play, at the
+    profile's own values (`true`) or, where it has none, at WUGU_VALUES. An explicit `wugu_ji` is kept."""
+    prof = resolve(prof_name, options)
+    needs = [name for name, value in WUGU_NEEDS if _parameter(prof, name) == value]
+    if not needs or prof.wugu_on or "wugu_ji" in options:
+        return options, []
+    return {**options, "wugu_ji": True if prof.wugu_ji is not None else dict(WUGU_VALUES)}, needs
+
+
+def _parameter(prof: Profile, dotted: str) -> Any:
+    holder: Any = prof
+    for part in dotted.split("."):
+        holder = getattr(holder, part)
+    return holder
+
+
 def simulate(prof_name: str, options: dict[str, Any], count: int, seed: int, *, players: int = 4,
              knobs: Knobs | None = None, table_hands: int = 8, match: bool = False) -> Iterator[Generated]:
-    """`count` hands; dealer and streak follow the previous hand (R14) within a table of `table_hands`."""
+    """`count` hands; dealer and streak follow the previous hand (R14) within a table of `table_hands`.
+    Options that act only under 乌骨鸡 bring it into play (`playable`); the records carry the options played."""
+    options, _ = playable(prof_name, options)
     prof = resolve(prof_name, options)
     if players not in prof.players:
         raise ProfileError("players", "players_not_in_profile", {"profile": prof.name, "players": list(prof.players)})
@@ -264,7 +324,8 @@ def _kind_tags(st: GameState, events: list[dict[str, Any]]) -> dict[str, bool]:
 def _win_tags(st: GameState, sett: Settlement) -> set[str]:
     w = st.window
     if not st.wins:
-        return {"荒庄"} | ({"查叫"} if sett.items else set())
+        r18_1 = {R18_TAGS["R18.1"]} if any(it.rule == "R18.1" for it in sett.waived) else set()
+        return {"荒庄"} | ({"查叫"} if sett.items else set()) | r18_1
     kinds = {x.kind for x in st.wins}
     flip = chickens.flip_of(st.profile, sett.flip)
     fcs = list(st.first_chicken.values())
@@ -281,6 +342,7 @@ def _win_tags(st: GameState, sett: Settlement) -> set[str]:
         "天胡": any(x.situational and x.situational[0].key == "tian_hu" for x in st.wins),
         "跟庄": any(it.kind is ItemKind.FOLLOW_DEALER for it in sett.items),
         "倒赔": any(it.rule == "R17.7" for it in sett.items),
+        **{tag: any(it.rule == rule for it in sett.items + sett.waived) for rule, tag in R18_TAGS.items()},
         "地胡": any(x.situational and x.situational[0].key == "di_hu" for x in st.wins),
     }
     return {t for t, ok in checks.items() if ok} | _pattern_tags(st)
@@ -364,6 +426,10 @@ def run(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = Non
     out, err = out or sys.stdout, err or sys.stderr
     try:
         options = dict(parse_option(o) for o in args.option)
+        options, needs = playable(args.profile, options)
+        if needs and not args.quiet:
+            out.write(f"乌骨鸡 (wugu_ji={json.dumps(options['wugu_ji'])}) put in play: {', '.join(needs)} "
+                      "acts only under it\n")
         knobs = Knobs.with_overrides(dict(parse_option(k) for k in args.knob))
         gens = list(simulate(args.profile, options, args.hands, args.seed, players=args.players, knobs=knobs,
                              table_hands=args.table_hands, match=args.match))

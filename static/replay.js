@@ -16,6 +16,8 @@
   var keyOnly = viewer.querySelector("[data-filter=key]");
   var list = viewer.querySelector(".event-list");
   var current = -1;
+  var prevFinding = controls.querySelector("[data-go=prev-finding]");
+  var nextFinding = controls.querySelector("[data-go=next-finding]");
 
   function findingRowOf(row) {
     var next = row.nextElementSibling;
@@ -48,6 +50,16 @@
       list.scrollTop = top - list.clientHeight / 2;
     }
     if (write && history.replaceState) { history.replaceState(null, "", "#" + rows[i].id); }
+    // a finding button that has nowhere to go says so (disabled), never silently does nothing
+    prevFinding.disabled = !hasFinding(i, -1);
+    nextFinding.disabled = !hasFinding(i, 1);
+  }
+
+  function hasFinding(from, delta) {
+    for (var i = from + delta; i >= 0 && i < rows.length; i += delta) {
+      if (isFinding(i)) { return true; }
+    }
+    return false;
   }
 
   function move(from, delta, test) {

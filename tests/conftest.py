@@ -28,8 +28,9 @@ from werkzeug.security import generate_password_hash  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 from app import create_app  # noqa: E402
+from records.rows import now  # noqa: E402
 from records.security import Accounts  # noqa: E402
-from records.storage import Store, now  # noqa: E402
+from records.store import Store  # noqa: E402
 from web.db import trail_key  # noqa: E402
 
 SPEC = ROOT / "spec" if (ROOT / "spec").is_dir() else ROOT.parent / "shared" / "spec"
@@ -147,7 +148,7 @@ def add_account(app: Flask, name: str, role: str = "admin", platform: str | None
     with app.app_context():
         store = Store.open(app.config["DATABASE"], trail_key=trail_key())
         try:
-            with store.write():
+            with store.atomic():
                 Accounts(store.db, store.trail_key).create(name, role, TEST_PASSWORD, platform=platform, stamp=now(),
                                           password_hash=FAST_HASH)
         finally:
@@ -180,7 +181,7 @@ def api_token(app: Flask, name: str, role: str = "uploader", platform: str | Non
             accounts = Accounts(store.db, store.trail_key)
             account = accounts.by_name(name)
             assert account is not None
-            with store.write():
+            with store.atomic():
                 token = accounts.create_token(account.id, label="test", created_by="tests", stamp=now())
         finally:
             store.close()

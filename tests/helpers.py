@@ -1,11 +1,15 @@
 """Shared helpers for the rule tests: audit a built record and read its outcome."""
 from __future__ import annotations
 
+import json
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 from audit.engine import HandAudit, audit_hand
 from tests.builder import record
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
 
 def play(hands: list[str], events: str, **kw: Any) -> HandAudit:
@@ -60,3 +64,9 @@ def quiet_round(first: int, tiles: list[str], n: int = 4) -> str:
         seat = (first + i) % n
         lines += [f"{seat} draw {t}", f"{seat} discard {t}"]
     return "\n".join(lines)
+
+
+def sample_players(name: str) -> tuple[str, ...]:
+    """The players of `samples/<name>.json`: the names its messages speak of its seats with."""
+    from audit.catalogue import seat_names
+    return seat_names(json.loads((SAMPLES / f"{name}.json").read_text(encoding="utf-8")))

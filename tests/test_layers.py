@@ -26,7 +26,7 @@ def test_the_project_keeps_its_layers() -> None:
 def test_every_layer_is_found() -> None:
     files = module_files(ROOT)
     assert {name.split(".")[0] for name in files} == set(LAYERS)
-    assert {"audit.engine", "audit.schema", "sim.simulate", "kit.check", "report.dispute", "records.storage",
+    assert {"audit.engine", "audit.schema", "sim.simulate", "kit.check", "report.dispute", "records.store",
             "records.pipeline", "batch.driver", "web.api", "app"} <= set(files)
 
 

@@ -1,7 +1,7 @@
 """The web layer: blueprints for the HTML pages and the JSON API, nothing about the game.
 
 `register(app)` wires everything onto an app made by `app.create_app`. Blueprints
-(`pages`, `api`, `report`, `overview`, `trail`, `admin`, `login`) never import each
+(`pages`, `api`, `report`, `overview`, `trail`, `admin`, `login`, `fit`, ...) never import each
 other; what several need is in modules that are not blueprints (`views`,
 `upload_request`, `report_model`, `drawings`, `labels`, `pdf`, the guard `auth`).
 """
@@ -16,7 +16,7 @@ def register(app: Flask) -> None:
     The modules are imported here, not at the top, so that importing one of them (`web.charts`,
     `web.i18n` in a test) does not load every blueprint."""
     from web import admin, api, auth, cli, db, drawings, errors, i18n, labels, login, maintenance, pages, trail
-    from web import cases, cli_trust, conformance, listing, overview, receipts, report
+    from web import cases, cli_trust, conformance, fit, listing, overview, receipts, report
 
     db.init_app(app)
     i18n.init_app(app)
@@ -34,6 +34,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(report.bp)
     app.register_blueprint(overview.bp)
     app.register_blueprint(conformance.bp)
+    app.register_blueprint(fit.bp)
     app.register_blueprint(receipts.bp)
     listing.favicon(app)
     cases.init_app(app)

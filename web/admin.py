@@ -23,8 +23,9 @@ from flask.cli import with_appcontext
 from flask.typing import ResponseReturnValue
 
 from records import trail, trail_pages
+from records.rows import now
 from records.security import ADMIN, ROLES, Account, AccountError, Accounts, new_password
-from records.storage import Store, now
+from records.store import Store
 from web.auth import account_name, requires
 from web.db import get_access_db, get_store, init_db
 from web.dispute_schemas import trail_query
@@ -72,7 +73,7 @@ def create_account() -> ResponseReturnValue:
     form = request.form
     password = form.get("password") or new_password()
     try:
-        with store.write():
+        with store.atomic():
             account = accounts.create(form.get("name", "").strip(), form.get("role", ""), password,
                                       platform=form.get("platform"), created_by=account_name(), stamp=now())
     except AccountError as exc:
@@ -119,7 +120,7 @@ def _change_account(account_id: int, apply: Callable[[Any], Any]) -> ResponseRet
     store, accounts = _accounts()
     _find(accounts, account_id)
     try:
-        with store.write():
+        with store.atomic():
             apply(accounts)
     except AccountError as exc:
         return _account_page(account_id, error=str(exc), status=400)
@@ -133,7 +134,7 @@ def reset_password(account_id: int) -> ResponseReturnValue:
     store, accounts = _accounts()
     _find(accounts, account_id)
     password = new_password()
-    with store.write():
+    with store.atomic():
         accounts.set_password(account_id, password, actor=account_name(), stamp=now())
     return _account_page(account_id, password=password)
 
@@ -144,7 +145,7 @@ def create_token(account_id: int) -> ResponseReturnValue:
     """A new API token, shown once."""
     store, accounts = _accounts()
     _find(accounts, account_id)
-    with store.write():
+    with store.atomic():
         token = accounts.create_token(account_id, label=request.form.get("label"), created_by=account_name(),
                                       stamp=now())
     return _account_page(account_id, token=token, status=201)
@@ -160,7 +161,7 @@ def revoke_token(token_id: int) -> ResponseReturnValue:
     except AccountError:
         abort(404, f"token {token_id} does not exist")
     owner = accounts.get(row["account_id"])
-    with store.write():
+    with store.atomic():
         accounts.revoke_token(token_id, revoked_by=account_name(), stamp=now())
     return redirect(url_for("admin.account", account_id=owner.id), code=303)
 
@@ -208,7 +209,7 @@ def create_user_command(name: str, role: str, platform: str | None, password_std
     init_db()
     store = get_store()
     try:
-        with store.write():
+        with store.atomic():
             created = Accounts(store.db, store.trail_key).create(
                 name, role, _read_password(password_stdin), platform=platform, created_by=cli_actor(), stamp=now())
     except AccountError as exc:
@@ -229,7 +230,7 @@ def create_token_command(name: str, label: str | None) -> None:
     found = accounts.by_name(name)
     if found is None:
         raise click.ClickException(f"no account named {name!r}")
-    with store.write():
+    with store.atomic():
         token = accounts.create_token(found.id, label=label, created_by=cli_actor(), stamp=now())
     click.echo(token)
 
@@ -241,7 +242,7 @@ def bootstrap_admin(store: Store) -> tuple[str, str] | None:
         return None
     name = "admin" if accounts.by_name("admin") is None else f"admin-{new_password()[:6].lower()}"
     password = new_password()
-    with store.write():
+    with store.atomic():
         accounts.create(name, ADMIN, password, created_by=cli_actor(), stamp=now(), action="bootstrap")
     return name, password
 

@@ -13,7 +13,7 @@ from flask import Blueprint, Response, abort, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 
-from audit.catalogue import rerender
+from audit.catalogue import rerender, seat_names
 from web import engine
 from web.api_schemas import AuditRowSchema, ReauditRequestSchema, RecordDetailSchema, RecordPageSchema
 from web.api_schemas import UploadResponseSchema
@@ -73,7 +73,7 @@ def get_audit(record_id: int) -> ResponseReturnValue:
     store = get_store()
     find_record(store, record_id)
     audit = store.latest_audit(record_id)
-    return jsonify(rerender(audit, api_language()) if audit else audit)
+    return jsonify(rerender(audit, api_language(), seat_names(store.document(record_id))) if audit else audit)
 
 
 @bp.get("/records/<int:record_id>/audits")
@@ -83,7 +83,9 @@ def list_audits(record_id: int) -> ResponseReturnValue:
     store = get_store()
     find_record(store, record_id)
     lang = api_language()
-    return jsonify(AuditRowSchema(many=True).dump([localized_row(row, lang) for row in store.audits(record_id)]))
+    names = seat_names(store.document(record_id))
+    return jsonify(AuditRowSchema(many=True).dump([localized_row(row, lang, names)
+                                                   for row in store.audits(record_id)]))
 
 
 def reaudit_request() -> dict[str, Any]:

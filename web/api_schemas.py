@@ -11,8 +11,9 @@ from typing import Any
 from marshmallow import RAISE, Schema, fields, validate
 
 from records import trail
+from records.queries import SORTS
+from records.rows import UNAUDITED, VERDICTS
 from records.search import MAX_QUERY
-from records.storage import SORTS, UNAUDITED, VERDICTS
 from web.uploads import STATUSES
 
 

@@ -30,8 +30,8 @@ from flask.typing import ResponseReturnValue
 from werkzeug.routing import IntegerConverter
 
 from audit.jsontext import INT_MAX
+from records.queries import RecordQuery
 from records.security import ADMIN, AUDITOR, UPLOADER, Account, Accounts
-from records.storage import RecordQuery
 from web.db import get_store
 from web.errors import ApiError, error_response
 

@@ -14,10 +14,11 @@ from flask import Blueprint, Flask, jsonify, redirect, render_template, request,
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 
-from audit.catalogue import Lang, rerender
+from audit.catalogue import Lang, rerender, seat_names
 from records import cases
+from records.rows import now
 from records.security import UPLOADER
-from records.storage import Store, now
+from records.store import Store
 from web.auth import API_READERS, READERS, account_name, current_account, requires
 from web.db import get_store
 from web.dispute_schemas import AttachRequestSchema, CaseQuerySchema, CaseRequestSchema, DecisionRequestSchema
@@ -78,7 +79,7 @@ def _change(work: Any) -> Any:
     """Run one change of a case in a write transaction; a refusal becomes its HTTP error."""
     store = get_store()
     try:
-        with store.write():
+        with store.atomic():
             return work(store.db, account_name() or "unknown", now(), store.trail_key)
     except cases.CaseError as exc:
         raise _fail(exc) from exc
@@ -98,7 +99,7 @@ def case_detail(store: Store, case_id: int, lang: Lang) -> dict[str, Any]:
                         "claimed_scores": result.get("scores") if isinstance(result, dict) else None,
                         "audits": [{key: audit[key] for key in ("id", "profile", "options", "engine_version",
                                                                 "verdict", "created_at")} for audit in audits],
-                        "audit": rerender(latest["audit"], lang) if latest else None})
+                        "audit": rerender(latest["audit"], lang, seat_names(document)) if latest else None})
     decisions = cases.decisions(store.db, case_id)
     return {**case, "records": records, "decisions": decisions, "decision": decisions[-1] if decisions else None}
 

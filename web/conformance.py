@@ -20,11 +20,12 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from sqlite_utils import Database
 
 from kit.schemas import SCHEMA_NAMES, schema_bytes
 from records import conformance
+from records.rows import now
 from records.security import UPLOADER
-from records.storage import now
 from web.auth import API_READERS, account_name, current_account, requires
 from web.db import get_store
 from web.errors import ApiError
@@ -54,10 +55,9 @@ def kits_folder() -> Path:
     return Path(configured) if configured else Path(current_app.instance_path) / "kits"
 
 
-def _db() -> Any:
-    db = get_store().db
-    conformance.ensure(db)
-    return db
+def _db() -> Database:
+    """The request's connection (the runs' table is made by `records.migrations`, as every table)."""
+    return get_store().db
 
 
 def _platform_scope() -> str | None:

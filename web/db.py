@@ -10,9 +10,11 @@ from flask import Flask, current_app, g
 from sqlite_utils import Database
 
 from records import access
+from records.db import connect
 from records.ingest import Limits, Validators
+from records.migrations import migrate
 from records.pipeline import Engine, Pipeline, default_engine
-from records.storage import Store, connect, migrate
+from records.store import Store
 
 
 def get_store() -> Store:

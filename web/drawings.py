@@ -24,9 +24,32 @@ PDF_LINE_TILE_PX = 9
 """Width of a tile in the PDF's one line per event."""
 
 
-def seat_labels(count: int, dealer: Any) -> list[str]:
-    """Short seat labels for the drawings: the number, and the dealer's mark."""
-    return [f"{seat} {_('D')}" if seat == dealer else str(seat) for seat in range(count)]
+LABEL_ROOM = 76.0
+"""Drawing units a seat's label may take (render.LABEL_W less a margin), at its 16-unit font."""
+
+
+def _width(text: str) -> float:
+    """The drawn width of `text` at the label's font: a CJK character is a full em, others about half."""
+    return sum(16.0 if ord(ch) > 0x2E80 else 9.0 for ch in text)
+
+
+def seat_label_text(seat: int, name: str, dealer: bool) -> str:
+    """One seat's label in a drawing: its number, its player (shortened with … to fit the label's
+    room, the full name is beside the drawing) and the dealer's mark: `0 阿明 庄`."""
+    mark = f" {_('D')}" if dealer else ""
+    short = name
+    while short and _width(f"{seat} {short}{mark}") > LABEL_ROOM:
+        short = short[:-1]
+    if short != name:
+        short = short[:-1] + "…" if len(short) > 1 else "…"
+    return f"{seat} {short}{mark}" if short else f"{seat}{mark}"
+
+
+def seat_labels(count: int, dealer: Any, seats: Sequence[Any] = ()) -> list[str]:
+    """Short seat labels for the drawings: the number, the player's name (the record's `seats`, as
+    dicts with `name`, or the store's player rows) and the dealer's mark."""
+    names = [str(s.get("name") or "") if isinstance(s, dict) else "" for s in seats]
+    return [seat_label_text(seat, names[seat] if seat < len(names) else "", seat == dealer) for seat in range(count)]
 
 
 def tile(code: str, width: float = 16, highlight: bool = False) -> Markup:
@@ -46,28 +69,29 @@ def tile_sprite() -> Markup:
     return Markup(render.tile_sprite_svg())
 
 
-def step_table(step: Any, dealer: Any, slots: int, width: float = TILE_PX, embed: bool = False) -> Markup:
+def step_table(step: Any, dealer: Any, slots: int, width: float = TILE_PX, embed: bool = False,
+               seats: Sequence[Any] = ()) -> Markup:
     """The table after a step: for a page with the sprite, or embedded as an image for WeasyPrint."""
-    labels = seat_labels(len(step.seats), dealer)
+    labels = seat_labels(len(step.seats), dealer, seats)
     if not embed:
         return Markup(render.table_svg(step, width=width, labels=labels, discard_slots=slots, sprite=True))
     return embedded(render.table_svg(step, width=width, labels=labels, discard_slots=slots), "table-image")
 
 
-def step_picture(step: Any, dealer: Any, slots: int, width: float = PDF_TILE_PX) -> Markup:
+def step_picture(step: Any, dealer: Any, slots: int, width: float = PDF_TILE_PX, seats: Sequence[Any] = ()) -> Markup:
     """The table after a step for the PDF: the same places and tile drawings as `step_table`,
     as one <img> of an SVG that places every piece (tile, seat label) by <image>. The PDF's
     image cache (`web.pdf.forms`) draws each distinct piece once and places it by reference."""
-    labels = seat_labels(len(step.seats), dealer)
+    labels = seat_labels(len(step.seats), dealer, seats)
     picture = render.table_picture(step, width=width, labels=labels, discard_slots=slots)
     return Markup('<img class="table-image" alt="{}" src="{}">').format(picture.label, picture_url(picture))
 
 
-def seat_line(step: Any, seat: int, dealer: Any, width: float = PDF_LINE_TILE_PX) -> Markup:
+def seat_line(step: Any, seat: int, dealer: Any, width: float = PDF_LINE_TILE_PX, seats: Sequence[Any] = ()) -> Markup:
     """One seat's line after a step for the PDF's compact hand (`render.seat_picture`): its
     label and badges, concealed tiles and melds, the tile it discarded; placed like
     `step_picture`'s pieces."""
-    labels = seat_labels(len(step.seats), dealer)
+    labels = seat_labels(len(step.seats), dealer, seats)
     picture = render.seat_picture(step, seat, width=width, label=labels[seat])
     return Markup('<img class="line-image" alt="" src="{}">').format(picture_url(picture))  # the text beside it says it
 

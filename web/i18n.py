@@ -8,9 +8,11 @@ few dozen strings; this does not.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask, Response, g, request, url_for
 
-from audit.catalogue import Lang
+from audit.catalogue import Lang, seat_label
 from web.i18n_pdf import PDF_ZH
 
 LANGUAGES = ("zh", "en")
@@ -147,7 +149,7 @@ ZH: dict[str, str] = {
     "Uploads": "上传记录",
     "Outcome": "结果",
     "Match hand %(index)s": "整场第 %(index)s 局",
-    "seat %(seat)s": "%(seat)s 号位",
+    "seat %(seat)s": "%(seat)s号位",
     # step-by-step report, PDF, what-if, overview (web/report.py, overview.py)
     "Report sections": "报告目录",
     "Step by step": "逐步回放",
@@ -189,6 +191,10 @@ ZH: dict[str, str] = {
     "Ledger": "明细账",
     "Payer": "付款方",
     "Payee": "收款方",
+    "Payment": "款项",
+    "Fits the record's totals": "与记录合计相符",
+    "The record gives only totals: these payments are the ones that give exactly its totals (R16.16).":
+        "记录只有各家合计：上表是使合计恰好成立的款项（R16.16），据此可知记录错在哪一笔。",
     "The record gives no itemised ledger (result.items), so only its totals are compared.":
         "记录没有逐项明细（result.items），只比较合计。",
     "No payments.": "没有支付。",
@@ -341,6 +347,52 @@ ZH: dict[str, str] = {
     "First difference": "第一处差异",
     "Answers for cases not in the kit": "测试包里没有的用例的作答",
     "Lines that could not be read": "无法读取的行",
+    # the fit page (issue 21.4, docs/fit.md)
+    "Fit": "拟合规则",
+    "Fit a platform's profile": "按平台的牌局拟合规则配置",
+    "The service finds the parameter values under which the most of a platform's records are clean, starting from a profile: the evidence for each value, the fitted profile as a profile file, and the records no value explains (the platform's real mistakes). Nothing is stored.":
+        "从一个规则配置出发，找出能让平台最多牌局无误的参数取值：给出每个取值的依据、拟合出的规则配置文件，以及任何取值都解释不了的牌局（这些才是平台真正算错的）。不保存任何内容。",
+    "Upload record files": "上传牌局文件",
+    "Record files": "牌局文件",
+    "Stored records of a platform": "某平台已保存的牌局",
+    "Newest": "最近",
+    "At most %(cap)s records a fit here; python -m audit.fit takes any number.":
+        "本页每次最多拟合 %(cap)s 局；python -m audit.fit 不限局数。",
+    "Start from profile": "起始规则配置",
+    "Name of the fitted profile": "拟合结果的名称",
+    "Items that could not be read": "无法读取的内容",
+    "The fit": "拟合结果",
+    "%(usable)s of %(records)s records fitted: clean under %(base)s %(before)s, under %(name)s %(after)s.":
+        "共 %(records)s 局，拟合 %(usable)s 局：按 %(base)s 无误 %(before)s 局，按 %(name)s 无误 %(after)s 局。",
+    "Values taken, in order": "依次采用的取值",
+    "Parameter": "参数",
+    "Fixes": "纠正",
+    "Breaks": "弄错",
+    "Changes": "改变",
+    "Clean after": "之后无误",
+    "as good:": "同样好的还有：",
+    "No value makes more records clean: the base profile stands.": "没有哪个取值能让更多牌局无误：沿用起始规则配置。",
+    "Evidence against the fitted profile": "相对拟合结果的依据",
+    "Fixes: records not clean that the value makes clean; breaks: clean records it spoils; changes: records whose settlement or verdict it changes. For a changed parameter, what its fitted value does against the base's value.":
+        "纠正：原本有误、换成该取值后无误的牌局；弄错：原本无误、换成该取值后出错的牌局；改变：结算或结论因该取值而变的牌局。改动过的参数，列的是拟合取值相对起始取值的效果。",
+    "Fitted": "拟合值",
+    "Value taken": "采用的取值",
+    "In the base profile": "起始规则配置中的取值",
+    "Value tried": "试过的取值",
+    "Every value tried": "试过的全部取值",
+    "fitted": "拟合值",
+    "Records no value explains": "任何取值都解释不了的牌局",
+    "Findings under the fitted profile": "按拟合结果审计的问题",
+    "Clean alone under": "单独换成这些取值时无误",
+    "fixes %(fixes)s, breaks %(breaks)s": "纠正 %(fixes)s，弄错 %(breaks)s",
+    "None: every record is clean under the fitted profile.": "无：按拟合结果，所有牌局都无误。",
+    "Records that fail the schema": "格式无效的牌局",
+    "The fitted profile": "拟合出的规则配置",
+    "Put this file in the folder ZHUOJI_PROFILE_DIR names and audit under the profile %(name)s.":
+        "把这个文件放进 ZHUOJI_PROFILE_DIR 指定的目录，再按规则配置 %(name)s 审计。",
+    "Download %(name)s.toml": "下载 %(name)s.toml",
+    "Search: %(pairs)s (record, value) pairs, %(skipped)s never tried (the record never read the parameter), %(reused)s answered by an earlier pass, %(replays)s replays, %(settlements)s settlements.":
+        "搜索：共 %(pairs)s 个（牌局，取值）组合，其中 %(skipped)s 个无须尝试（该局根本没读到这个参数），%(reused)s 个沿用上一轮的答案；重放 %(replays)s 次，结算 %(settlements)s 次。",
     # issue 11: search, receipts, cases, safe what-if, upload totals, trail paging
     "Search": "搜索",
     "Back": "返回",
@@ -515,6 +567,13 @@ def remember_language(response: Response) -> Response:
     return response
 
 
+def seat_words(seat: Any, seats: Any = ()) -> str:
+    """A seat as every page and PDF names it, the same words as the findings (catalogue.seat_label):
+    `2号位 小红` / `seat 2 (小红)`; `seats` are the store's player rows or the record's seats."""
+    names = [str(s.get("name") or "") if isinstance(s, dict) else "" for s in seats or ()]
+    return seat_label(seat, page_language(), names)
+
+
 def init_app(app: Flask) -> None:
     """Choose the language per request and expose `_` and helpers to templates."""
 
@@ -524,4 +583,5 @@ def init_app(app: Flask) -> None:
 
     app.after_request(remember_language)
     app.jinja_env.globals.update(_=gettext, lang_url=lang_url, html_lang=lambda: HTML_LANG[g.get("lang", "zh")],
+                                 seat_words=seat_words,
                                  current_language=lambda: g.get("lang", DEFAULT_LANGUAGE))

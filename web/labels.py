@@ -10,6 +10,7 @@ from __future__ import annotations
 from flask import Flask, g
 
 from audit import rulebook
+from audit.catalogue import render_value
 from report import dispute
 from audit.profiles import load_profile
 from audit.tiles import CODES, SUIT_LETTERS, SUIT_NAMES_ZH, zh_name
@@ -98,8 +99,13 @@ def dispute_text(code: str, **values: object) -> str:
     return dispute.text(code, g.get("lang", DEFAULT_LANGUAGE), **values)
 
 
+def reading_label(reading: str) -> str:
+    """Which reading of a wrong total a row belongs to (`解释一：`), in the page's language."""
+    return render_value("reading", reading, g.get("lang", DEFAULT_LANGUAGE))
+
+
 def init_app(app: Flask) -> None:
     """Make the labels template globals."""
     app.jinja_env.globals.update(rule_label=rule_label, rule_text=rule_text, marker_label=marker_label,
                                  rule_words=rule_words, dispute_text=dispute_text, tile_name=tile_name, term_words=term_words, profile_title=profile_title,
-                                 suit_label=suit_label)
+                                 suit_label=suit_label, reading_label=reading_label)

@@ -14,8 +14,8 @@ from flask import Blueprint, current_app, jsonify, make_response, redirect, rend
 from flask.typing import ResponseReturnValue
 
 from records import throttle, trail
+from records.rows import now
 from records.security import ADMIN, AUDITOR, UPLOADER, Accounts
-from records.storage import now
 from web.auth import current_account, requires
 from web.db import get_store
 
@@ -44,7 +44,7 @@ def login() -> ResponseReturnValue:
     keys = throttle.keys(name, request.remote_addr)
     wait = throttle.retry_after(store.db, keys, time.time())
     if wait > 0:
-        with store.write():
+        with store.atomic():
             throttle.refuse(store.db, keys)
         return _throttled(target, name, wait)
     accounts = Accounts(store.db, store.trail_key)
@@ -52,7 +52,7 @@ def login() -> ResponseReturnValue:
     error = None if account else "wrong"
     if account is not None and account.role == UPLOADER:
         account, error = None, "uploader"
-    with store.write():
+    with store.atomic():
         if account is not None:
             throttle.succeed(store.db, keys[0])
             trail.append(store.db, at=now(), actor=account.name, action="login", key=store.trail_key,
@@ -88,7 +88,7 @@ def logout() -> ResponseReturnValue:
     site cannot log people out): a copied cookie stops working too."""
     store = get_store()
     account = current_account()
-    with store.write():
+    with store.atomic():
         if account is not None:
             Accounts(store.db, store.trail_key).end_sessions(account.id, actor=account.name, stamp=now())
     session.clear()

@@ -19,7 +19,8 @@ from flask.cli import with_appcontext
 
 from batch.runner import cluster
 from batch.reaudit import Reaudit, reaudit
-from records.storage import UNAUDITED, VERDICTS, Store
+from records.rows import UNAUDITED, VERDICTS
+from records.store import Store
 from web.admin import cli_actor
 from web.db import get_pipeline, get_store, init_db
 

@@ -16,7 +16,8 @@ from markupsafe import Markup
 
 from audit import rulebook
 from records import receipts, stats
-from records.storage import VERDICTS, RecordQuery
+from records.queries import RecordQuery
+from records.rows import VERDICTS
 from web.auth import READERS, requires, scope_query
 from web.charts import Bar, Series, bar_chart_svg
 from web.db import get_store

@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from records.storage import VERDICTS
+from records.rows import VERDICTS
 from web import engine
 from web.auth import READERS, requires
 from web.db import get_store

@@ -1,178 +1,27 @@
-"""What the report of one record shows, as plain data: its steps, the ledger, the totals.
+"""The report of one record for the page and the PDF: the looking-up around `report.model`.
 
-Everything about the game comes from `audit.api` (the audit, the table after
-each step, the chickens); this module only fetches and groups it for the
-templates of the report page, its PDF and the what-if comparison (whose audit
-under other rules it runs without storing it). The ledger
-groups payments by (kind, payer, payee) the way the record format compares
-them, and never computes an amount.
+The report itself is plain data (`report.model.build_report`: from the record, its stored audit
+and the engine's trace). What needs the request is here: the trace (one replay, under the rules
+of the latest audit, in the page's language; the stored document passed the schema when it was
+stored, so the engine does not check it again), the words of the viewer's event list (the page's
+dictionary), the match's hands and, for a match hand, the verdict of its whole match now.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
 
 from audit import api as engine_api
-from audit import render
-from audit.catalogue import Lang, render_note, render_value
+from audit.catalogue import Lang
 from audit.tiles import CODES, zh_name
-from report.dispute import DisputeSummary, dispute_summary, ledger_anchor
-from report.dispute import text as dispute_text
-from audit.views import ChickenView, StepView, Trace
+from audit.views import StepView, Trace
+from report.model import build_report, key_steps, record_result, whatif_side
 from web.db import get_store
 from web.i18n import gettext as _
-from web.i18n import page_language
+from web.i18n import page_language, seat_words
 from web.views import what_if_audit
-
-
-@dataclass(frozen=True)
-class ChickenLine:
-    """A seat's chickens as the report shows them: the view, and why they count or not, in words."""
-
-    view: ChickenView
-    reason: str
-
-    @property
-    def counted(self) -> bool:
-        """Whether the chickens earn (or, not qualifying, what they would have earned is void)."""
-        return self.view.qualifies
-
-
-def chicken_lines(chickens: Sequence[ChickenView], lang: Lang | str) -> list[ChickenLine]:
-    """Each seat's chickens with the reason they count or not (胡牌 / 听牌 / 被烧 / 未听牌)."""
-    out = []
-    for c in chickens:
-        values = dict(c.reason_params)
-        if "by" in values:
-            values["by"] = render_value("burn", values["by"], lang)
-        out.append(ChickenLine(c, dispute_text(f"chicken_{c.reason}", lang, **values)))
-    return out
-
-
-@dataclass(frozen=True)
-class LedgerRow:
-    """Payments of one (kind, payer, payee): what the rules give and what the record claims.
-    `notes` are the computed items' notes; `claimed_notes` the record's own, shown for a row
-    only the record claims; `workings` each computed item's arithmetic in words."""
-
-    kind: str
-    payer: int | None
-    payee: int | None
-    rules: tuple[str, ...]
-    notes: tuple[str, ...]
-    computed: int | None
-    claimed: int | None
-    claimed_notes: tuple[str, ...] = ()
-    workings: tuple[str, ...] = ()
-
-    @property
-    def anchor(self) -> str:
-        """The row's HTML id, the one a finding about these payments links to."""
-        return ledger_anchor(self.kind, self.payer, self.payee)
-
-    @property
-    def only_claimed(self) -> bool:
-        """A payment the record makes and the rules do not."""
-        return self.computed is None
-
-    @property
-    def difference(self) -> int | None:
-        """Claimed minus computed; None when the record has no items (a missing computed side is 0)."""
-        return None if self.claimed is None else self.claimed - (self.computed or 0)
-
-
-def _key(item: dict[str, Any]) -> tuple[str, Any, Any]:
-    """How the record format compares items: summed per (kind, from, to)."""
-    return (str(item.get("kind")), item.get("from"), item.get("to"))
-
-
-def _amount(value: Any) -> int:
-    """An item's amount; anything that is not a number counts as 0 (the schema rejects it anyway)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def working(item: dict[str, Any], base: int, lang: Lang | str) -> str:
-    """A computed item's arithmetic in words, from its structured note (pattern value, 报听/杀报,
-    bonuses, shares) and the base: `平胡 1分，自摸 +1，抢杠包3家，共 6分 × 底分 1 = 6`."""
-    amount = _amount(item.get("amount"))
-    words = render_note(item, lang) if "code" in item and "params" in item else str(item.get("note") or "")
-    if base > 1 and amount % base == 0:
-        return dispute_text("item_arithmetic", lang, working=words, units=amount // base, base=base, amount=amount)
-    return dispute_text("item_arithmetic_base_one", lang, working=words, amount=amount)
-
-
-def ledger(computed: Sequence[dict[str, Any]] | None, claimed: Sequence[dict[str, Any]] | None,
-           base: int = 1, lang: Lang | str = Lang.EN) -> list[LedgerRow]:
-    """One row per (kind, payer, payee) of either side, computed order first. `claimed` is None
-    when the record has no `result.items`; then only the computed side is shown."""
-    groups: dict[tuple[str, Any, Any], dict[str, Any]] = {}
-
-    def group_of(item: dict[str, Any], computed_side: bool) -> dict[str, Any]:
-        return groups.setdefault(_key(item), {"rules": [], "notes": [], "claimed_notes": [], "workings": [],
-                                              "computed": 0 if computed_side else None, "claimed": None})
-
-    for item in computed or ():
-        group = group_of(item, True)
-        if group["computed"] is None:
-            group["computed"] = 0
-        group["computed"] += _amount(item.get("amount"))
-        group["workings"].append(working(item, base, lang))
-        for field, value in (("rules", item.get("rule")), ("notes", item.get("note"))):
-            if value and value not in group[field]:
-                group[field].append(value)
-    for item in claimed or ():
-        group = group_of(item, False)
-        group["claimed"] = (group["claimed"] or 0) + _amount(item.get("amount"))
-        note = item.get("note")
-        if isinstance(note, str) and note and note not in group["claimed_notes"]:
-            group["claimed_notes"].append(note)
-    if claimed is not None:
-        for group in groups.values():
-            group["claimed"] = group["claimed"] or 0
-    return [LedgerRow(kind, payer, payee, tuple(g["rules"]), tuple(g["notes"]), g["computed"], g["claimed"],
-                      tuple(g["claimed_notes"]), tuple(g["workings"]))
-            for (kind, payer, payee), g in groups.items()]
-
-
-@dataclass(frozen=True)
-class Compared:
-    """One value the audit computes beside what the record claims (a seat's total, the next dealer)."""
-
-    label: Any
-    computed: Any
-    claimed: Any
-
-    @property
-    def differs(self) -> bool:
-        """Whether the record claims something else (a value it does not give never differs)."""
-        return self.claimed is not None and self.computed is not None and self.claimed != self.computed
-
-    @property
-    def difference(self) -> int | None:
-        """Claimed minus computed for numbers."""
-        if isinstance(self.claimed, int) and isinstance(self.computed, int):
-            return self.claimed - self.computed
-        return None
-
-
-def seat_totals(computed: Sequence[int] | None, claimed: Sequence[Any] | None) -> list[Compared]:
-    """Net per seat: the audit's `settlement.scores` beside the record's `result.scores`."""
-    count = max(len(computed or ()), len(claimed or ()))
-    return [Compared(seat, _at(computed, seat), _at(claimed, seat)) for seat in range(count)]
-
-
-def _at(values: Sequence[Any] | None, index: int) -> Any:
-    """values[index], or None past the end or when there are no values."""
-    return values[index] if values is not None and index < len(values) else None
-
-
-def record_result(document: Any) -> dict[str, Any]:
-    """The record's claimed `result` (empty when the document has none)."""
-    result = document.get("result") if isinstance(document, dict) else None
-    return result if isinstance(result, dict) else {}
 
 
 def trace_for(document: Any, audit_row: dict[str, Any] | None, record: dict[str, Any]) -> Trace | None:
@@ -183,44 +32,26 @@ def trace_for(document: Any, audit_row: dict[str, Any] | None, record: dict[str,
     if audit_row is not None and (audit_row["options"] is not None or audit_row["profile"] != record["profile"]):
         profile, options = audit_row["profile"], audit_row["options"]
     try:
-        return engine_api.trace_record(document, profile=profile, options=options, lang=page_language())
+        return engine_api.trace_record(document, profile=profile, options=options, lang=page_language(),
+                                       schema_checked=True)
     except Exception:  # the engine promises not to raise; a report without steps beats a 500
         current_app.logger.exception("trace of record %s failed", record["id"])
         return None
 
 
 def report_context(detail: dict[str, Any]) -> dict[str, Any]:
-    """Everything the step-by-step body needs beyond the record detail: the dispute summary
-    first, then the steps, the ledger with each item's working, the chickens with their reasons."""
+    """Everything the step-by-step body needs beyond the record detail (`report.model.ReportModel`),
+    and what only the store and the engine know now: the match's hands, the current revision, the
+    verdict the engine installed now gives."""
     lang = page_language()
-    document = detail["document"]
-    audit = detail["audit"] or {}
     latest = detail["audits"][-1] if detail["audits"] else None
-    trace = trace_for(document, latest, detail)
-    settlement = audit.get("settlement") or {}
-    result = record_result(document)
-    claimed_items = result.get("items") if isinstance(result.get("items"), list) else None
+    trace = trace_for(detail["document"], latest, detail)
     steps = trace.steps if trace is not None else []
-    base = document.get("base") if isinstance(document, dict) else None
-    base = base if isinstance(base, int) and not isinstance(base, bool) and base > 0 else 1
+    model = build_report(detail["document"], detail["audit"], trace, lang,
+                         event_words(steps, detail.get("seats") or ()))
     return {
-        "trace": trace,
-        "steps": steps,
-        "slots": render.discard_slots(steps),
-        "key_steps": key_steps(steps),
-        "event_words": event_words(steps),
-        "claimed": result,
-        "ledger": ledger(settlement.get("items"), claimed_items, base, lang) if settlement or claimed_items else [],
-        "has_claimed_items": claimed_items is not None,
-        "totals": seat_totals(settlement.get("scores"), result.get("scores")),
-        "next_dealer": Compared("next_dealer", settlement.get("next_dealer"), result.get("next_dealer")),
-        "flip": Compared("flip", settlement.get("flip"), result.get("flip")),
-        "chickens": trace.chickens if trace is not None else [],
-        "chicken_lines": chicken_lines(trace.chickens if trace is not None else [], lang),
+        **model.context(),
         "trace_verdict": current_verdict(detail, latest, trace),
-        "dispute": dispute_summary(audit, trace, document, lang),
-        "settled": bool(settlement),
-        "base": base,
         "match_hands": get_store().match_hands(detail["match_id"]) if detail.get("match_id") is not None else [],
         "current_revision": next((r for r in detail.get("revisions", []) if r["is_current"]), None),
     }
@@ -236,8 +67,8 @@ VERBS: dict[tuple[str, str | None], str] = {
 """The step table's verbs (report/step_macros.html `verb`, the same message ids) by (type, kind)."""
 
 
-def event_words(steps: Sequence[StepView]) -> list[str]:
-    """One short line per step for the viewer's event list (`2号位 碰 一筒`), in the page's
+def event_words(steps: Sequence[StepView], seats: Sequence[Any] = ()) -> list[str]:
+    """One short line per step for the viewer's event list (`2号位 小红 碰 一筒`), in the page's
     language: built here once per step, as a template macro per step cost a tenth of the page."""
     lang = page_language()
     out = []
@@ -249,28 +80,11 @@ def event_words(steps: Sequence[StepView]) -> list[str]:
         kind, sub = str(ev.get("type")), ev.get("kind")
         verb = VERBS.get((kind, sub if isinstance(sub, str) else None)) or VERBS.get((kind, None))
         tile = ev.get("tile")
-        words = [_("seat %(seat)s", seat=ev.get("seat")), _(verb) if verb else kind]
+        words = [seat_words(ev.get("seat"), seats), _(verb) if verb else kind]
         if isinstance(tile, str) and tile in CODES:
             words.append(zh_name(tile) if lang is Lang.ZH else tile)
         out.append(" ".join(words))
     return out
-
-
-KEY_EVENTS = frozenset({"pong", "kong", "declare", "win"})
-"""Event types the viewer's key steps filter keeps: claims, kongs, declarations, wins."""
-KEY_MARKERS = frozenset({"pass_lock", "hot_shot", "rob", "late_kong", "responsibility_chicken"})
-"""Marker kinds that make a step key besides its event (a lock, a hot shot, a robbed kong ...)."""
-
-
-def key_steps(steps: Sequence[StepView]) -> frozenset[int]:
-    """The steps that matter when stepping through a dispute: claims, kongs, declarations, wins,
-    pass locks (and the other named moments), and every step with a finding."""
-    out = set()
-    for sv in steps:
-        kind = sv.event.get("type") if isinstance(sv.event, dict) else None
-        if kind in KEY_EVENTS or sv.findings or any(m.kind.value in KEY_MARKERS for m in sv.markers):
-            out.add(sv.index)
-    return frozenset(out)
 
 
 def current_verdict(detail: dict[str, Any], latest: dict[str, Any] | None, trace: Trace | None) -> str | None:
@@ -290,10 +104,5 @@ def current_verdict(detail: dict[str, Any], latest: dict[str, Any] | None, trace
     return verdict if isinstance(verdict, str) else None
 
 
-def whatif_side(audit: dict[str, Any], profile: Any, options: Any, claimed: dict[str, Any]) -> dict[str, Any]:
-    """One column of the what-if comparison."""
-    settlement = audit.get("settlement") or {}
-    return {"audit": audit, "profile": profile or audit.get("profile"), "options": options,
-            "totals": seat_totals(settlement.get("scores"), claimed.get("scores")),
-            "next_dealer": settlement.get("next_dealer"), "next_streak": settlement.get("next_dealer_streak"),
-            "flip": settlement.get("flip")}
+__all__ = ["current_verdict", "event_words", "key_steps", "record_result", "report_context", "trace_for",
+           "whatif_side"]

@@ -19,7 +19,8 @@ from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 
 from records import trail
-from records.storage import now
+from records.db import atomic
+from records.rows import now
 from web.api_schemas import NoteRequestSchema, NoteSchema, TrailEntrySchema
 from web.auth import READERS, account_name, current_account, requires
 from web.db import get_access_db, get_store, trail_key
@@ -51,14 +52,9 @@ def log_access(response: Any) -> Any:
     if export:
         detail.update(format=response.mimetype, path=request.full_path.rstrip("?"))
     db = get_access_db()  # the access log's own file: a reader never takes the main write lock
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with atomic(db):
         trail.append(db, at=now(), actor=account_name(), action="export" if export else "view", key=trail_key(),
                      record_id=record_id if isinstance(record_id, int) else None, detail=detail)
-    except BaseException:
-        db.conn.rollback()
-        raise
-    db.conn.commit()
     return response
 
 
@@ -85,7 +81,7 @@ def _require_record(record_id: int) -> None:
 def _add(record_id: int, values: dict[str, Any]) -> int:
     """Store a note and its trail entry in one transaction."""
     store = get_store()
-    with store.write():
+    with store.atomic():
         return trail.add_note(store.db, record_id=record_id, author=account_name() or "unknown",
                               case_number=values.get("case_number"), decision=values.get("decision"),
                               text=values.get("text"), at=now(), key=store.trail_key)

@@ -10,7 +10,7 @@ from typing import Any
 from flask import abort, request
 
 from records.ingest import Batch, read_upload
-from records.storage import identity, sha256
+from records.rows import identity, sha256
 from web.auth import account_name, check_upload_platform, upload_label
 from web.db import get_pipeline, get_store, ingest_limits, validators
 from web.errors import ApiError

@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from records.ingest import Batch, Limits, Origin, Problem, Unit, Validators, read_upload
 from records import receipts
+from records.ingest import Batch, Limits, Origin, Problem, Unit, Validators, read_upload
 from records.pipeline import AuditFailed, Pipeline
-from records.storage import Store, Stored, now
+from records.rows import now
+from records.store import Store, Stored
 
 OK_STATUSES = ("created", "revision", "duplicate")
 """Statuses of a hand that is stored (now or before)."""
@@ -51,7 +52,7 @@ def keep_receipts(store: Store, results: list[dict[str, Any]], *, uploader: str 
     """A receipt for every result line, accepted or not, in one transaction after the upload
     (`records.receipts`): the store already holds what was accepted, this says what was sent."""
     if results:
-        with store.write():
+        with store.atomic():
             receipts.add(store.db, results, uploader=uploader, actor=actor or uploader, at=now(), key=store.trail_key)
 
 

@@ -6,16 +6,18 @@ page and its JSON agree; blueprints import this module and never each other.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flask import abort, current_app
 from marshmallow import ValidationError
 
 from audit import jsontext
-from audit.catalogue import Lang, rerender
+from audit.catalogue import Lang, rerender, seat_names
 from records import trail
 from records.pipeline import AuditFailed, OptionsRefused
-from records.storage import RecordQuery, Store, UnknownRecord
+from records.queries import RecordQuery, UnknownRecord
+from records.store import Store
 from web.api_schemas import ListQuerySchema
 from web.auth import account_name, visible
 from web.db import get_access_db, get_pipeline, get_store
@@ -38,16 +40,19 @@ def record_detail(store: Store, record_id: int, lang: Lang) -> dict[str, Any]:
     """Everything known about a record, as the detail schema wants it; every audit's messages
     and notes in `lang`."""
     record = find_record(store, record_id)
-    audits = [localized_row(row, lang) for row in store.audits(record_id)]
+    document = store.document(record_id)
+    names = seat_names(document)
+    audits = [localized_row(row, lang, names) for row in store.audits(record_id)]
     return {**record, "seats": store.players(record_id), "revisions": store.revisions(record_id),
             "audits": audits, "audit": audits[-1]["audit"] if audits else None,
-            "document": store.document(record_id)}
+            "document": document}
 
 
-def localized_row(row: dict[str, Any], lang: Lang) -> dict[str, Any]:
-    """An audit row of the store whose audit speaks `lang`: stored audits keep `code` and
-    `params`, so one stored in English reads in Chinese (catalogue.rerender)."""
-    return {**row, "audit": rerender(row["audit"], lang)} if row.get("audit") else row
+def localized_row(row: dict[str, Any], lang: Lang, names: Sequence[str] = ()) -> dict[str, Any]:
+    """An audit row of the store whose audit speaks `lang`, seats named by the record's players:
+    stored audits keep `code` and `params`, so one stored in English reads in Chinese
+    (catalogue.rerender)."""
+    return {**row, "audit": rerender(row["audit"], lang, names)} if row.get("audit") else row
 
 
 def parse_list_query(args: dict[str, str]) -> RecordQuery:
@@ -111,7 +116,7 @@ def reaudit_record(record_id: int, profile: str | None, options: dict[str, Any] 
     except AuditFailed as exc:
         current_app.logger.exception("re-audit of record %s failed", record_id)
         raise ApiError(502, str(exc)) from exc
-    return localized_row(row, lang)
+    return localized_row(row, lang, seat_names(get_store().document(record_id)))
 
 
 def what_if_audit(record_id: int, profile: str | None, options: dict[str, Any] | None,

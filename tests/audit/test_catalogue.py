@@ -34,6 +34,7 @@ from tests.audit.test_precedence import HOT, MUST_WIN, PAIR, QUIET, SHOOTER, THR
 from tests.audit.test_schema import random_mutants
 from tests.audit.test_turns import HANDS, ROUND
 from tests.audit import test_r17 as r17_hands
+from tests.audit import test_r18 as r18_hands
 from tests.builder import record, with_result
 from tests.conftest import variant
 from tests.helpers import INERT, quiet_round
@@ -428,6 +429,15 @@ FINDING_TRIGGERS: dict[str, Trigger] = {
 }
 """Every finding code of the catalogue and a case that emits it."""
 
+# R18 (issue 21): kept as a block of its own.
+FINDING_TRIGGERS |= {
+    "house_rule_needs": t(lambda: options({"hot_shot.burn_liabilities": "void"}, "senyan")),
+    "house_rule_needs_section": t(lambda: options({"dealer_bonus.on": "dealer_wins"})),
+    **{f"net_r18_{n.split('-')[1]}_not_played": t(partial(without_items, f"samples/missettled-{n}.json"))
+       for n in ("r18-1-dealer-wins", "r18-2-konger-pays", "r18-3-ever-ready", "r18-4-burn-void",
+                 "r18-5-konged-charge")},
+}
+
 
 def batch_findings(tmp_path: Path, name: str, data: bytes) -> Findings:
     """The findings of the batch's rows for a file holding `data`."""
@@ -495,6 +505,16 @@ NOTE_TRIGGERS: dict[str, Callable[[], list[Json]]] = {
 }
 """Every note code (notes and their parts) and a settlement that uses it."""
 
+# R18 (issue 21): kept as a block of its own.
+NOTE_TRIGGERS |= {
+    "dou_konger_pays": lambda: r17(r18_hands.EXPOSED_HANDS, r18_hands.EXPOSED, r18_hands.KONGER),
+    "dou_was_ready": lambda: r17(r18_hands.BROKEN_HANDS, r18_hands.BROKEN, r18_hands.EVER),
+    "dou_reversed_ever": lambda: r17(r18_hands.PAYEE_HANDS, r18_hands.PAYEE,
+                                     {**r18_hands.EVER, "dou_unready": "reverse"}),
+    "responsibility_to_burned": lambda: r17(*r18_hands.BURNED_CLAIMER, r18_hands.VOID),
+    "konged_charge_extra": lambda: r17(r18_hands.KONGED_HANDS, r18_hands.KONGED, r18_hands.KEEPS),
+}
+
 
 # ---------------------------------------------------------------- (b) every entry is emitted
 
@@ -542,19 +562,27 @@ def corpus() -> Iterator[tuple[str, object]]:
         yield f"fuzz {i}", d
 
 
-def check_finding(f: Json) -> None:
+def players(d: Any, i: int) -> tuple[str, ...]:
+    """The names the audit of hand `i` of `d` (a record, or a match) speaks of its seats with."""
+    hands = d.get("hands") if isinstance(d, dict) else None
+    if isinstance(hands, list):
+        return catalogue.seat_names(hands[i]) if i < len(hands) else ()
+    return catalogue.seat_names(d)
+
+
+def check_finding(f: Json, names: tuple[str, ...] = ()) -> None:
     entry = CATALOGUE.findings[f["code"]]  # KeyError: a code the catalogue lacks
     assert f["kind"] == entry.kind and (f["rule"] in entry.rules if entry.rules else f["rule"] is None), f
     assert set(f["params"]) == set(entry.params), f
     json.dumps(f["params"])
-    assert render_finding(f, Lang.EN) == f["message"]
-    assert render_finding(f, Lang.ZH)
+    assert render_finding(f, Lang.EN, names) == f["message"]
+    assert render_finding(f, Lang.ZH, names)
 
 
-def check_note(item: Json) -> None:
+def check_note(item: Json, names: tuple[str, ...] = ()) -> None:
     entry = CATALOGUE.notes[item["code"]]
     assert entry.kind == "note" and item["kind"] in entry.items and item["rule"] in entry.rules, item
-    assert render_note(item, Lang.EN) == item["note"]
+    assert render_note(item, Lang.EN, names) == item["note"]
     for part in walk_notes(item["params"].get("parts", [])):
         assert CATALOGUE.notes[part["code"]].kind == "part"
     assert render_note(item, Lang.ZH)
@@ -563,12 +591,13 @@ def check_note(item: Json) -> None:
 def test_every_emitted_code_renders_in_every_language() -> None:
     seen: set[str] = set()
     for name, d in corpus():
-        for a in audit_document(d):
+        for i, a in enumerate(audit_document(d)):
+            names = players(d, i)
             for f in a["findings"]:
-                check_finding(f)
+                check_finding(f, names)
                 seen.add(f["code"])
             for item in (a["settlement"] or {}).get("items", []):
-                check_note(item)
+                check_note(item, names)
     assert len(seen) > 40  # the corpus is broad: illegal, missettled and schema codes
 
 
@@ -626,9 +655,11 @@ def test_zh_messages_use_the_players_terms_and_the_rules_chinese_name() -> None:
 def test_a_stored_english_audit_renders_in_chinese() -> None:
     d = load("samples/missettled-burn-not-applied.json")
     en, zh = audit_document(d)[0], audit_document(d, lang="zh")[0]
-    assert catalogue.rerender(en, Lang.ZH) == zh
-    assert [f["message"] for f in zh["findings"]] == [render_finding(f, "zh") for f in en["findings"]]
-    assert [i["note"] for i in zh["settlement"]["items"]] == [render_note(i, "zh") for i in en["settlement"]["items"]]
+    names = catalogue.seat_names(d)
+    assert catalogue.rerender(en, Lang.ZH, names) == zh
+    assert [f["message"] for f in zh["findings"]] == [render_finding(f, "zh", names) for f in en["findings"]]
+    assert [i["note"] for i in zh["settlement"]["items"]] == \
+        [render_note(i, "zh", names) for i in en["settlement"]["items"]]
     assert {k: v for k, v in zh.items() if k not in ("findings", "settlement")} == \
         {k: v for k, v in en.items() if k not in ("findings", "settlement")}
 
@@ -643,3 +674,43 @@ def test_finding_json_keys_in_contract_order() -> None:
 def test_findings_document_is_up_to_date() -> None:
     """Regenerate with `python -m audit.catalogue > docs/findings.md`."""
     assert (ROOT / "docs" / "findings.md").read_text(encoding="utf-8") == catalogue.document()
+
+
+# ---------------------------------------------------------------- (e) players, not seat numbers (issue 20, point 4)
+
+def test_every_seat_a_message_names_reads_with_its_player() -> None:
+    """A seat in a message is its number and the record's player (`2号位 小红`), in both languages."""
+    checked = 0
+    for name, d in corpus():
+        for i, a in enumerate(audit_document(d)):
+            names = players(d, i)
+            for f in a["findings"]:
+                seats = [v for k, tp in CATALOGUE.findings[f["code"]].params.items()
+                         if tp == "seat" and isinstance(v := f["params"].get(k), int) and 0 <= v < len(names)]
+                for seat in seats:
+                    if names[seat]:
+                        checked += 1
+                        assert catalogue.seat_label(seat, Lang.EN, names) in f["message"], (name, f["code"])
+                        assert catalogue.seat_label(seat, Lang.ZH, names) in render_finding(f, Lang.ZH, names)
+    assert checked > 100
+
+
+def test_a_seat_label_is_the_number_and_the_name_and_the_number_alone_without_one() -> None:
+    names = ("阿明", "", "Bo")
+    assert catalogue.seat_label(0, Lang.ZH, names) == "0号位 阿明"
+    assert catalogue.seat_label(2, Lang.EN, names) == "seat 2 (Bo)"
+    assert catalogue.seat_label(1, Lang.ZH, names) == "1号位" and catalogue.seat_label(3, Lang.EN, names) == "seat 3"
+
+
+def test_a_match_finding_speaks_of_the_hand_by_its_place() -> None:
+    """`第2局`, not `hands[1]`, in Chinese; the JSON path stays exact where a path is the point."""
+    doc = load("samples/illegal-match-dealer.json")
+    audits = audit_document(doc, lang="zh")
+    (f,) = [f for a in audits for f in a["findings"] if f["code"] == "match_wrong_dealer"]
+    assert "第" in f["message"] and "局" in f["message"] and "hands[" not in f["message"]
+    hand = f["params"]["hand"]
+    assert catalogue.hand_label(hand, Lang.ZH) in f["message"] and catalogue.hand_label(hand - 1, Lang.ZH) in f["message"]
+    bad = copy.deepcopy(doc)
+    bad["hands"][1]["events"][0]["tile"] = "10p"
+    schema = next(f for a in audit_document(bad, lang="zh") for f in a["findings"] if f["kind"] == "schema")
+    assert "第2局 hands[1]." in schema["message"]

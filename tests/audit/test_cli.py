@@ -46,15 +46,17 @@ def test_summary_lines() -> None:
 
 
 def test_lang_zh_renders_messages_notes_and_lines_in_chinese() -> None:
-    from audit.catalogue import render_finding, render_note
+    from audit.catalogue import render_finding, render_note, seat_names
 
+    names = seat_names(json.loads((EX / "hot-shot-weile.json").read_text(encoding="utf-8")))
+    assert names and all(names)
     _, en, _ = cli("--json", "--profile", "cuocuo", str(EX / "hot-shot-weile.json"))
     code, zh, _ = cli("--json", "--lang", "zh", "--profile", "cuocuo", str(EX / "hot-shot-weile.json"))
     assert code == 1
     en_doc, zh_doc = json.loads(en), json.loads(zh)
-    assert [f["message"] for f in zh_doc["findings"]] == [render_finding(f, "zh") for f in en_doc["findings"]]
+    assert [f["message"] for f in zh_doc["findings"]] == [render_finding(f, "zh", names) for f in en_doc["findings"]]
     assert [i["note"] for i in zh_doc["settlement"]["items"]] == \
-        [render_note(i, "zh") for i in en_doc["settlement"]["items"]]
+        [render_note(i, "zh", names) for i in en_doc["settlement"]["items"]]
     _, text, _ = cli("--lang", "zh", "--profile", "cuocuo", str(EX / "hot-shot-weile.json"))
     lines = text.splitlines()
     assert lines[0].startswith("example-hot-shot-weile [cuocuo]: 结算有误  得分 ")

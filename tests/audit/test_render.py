@@ -276,3 +276,20 @@ def test_a_seat_line_is_the_seats_hand_and_melds_of_the_table_and_its_discard() 
             assert render.tiles.zh_name(step.event["tile"]) in pieces[-2][0]
         widths.add((line.width, line.height))
     assert len(widths) == 1  # every line of a hand the same size: the text after it lines up
+
+
+def test_the_winner_wears_hu_and_its_winning_tile_is_drawn_apart() -> None:
+    """Issue 20, point 5: from the win step the winner's label has the 胡 badge and a tile won on
+    another's discard (or a robbed kong) is drawn after its hand; a self-drawn one is already in it."""
+    doc = json.loads((ROOT / "samples" / "missettled-burn-not-applied.json").read_text(encoding="utf-8"))
+    last = trace_record(doc).steps[-1]
+    (winner,) = [s for s, v in enumerate(last.seats) if v.won is not None]
+    assert last.event is not None and last.event["type"] == "win" and last.seats[winner].won == last.event["tile"]
+    svg = render.table_svg(last)
+    assert svg.count(">胡</text>") == 1
+    apart = render.table_svg(StepView(last.index, last.event, tuple(
+        SeatView(v.concealed, v.melds, v.discards, v.declared, v.locked) for v in last.seats), last.wall_left, (), ()))
+    assert ">胡</text>" not in apart and len(re.findall(r"<use ", svg)) == len(re.findall(r"<use ", apart)) + 1
+    drawn = SeatView(tuple(sorted((*last.seats[winner].concealed, last.event["tile"]))), last.seats[winner].melds, (),
+                     False, False, last.event["tile"])  # as after a self-draw: 14 tiles in hand
+    assert render._self_drawn(drawn) and not render._self_drawn(last.seats[winner])

@@ -47,11 +47,12 @@ def profile_parameters(cls: type = Profile, prefix: str = "") -> dict[str, tuple
     return out
 
 
-def r17_parameters() -> list[str]:
-    """The parameter each R17 rule introduces (the code span its text starts with)."""
+def r17_parameters(section: str = "R17") -> list[str]:
+    """The parameter each rule of a house-rule section (R17, R18) introduces (the code span its text
+    starts with)."""
     names = []
     for code in rulebook.codes():
-        if code.startswith("R17."):
+        if code.startswith(section + "."):
             text = rulebook.rule_text(code, Lang.EN)
             assert text is not None
             first = text.blocks[0].spans[0]
@@ -162,13 +163,20 @@ def test_every_profile_parameter_has_words_in_both_languages(name: str) -> None:
         assert rulebook.value_label(name, value, Lang.ZH) and rulebook.value_label(name, value, Lang.EN)
 
 
-@pytest.mark.parametrize("name", r17_parameters())
+@pytest.mark.parametrize("name", r17_parameters() + r17_parameters("R18"))
 def test_every_r17_parameter_has_words(name: str) -> None:
     assert rulebook.parameter_label(name, Lang.ZH) and rulebook.parameter_label(name, Lang.EN)
 
 
 def test_r17_names_its_ten_parameters() -> None:
     assert len(r17_parameters()) == 10
+
+
+def test_r18_names_its_five_parameters_and_the_profile_has_them() -> None:
+    names = r17_parameters("R18")
+    assert names == ["dealer_bonus.on", "dou.exposed_payer", "dou_ready_test", "hot_shot.burn_liabilities",
+                     "chicken.exposed_kong_claim"]
+    assert set(names) <= set(profile_parameters())
 
 
 def test_unknown_parameter_or_value_is_an_error_not_a_guess() -> None:
@@ -192,7 +200,7 @@ def test_term_label_names_parameters_and_patterns_only() -> None:
 
 def test_every_parameter_the_english_rulebook_names_has_words() -> None:
     """Each code span of the rulebook that is a profile parameter (or a pattern) reads as words."""
-    known = set(profile_parameters()) | set(r17_parameters())
+    known = set(profile_parameters()) | set(r17_parameters()) | set(r17_parameters("R18"))
     for code in rulebook.codes():
         text = rulebook.rule_text(code, Lang.EN)
         assert text is not None
@@ -250,11 +258,11 @@ def test_chinese_profile_table_has_every_row_and_every_number() -> None:
 
 
 def test_every_value_r17_offers_has_words() -> None:
-    """The values an R17 rule offers (`owner` (default) | `all_unready`) read as words, so they
+    """The values an R17 or R18 rule offers (`owner` (default) | `all_unready`) read as words, so they
     are covered before the profile model has the parameter."""
     checked = 0
     for code in rulebook.codes():
-        if not code.startswith("R17."):
+        if not code.startswith(("R17.", "R18.")):
             continue
         text = rulebook.rule_text(code, Lang.EN)
         assert text is not None
@@ -267,7 +275,7 @@ def test_every_value_r17_offers_has_words() -> None:
                 value: str | bool = {"true": True, "false": False}.get(span.text, span.text)
                 assert rulebook.value_label(runs[0].text, value, Lang.ZH), (code, span.text)
                 checked += 1
-    assert checked >= 16
+    assert checked >= 26
 
 
 def test_chinese_quotes_parameters_by_their_labels() -> None:

@@ -52,3 +52,34 @@ def test_the_chickens_and_the_window_are_marked_only_when_the_hand_is_won() -> N
 
 def test_a_pass_lock_is_marked_on_the_step_that_closed_the_window() -> None:
     assert markers_of(sample("illegal-pass-locked")) == [(1, Marker.of(K.PASS_LOCK, seat=2))]
+
+
+# ---------------------------------------------------------------- where a settlement finding points (issue 20, point 5)
+
+def scores_only(name: str) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(sample(name).read_text(encoding="utf-8"))
+    doc["result"].pop("items", None)
+    return doc
+
+
+def test_a_payment_finding_points_at_the_step_that_made_it_due() -> None:
+    """Settlement findings have step null (record-format.md); the trace says where each points:
+    an item comparison of hand payments at the win, an attribution at its `step` param."""
+    doc = json.loads(sample("missettled-rob-paid-by-three").read_text(encoding="utf-8"))
+    t = trace_record(doc)
+    win = next(i for i, ev in enumerate(doc["events"]) if ev["type"] == "win")
+    assert len(t.due_steps) == len(t.audit["findings"])
+    for f, due in zip(t.audit["findings"], t.due_steps):
+        assert f["step"] is None and due == win, f["code"]
+    at_win = next(sv for sv in t.steps if sv.index == win)
+    assert [f["code"] for f in at_win.findings] == [f["code"] for f in t.audit["findings"]]
+
+
+def test_an_attribution_points_at_its_step_and_a_total_at_none() -> None:
+    t = trace_record(scores_only("missettled-burn-not-applied"))
+    named = [(f, d) for f, d in zip(t.audit["findings"], t.due_steps) if f["code"].startswith("net_item_")]
+    assert named and all(f["step"] is None and d == f["params"]["step"] for f, d in named)
+    totals = [d for f, d in zip(t.audit["findings"], t.due_steps) if f["code"] == "seat_net_differs"]
+    assert totals and all(d is None for d in totals)
+    flagged = {sv.index for sv in t.steps if sv.findings}
+    assert {d for _, d in named} <= flagged

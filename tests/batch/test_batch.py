@@ -320,7 +320,7 @@ def test_from_db_audits_the_store_records_with_their_ids(tmp_path: Path, dask_cl
     from batch.store_source import plan_store
     from records.ingest import read_upload
     from records.pipeline import Pipeline
-    from records.storage import Store
+    from records.store import Store
 
     store = Store.open(tmp_path / "store.sqlite")
     for path in (SAMPLES / "illegal-match-dealer.json", SAMPLES / "missettled-flip.json",

@@ -7,13 +7,13 @@ from typing import Any
 
 from audit.api import audit_document
 from batch.inputs import Sizes
-from records.verify import verify as verify_store
 from records import trail
+from records.verify import verify as verify_store
 from batch.reaudit import reaudit
 from batch.store_source import plan_store, selection
 from records.ingest import read_upload
 from records.pipeline import Engine, Pipeline
-from records.storage import Store
+from records.store import Store
 from tests.conftest import ROOT, dumps, load_example, variant
 
 SAMPLES = ROOT / "samples"

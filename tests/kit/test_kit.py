@@ -222,23 +222,34 @@ def test_what_applies_is_read_from_the_profile(profile: str, item: str, applies:
     assert ("declare_not_ready" in rejection_classes(prof)) is (prof.declared is not None)
 
 
-@pytest.mark.parametrize(("options", "item"), [
-    ({"follow_dealer": 1}, "p:follow_dealer"), ({"chicken": {"claimed_charge": "to_claimer"}}, "p:chicken.claimed_charge"),
+R18_ON = {"dou.exposed_payer": "konger", "dou_ready_test": "ever", "hot_shot.burn_liabilities": "void",
+          "chicken.exposed_kong_claim": "keeps_charge", "dealer_bonus.on": "dealer_wins"}
+"""The five R18 conventions (cuocuo has the dealer bonus R18.1 needs)."""
+
+
+@pytest.mark.parametrize(("profile", "options", "items", "section"), [
+    ("weile", {"follow_dealer": 1}, ["p:follow_dealer"], "R17"),
+    ("weile", {"chicken": {"claimed_charge": "to_claimer"}}, ["p:chicken.claimed_charge"], "R17"),
+    ("weile", {"chicken.wugu_gold": True}, ["p:chicken.wugu_gold"], "R17"),
+    ("cuocuo", R18_ON, [f"p:{name}" for name in R18_ON], "R18"),
 ])
-def test_a_house_rule_turned_on_is_covered_by_its_own_cases(options: dict, item: str) -> None:
-    """R17 parameters apply only where the options turn them on; then the kit needs R17 and the
-    parameter in at least `min_count` cases, each counted only when its settlement cites the rule."""
+def test_a_house_rule_turned_on_is_covered_by_its_own_cases(profile: str, options: dict, items: list[str],
+                                                            section: str) -> None:
+    """R17 and R18 parameters apply only where the options turn them on; then the kit needs their section
+    and each parameter in at least `min_count` cases, each counted only when its settlement cites the
+    rule. (R17.6 acts only under 乌骨鸡: the kit, like the simulator, brings it into play.)"""
     from kit.build import rejection_classes
     from kit.coverage import requirements
     from audit.profiles import resolve
 
-    default = resolve("weile", {})
+    default = resolve(profile, {})
     rows = {r.item: r for r in requirements(default, rejection_classes(default))}
-    assert not rows["R17"].applies(default) and not rows[item].applies(default)
-    manifest = json.loads(build_kit("weile", options, cases=200, seed=1, min_count=3)["manifest.json"])
+    assert not rows[section].applies(default) and not any(rows[item].applies(default) for item in items)
+    manifest = json.loads(build_kit(profile, options, cases=200, seed=1, min_count=3)["manifest.json"])
     coverage = {row["item"]: row for row in manifest["coverage"]}
-    assert coverage["R17"]["applies"] and coverage[item]["applies"]
-    assert coverage[item]["cases"] >= coverage[item]["required"] == 3
-    rule = {f"p:{name}": r for name, r, _, _ in HOUSE_RULES}[item]
-    cited = [case for case in manifest["cases"] if item[2:] in case.get("parameters", [])]
-    assert len(cited) == coverage[item]["cases"] and all(rule in case["rules"] for case in cited)
+    assert coverage[section]["applies"]
+    rules = {f"p:{name}": r for name, r, _, _ in HOUSE_RULES}
+    for item in items:
+        assert coverage[item]["applies"] and coverage[item]["cases"] >= coverage[item]["required"] == 3, item
+        cited = [case for case in manifest["cases"] if item[2:] in case.get("parameters", [])]
+        assert len(cited) == coverage[item]["cases"] and all(rules[item] in case["rules"] for case in cited)

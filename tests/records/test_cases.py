@@ -8,24 +8,25 @@ from typing import Any
 
 import pytest
 
-from records.verify import verify as verify_store
 from records import cases, trail
 from records.cases import CaseError, CaseQuery
-from records.storage import Store, now
+from records.rows import now
+from records.store import Store
+from records.verify import verify as verify_store
 from tests.conftest import load_example, missettled, variant
-from tests.records.test_storage import one
+from tests.records.test_store import one
 
 
 def opened(store: Store, number: str = "K-1", platform: str = "alpha") -> int:
     """A new case."""
-    with store.write():
+    with store.atomic():
         return cases.open_case(store.db, number=number, platform=platform, player="阿明",
                                complaint="我少收了 3 分", actor="au", at=now(), key=store.trail_key)
 
 
 def change(store: Store, work: Callable[..., Any], **kwargs: Any) -> Any:
     """One change in a transaction."""
-    with store.write():
+    with store.atomic():
         return work(store.db, actor="au", at=now(), key=store.trail_key, **kwargs)
 
 

@@ -20,8 +20,10 @@ from flask import Flask
 
 from bench.load_test import (PLATFORM, TRAIL_KEY, Server, Tally, account_for, admin_token, batches, generated, request,
                              run_load, upload_batch)
+from records.db import BUSY_TIMEOUT_MS, connect
+from records.rows import sha256
+from records.store import Store
 from records.verify import verify
-from records.storage import BUSY_TIMEOUT_MS, Store, connect, sha256
 from web.db import get_store
 
 

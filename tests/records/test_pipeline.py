@@ -8,10 +8,11 @@ import pytest
 
 from audit.api import audit_document
 from records import pipeline as pipeline_module
-from records.verify import verify
 from records.ingest import Unit, read_upload
 from records.pipeline import AuditFailed, Engine, Pipeline
-from records.storage import RecordQuery, Store
+from records.queries import RecordQuery
+from records.store import Store
+from records.verify import verify
 from tests.conftest import EXAMPLES, ROOT, dumps, failing_auditor, load_example, reference_paths, variant
 
 SAMPLES = ROOT / "samples"

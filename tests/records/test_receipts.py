@@ -6,12 +6,12 @@ import sqlite3
 
 import pytest
 
-from records.verify import verify as verify_store
 from records import receipts, trail
 from records.ingest import read_upload
 from records.pipeline import Pipeline
 from records.receipts import ReceiptQuery
-from records.storage import Store
+from records.store import Store
+from records.verify import verify as verify_store
 from tests.conftest import dumps, load_example, variant
 from web.uploads import store_batch
 

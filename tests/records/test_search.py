@@ -1,14 +1,17 @@
-"""records.search and the `q`, case and decision filters of records.storage (issue 11): substring
+"""records.search and the `q`, case and decision filters of records.queries (issue 11): substring
 search in any case or width, Chinese names, fields never joined, the migration's backfill."""
 from __future__ import annotations
 
 from typing import Any
 
 from records import trail
+from records.migrations import migrations
+from records.queries import RecordQuery
+from records.rows import now
 from records.search import fold, record_text
-from records.storage import RecordQuery, Store, migrations, now
+from records.store import Store
 from tests.conftest import load_example, variant
-from tests.records.test_storage import one
+from tests.records.test_store import one
 
 
 def seats(*names: tuple[str, str]) -> list[dict[str, Any]]:
@@ -83,7 +86,7 @@ def test_a_new_revision_is_found_too(store: Store) -> None:
 
 def test_case_number_and_decision_filters(store: Store) -> None:
     ids = filled(store)
-    with store.write():
+    with store.atomic():
         trail.add_note(store.db, record_id=ids["a"], author="au", case_number="K-9", decision="open",
                        text="looked at", at=now(), key=store.trail_key)
         trail.add_note(store.db, record_id=ids["a"], author="au", case_number=None, decision="confirmed",

@@ -14,7 +14,10 @@ from hypothesis import strategies as st
 
 from records import tally
 from records.ingest import Hand, Origin
-from records.storage import UNAUDITED, WALK_INDEXES, WALKABLE, RecordQuery, Store, where_filters
+from records.migrations import WALK_INDEXES
+from records.queries import WALKABLE, RecordQuery, where_filters
+from records.rows import UNAUDITED
+from records.store import Store
 from records.verify import verify
 
 NAMES = ("阿明", "老王", "u1", "u2", "bo")
@@ -88,7 +91,7 @@ def test_the_tallies_follow_any_history(tmp_path_factory: pytest.TempPathFactory
             if item[0] == "upload":
                 _, game, platform, client, played, profile, seats, verdict, rules, audited = item
                 doc = document(game, platform, client, played, profile, seats, salt)
-                with store.write():
+                with store.atomic():
                     existing, latest = store._known(hand(doc))
                     stored = store._insert_hand(hand(doc), None, "t", "t", "2026-01-01", latest)
                     if audited:
@@ -128,7 +131,7 @@ def test_a_revision_moves_the_old_one_out_of_the_current_counts(store: Store) ->
 
 def test_a_record_not_yet_audited_counts_as_unaudited(store: Store) -> None:
     doc = document(1, "beta", None, None, None, [("bo", None)], 0)
-    with store.write():
+    with store.atomic():
         store._insert_hand(hand(doc), None, "t", "t", "2026-01-01", 0)
     page = store.search(RecordQuery(platform="beta"))
     assert page.counts[UNAUDITED] == 1 and page.total == 1
@@ -139,7 +142,7 @@ def test_a_record_not_yet_audited_counts_as_unaudited(store: Store) -> None:
 def test_the_list_reads_its_counts_from_the_tally_when_it_answers(store: Store) -> None:
     doc = document(1, "alpha", "ios", None, "weile", [("老王", None)], 0)
     store.load_audited([(hand(doc), audit("clean", []))], engine_version="e")
-    with store.write():  # around the triggers, as only a hand-edit of the file could
+    with store.atomic():  # around the triggers, as only a hand-edit of the file could
         store.db.execute("UPDATE record_tally SET n = 7 WHERE platform = 'alpha' AND n > 0")
         store.db.execute("UPDATE record_key_tally SET n = 5 WHERE key = '老王' AND n > 0")
     assert store.search(RecordQuery(platform="alpha")).counts["clean"] == 7
@@ -160,15 +163,15 @@ def test_the_migration_fills_the_tallies_from_records_already_stored(tmp_path: P
     store.load_audited([(hand(d), audit(VERDICTS[n % 4], list(RULES[: n % 3]))) for n, d in enumerate(docs)],
                        engine_version="e")
     expected = sorted(store.db.execute("SELECT * FROM record_key_tally WHERE n != 0").fetchall())
-    for name in tally.TRIGGERS:
-        store.db.execute(f"DROP TRIGGER {name}")
-    for name in WALK_INDEXES:
-        store.db.execute(f"DROP INDEX {name}")
-    store.db.execute("CREATE INDEX idx_records_played_utc ON records (played_utc)")  # as m002 left it
-    store.db.execute("DROP TABLE record_tally")
-    store.db.execute("DROP TABLE record_key_tally")
-    store.db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm007_tally'")
-    store.db.conn.commit()
+    with store.atomic():
+        for name in tally.TRIGGERS:
+            store.db.execute(f"DROP TRIGGER {name}")
+        for name in WALK_INDEXES:
+            store.db.execute(f"DROP INDEX {name}")
+        store.db.execute("CREATE INDEX idx_records_played_utc ON records (played_utc)")  # as m002 left it
+        store.db.execute("DROP TABLE record_tally")
+        store.db.execute("DROP TABLE record_key_tally")
+        store.db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm007_tally'")
     store.close()
     reopened = Store.open(path)
     assert sorted(reopened.db.execute("SELECT * FROM record_key_tally WHERE n != 0").fetchall()) == expected
@@ -207,11 +210,11 @@ def test_a_page_read_along_the_sort_order_has_the_same_rows(store: Store, monkey
 
 def test_walking_is_chosen_only_when_many_records_match_spread_along_the_order(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    import records.storage as storage
+    import records.queries as queries
 
     docs = [document(n, "alpha" if n % 4 else "beta", None, None, None, [("bo", None)], n) for n in range(40)]
     store.load_audited([(hand(d), audit("clean", [])) for d in docs], engine_version="e")
-    monkeypatch.setattr(storage, "WALK_MIN", 5)
+    monkeypatch.setattr(queries, "WALK_MIN", 5)
     query = RecordQuery(platform="beta", per_page=2)
     assert store._walks(query, "r.id", 10, 0)  # 2 x 40 < 10 x 10
     assert not store._walks(query, "r.id", 8, 0)  # 2 x 40 > 8 x 8
@@ -228,7 +231,7 @@ def test_the_overview_from_the_tallies_equals_its_count_row_by_row(store: Store,
                      [(NAMES[n % 5], None)], n) for n in range(50)]
     for n, doc in enumerate(docs):
         store.load_audited([(hand(doc), audit(VERDICTS[n % 4], list(RULES[: n % 4])))], engine_version="e")
-    with store.write():
+    with store.atomic():
         store._insert_hand(hand(document(99, "beta", "web 9", None, None, [], 0)), None, "t", "t", "2026", 0)
     store.load_audited([(hand(document(98, "alpha", "ios", "2026-09-01T10:00:00Z", "weile", [], 0)),
                          audit("clean", []))], engine_version="e")
@@ -253,14 +256,14 @@ def test_the_overview_from_the_tallies_equals_its_count_row_by_row(store: Store,
 
 def test_a_count_no_tally_answers_stops_at_its_budget_with_lower_bounds(store: Store,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    import records.storage as storage
+    import records.queries as queries
 
     docs = [document(n, "alpha", "ios 4.2", None, "weile", [("阿明", None)], n) for n in range(300)]
     store.load_audited([(hand(d), audit(VERDICTS[n % 2], [])) for n, d in enumerate(docs)], engine_version="e")
     mix = RecordQuery(player="阿明", client="ios", per_page=20)
     full = store.search(mix)
     assert full.exact and full.total == 300 and full.counts["clean"] == 150
-    monkeypatch.setattr(storage, "COUNT_STEP", 10)
+    monkeypatch.setattr(queries, "COUNT_STEP", 10)
     tries: list[bool] = []  # the walks tried within a budget after a count ran out: finished or not
     page = Store._page
 
@@ -273,7 +276,7 @@ def test_a_count_no_tally_answers_stops_at_its_budget_with_lower_bounds(store: S
     monkeypatch.setattr(Store, "_page", spy)
     cuts = []
     for budget in (10, 50, 100, 200, 400, 800, 1600, 3200):
-        monkeypatch.setattr(storage, "COUNT_BUDGET", budget)
+        monkeypatch.setattr(queries, "COUNT_BUDGET", budget)
         cut = store.search(mix)
         assert cut.rows == full.rows  # the page itself is whole
         assert cut.total >= len(cut.rows) and all(cut.counts[v] >= sum(r["verdict"] == v for r in cut.rows)
@@ -284,7 +287,7 @@ def test_a_count_no_tally_answers_stops_at_its_budget_with_lower_bounds(store: S
         cuts.append(cut.total)
     assert cuts == sorted(cuts) and cuts[-1] == 300 and any(0 < total < 300 for total in cuts), cuts
     assert True in tries and False in tries, tries  # a walk that fits, and one that falls back
-    monkeypatch.setattr(storage, "COUNT_BUDGET", 10)
+    monkeypatch.setattr(queries, "COUNT_BUDGET", 10)
     assert store.search(replace(mix, exact=True)) == full
     assert store.search(RecordQuery(player="阿明")).exact  # a tally answers it: no budget needed
     few = store.search(replace(mix, per_page=500))  # a short first page holds every match

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 import records.verify as verify_module
+from records.rows import now
 from records.security import ADMIN, Accounts, new_password
-from records.storage import Store, now
+from records.store import Store
 from records.verify import verify
 
 KEY = b"verify-test-key"
@@ -21,7 +22,7 @@ def add_token(path: Path, name: str) -> None:
     other = Store.open(path, trail_key=KEY)
     try:
         accounts = Accounts(other.db, other.trail_key)
-        with other.write():
+        with other.atomic():
             account = accounts.create(name, ADMIN, new_password(), stamp=now())
             accounts.create_token(account.id, label="t", created_by="t", stamp=now())
     finally:

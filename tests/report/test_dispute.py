@@ -9,11 +9,12 @@ from typing import Any
 import pytest
 
 from audit import api
-from audit.catalogue import CatalogueError, Lang, render_finding, render_value
+from audit.catalogue import CatalogueError, Lang, render_finding, render_value, seat_label, seat_names
 from report.dispute import (TEXTS, TEXTS_FILE, _load_texts, applied_as_recorded, dispute_summary, ledger_anchor,
                            step_anchor, text)
 from audit.views import SeatView, StepView
 from tests.conftest import ROOT
+from tests.helpers import sample_players
 
 
 def sample(name: str) -> dict[str, Any]:
@@ -95,7 +96,9 @@ def test_missettled_seats_carry_record_minus_audit_and_findings_their_ledger_row
     assert {line.seat for line in s.differing_seats} == {i for i, line in enumerate(s.seats) if line.differs}
     assert [f.ledger_anchor for f in s.findings] == \
         [ledger_anchor("hand", f["params"]["payer"], f["params"]["payee"]) for f in audit["findings"]]
-    assert all(f.step_anchor is None for f in s.findings)
+    # a settlement finding links to its ledger row and to the step that made the payment due: the win
+    win = next(i for i, ev in enumerate(doc["events"]) if ev["type"] == "win")
+    assert all(f.step == win and f.step_anchor == step_anchor(win) for f in s.findings)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -103,7 +106,7 @@ def test_each_finding_is_the_catalogues_sentence_in_the_language(lang: str) -> N
     for name in ("missettled-rob-paid-by-three", "illegal-pass-locked", "missettled-flip", "missettled-next-dealer"):
         s, _ = summary(name, lang)
         audit = json.loads((ROOT / "samples" / f"{name}.audit.json").read_text(encoding="utf-8"))
-        assert [f.sentence for f in s.findings] == [render_finding(f, lang) for f in audit["findings"]]
+        assert [f.sentence for f in s.findings] == [render_finding(f, lang, sample_players(name)) for f in audit["findings"]]
         assert s.direction == text("direction", lang) and s.lang.value == lang
 
 
@@ -149,9 +152,10 @@ def test_an_illegal_hand_says_its_payments_have_no_basis_and_what_undoing_them_m
     claimed = doc["result"]["scores"]
     (finding,) = [f for f in s.findings if f.kind == "illegal"] or list(s.findings)[:1]
     mover = api.audit_record(doc)["findings"][0]["seat"]
-    assert s.no_settlement == _no_basis_text(mover, finding.step, Lang(lang))
+    names = seat_names(doc)
+    assert s.no_settlement == _no_basis_text(seat_label(mover, lang, names), finding.step, Lang(lang))
     for line, score in zip(s.seats, claimed, strict=True):
-        seat = render_value("seat", line.seat, Lang(lang))
+        seat = seat_label(line.seat, lang, names)
         if score > 0:
             want = text("seat_undo_returns", Lang(lang), seat=seat, claimed=f"+{score}", amount=score)
         elif score < 0:
@@ -161,5 +165,5 @@ def test_an_illegal_hand_says_its_payments_have_no_basis_and_what_undoing_them_m
         assert line.sentence == want
 
 
-def _no_basis_text(seat: int | None, step: int | None, lang: Lang) -> str:
-    return text("illegal_no_basis", lang, seat=render_value("seat", seat, lang) if seat is not None else "–", step=step)
+def _no_basis_text(seat: str, step: int | None, lang: Lang) -> str:
+    return text("illegal_no_basis", lang, seat=seat, step=step)

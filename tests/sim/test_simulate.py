@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -28,6 +29,10 @@ from sim.simulate import Generated, TAGS, run, simulate, summary
 from audit.tiles import counts, parse, parse_all
 
 HANDS = int(os.environ.get("SIM_HANDS", "110"))
+R18_ALL: dict[str, Any] = {"dealer_bonus": {"base": 1, "per_streak": 1, "mode": "sum", "on": "dealer_wins"},
+                           "dou.exposed_payer": "konger", "dou_ready_test": "ever",
+                           "hot_shot.burn_liabilities": "void", "chicken.exposed_kong_claim": "keeps_charge"}
+"""The five R18 conventions on at once (weile has no dealer bonus: one is given, kuhu's kind)."""
 CONFIGS: dict[str, tuple[str, dict[str, Any], int]] = {
     "weile": ("weile", {}, 4),
     "cuocuo": ("cuocuo", {}, 4),
@@ -43,15 +48,23 @@ CONFIGS: dict[str, tuple[str, dict[str, Any], int]] = {
                             "chicken.wugu_responsibility": False, "chicken.charge_scope": "first_any"}, 4),
     "weile-r17b": ("weile", {"wugu_ji": {"normal": 2, "charge": 4}, "chicken.wugu_gold": True,
                              "chicken.responsibility_claims": "any"}, 4),
+    "weile-r18": ("weile", {**R18_ALL}, 4),
+    "weile-r18x": ("weile", {**R18_ALL, "wugu_ji": {"normal": 2, "charge": 4},
+                             "chicken.exposed_payers": "all_unready", "chicken.qualified_pay_each_other": False,
+                             "chicken.claimed_charge": "to_claimer", "chicken.responsibility_claims": "any",
+                             "chicken.responsibility_if_discarder_ready": False, "dou_unready": "reverse",
+                             "follow_dealer": 1}, 4),
 }
 """Every profile, the options that change the most code paths, a 3-player table, every R17 house
 rule on at once, and two of them alone (8p 金鸡, 责任鸡 for any claim: the others' payments would
-share their pairs); named to sort last, so the other configurations keep their seeds."""
+share their pairs), the five R18 conventions on at once, and with the R17 rules that touch the same
+payments (R18.6); named to sort last, so the other configurations keep their seeds."""
 
 EVENT_KINDS = {"draw", "discard", "declare", "pong", "pass", "kong:concealed", "kong:added", "kong:exposed",
                "win:self_draw", "win:discard", "win:rob"}
 RARE = {"热炮", "抢杠", "一炮多响", "荒庄", "查叫", "报听(硬)", "报听(软)", "杀报", "must-win", "过胡", "过碰", "憨包豆",
-        "杠开", "金鸡", "责任鸡", "冲锋鸡", "乌骨鸡", "3 players", "七对", "大对子", "清一色", "跟庄", "倒赔"}
+        "杠开", "金鸡", "责任鸡", "冲锋鸡", "乌骨鸡", "3 players", "七对", "大对子", "清一色", "跟庄", "倒赔",
+        "庄赢才加", "点豆反付", "听过收豆", "两边全烧", "点豆冲锋"}
 """Summary rows that must each appear at least once across the run (天胡/地胡 are welcome, not required)."""
 
 
@@ -162,6 +175,21 @@ class Walk:
     wins: list[tuple[int, str, int | None]] = field(default_factory=list)
     hot: int | None = None
     last_kong_kind: str | None = None
+    kongs: list[Kong] = field(default_factory=list)
+    ever_ready: set[int] = field(default_factory=set)
+    """Seats whose hand was ready right after one of their own discards (R18.3 `ever`)."""
+
+
+@dataclass
+class Kong:
+    """One kong as the events show it: who, which kind, of what, from whom, at its first chance (R4.6)."""
+
+    seat: int
+    kind: str
+    tile: int
+    src: int | None
+    first: bool
+    robbed: bool = False
 
 
 def walk(rec: dict[str, Any]) -> Walk:
@@ -195,6 +223,8 @@ def walk(rec: dict[str, Any]) -> Walk:
             discarded[s] += 1
             w.hot = s if kong_turn == s else None
             kong_turn, last_src = None, s
+            if _ready(w, s):
+                w.ever_ready.add(s)
         elif e["type"] == "pong":
             held_three[(s, t)] = w.hands[s][t] >= 3
             w.hands[s][t] -= 2
@@ -205,6 +235,7 @@ def walk(rec: dict[str, Any]) -> Walk:
                 turn_tiles[s], drawn_before_turn[s] = set(), draws[s]
             first_turn = discarded[s] == 0 if s == rec["dealer"] else drawn_before_turn[s] == 0
             w.first_chance[i] = _kong(w, e, s, t, turn_tiles[s], first_turn, held_three, last_src)
+            w.kongs.append(Kong(s, e["kind"], t, last_src if e["kind"] == "exposed" else None, w.first_chance[i]))
             kong_turn, w.last_kong_kind = s, e["kind"]
             last_src = s if e["kind"] == "added" else last_src
         elif e["type"] == "win":
@@ -212,6 +243,9 @@ def walk(rec: dict[str, Any]) -> Walk:
             if e["kind"] == "rob" and last_src is not None:
                 w.melds[last_src] = [("pong", x, f) if k == "added" and x == t else (k, x, f)
                                      for k, x, f in w.melds[last_src]]
+                for k in w.kongs:
+                    if k.seat == last_src and k.tile == t and k.kind == "added":
+                        k.robbed = True
         if e["type"] != "pass":
             prev = e["type"]
     return w
@@ -312,30 +346,65 @@ def test_oracle_exhaustive_draw_settles_only_cha_jiao(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_oracle_rob_and_hot_shot_payers(name: str) -> None:
-    """R9.3: only the robbed seat pays a robber's hand; R8.3/R9.3 burns: no credits to a burned seat."""
+    """R9.3: only the robbed seat pays a robber's hand; R8.3/R9.3 burns: no chicken credits to a burned
+    seat, except (R18.4 `void`) the 责任鸡 the discarder of a first chicken it claimed owes it."""
     for g in corpus(name):
         rec, w = g.record, walk(g.record)
         prof = _profile(rec)
-        burned = None
         for seat, kind, src in w.wins:
             if kind == "rob":
                 assert {i["from"] for i in _items(rec, "hand") if i["to"] == seat} == {src}, rec["game_id"]
-                burned = src if prof.rob_kong_burn else None
-        if w.hot is not None and w.wins and w.wins[0][1] == "discard":
-            burned = w.hot if prof.hot_shot.burn == "all" else None
+        if _hot_shot(w):
             _check_transfer(rec, w, prof)
-        if burned is not None:
-            paid = [i for i in rec["result"]["items"] if i["to"] == burned and i["kind"] in ("dou", "chicken")]
-            assert not paid, (rec["game_id"], paid)
+        burned = _burned(w, prof)
+        if burned is None:
+            continue
+        paid = [i for i in _items(rec, "chicken") if i["to"] == burned]
+        if prof.hot_shot.burn_liabilities == "void" and not _robbed(w):
+            owed = prof.chicken.responsibility * rec["base"]
+            discarders = _claimed_from(rec, burned)
+            paid = [i for i in paid if not (i["from"] in discarders and i["amount"] == owed)]
+        assert not paid, (rec["game_id"], paid)
+
+
+def _hot_shot(w: Walk) -> bool:
+    return w.hot is not None and bool(w.wins) and w.wins[0][1] == "discard"
+
+
+def _robbed(w: Walk) -> int | None:
+    return next((src for _, kind, src in w.wins if kind == "rob"), None)
+
+
+def _burned(w: Walk, prof: Profile) -> int | None:
+    """The seat whose dou and chicken credits a 热炮 (burn `all`) or a rob (`rob_kong_burn`) burns."""
+    robbed = _robbed(w)
+    if robbed is not None:
+        return robbed if prof.rob_kong_burn else None
+    return w.hot if _hot_shot(w) and prof.hot_shot.burn == "all" else None
+
+
+def _claimed_from(rec: dict[str, Any], seat: int) -> set[int]:
+    """Who discarded the first 1s / 8p that `seat` claimed (pong or exposed kong right after it)."""
+    seen: set[str] = set()
+    out: set[int] = set()
+    events = rec["events"]
+    for i, e in enumerate(events):
+        if e["type"] == "discard" and e["tile"] in ("1s", "8p") and e["tile"] not in seen:
+            seen.add(e["tile"])
+            nxt = next((x for x in events[i + 1:] if x["type"] != "pass"), None)
+            if nxt is not None and nxt["type"] in ("pong", "kong") and nxt["seat"] == seat:
+                out.add(e["seat"])
+    return out
 
 
 def _check_transfer(rec: dict[str, Any], w: Walk, prof: Profile) -> None:
-    """R8.3 transfer_kong: the shooter pays each winner what its last kong would have earned."""
+    """R8.3 transfer_kong: the shooter pays each winner what its last kong would have earned (R18.2
+    `konger`: an exposed kong earns the konger nothing, so nothing is transferred)."""
     got = {(i["from"], i["to"]): i["amount"] for i in _items(rec, "hot_shot")}
-    if not prof.hot_shot.transfer_kong:
+    kind = w.last_kong_kind
+    if not prof.hot_shot.transfer_kong or (kind == "exposed" and prof.dou.exposed_payer == "konger"):
         assert not got
         return
-    kind = w.last_kong_kind
     assert kind is not None
     times = 1 if kind == "exposed" else len(rec["seats"]) - 1
     want = {(w.hot, s): times * prof.dou_value(kind) * rec["base"] for s, _, _ in w.wins}
@@ -344,8 +413,8 @@ def _check_transfer(rec: dict[str, Any], w: Walk, prof: Profile) -> None:
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_oracle_self_draw_and_readiness_gates(name: str) -> None:
-    """R6.1: every other seat pays a self-draw alike; R4.7/R11.7: where readiness is required, a seat
-    that neither won nor is ready receives no dou and no chicken credits."""
+    """R6.1: every other seat pays a self-draw alike; R11.7: where readiness is required, a seat that
+    neither won nor is ready receives no chicken credits (the dou: test_oracle_dou_and_dealer_ledgers)."""
     for g in corpus(name):
         rec, w = g.record, walk(g.record)
         prof = _profile(rec)
@@ -357,7 +426,97 @@ def test_oracle_self_draw_and_readiness_gates(name: str) -> None:
         for s in range(len(rec["seats"])):
             if s in winners or _ready(w, s):
                 continue
-            if prof.dou_requires_ready:
-                assert not [i for i in _items(rec, "dou") if i["to"] == s], rec["game_id"]
             if prof.chicken_requires_ready:
                 assert not [i for i in _items(rec, "chicken") if i["to"] == s], rec["game_id"]
+
+
+def _pair_sums(rec: dict[str, Any], kind: str) -> dict[tuple[int, int], int]:
+    out: dict[tuple[int, int], int] = defaultdict(int)
+    for i in _items(rec, kind):
+        out[(i["from"], i["to"])] += i["amount"]
+    return {k: v for k, v in out.items() if v}
+
+
+def oracle_dou(rec: dict[str, Any], w: Walk, prof: Profile) -> dict[tuple[int, int], int]:
+    """The dou ledger from the events and the rulebook's words alone, per (from, to), in points:
+    R4.6 (first chance or late_kong_scores), R4.7 (payers; dou_requires_ready), R8.3 (burn all, or
+    that_kong: the shooter's last kong, R16.4), R9.3 (a robbed kong does not stand; rob_kong_burn),
+    R12.2 (nothing on a draw), R17.7 (倒赔), R18.2 (the konger pays an exposed kong; not in either
+    direction when it does not score), R18.3 (`ever`: a seat that did not win passes when it was ready
+    right after one of its own discards)."""
+    out: dict[tuple[int, int], int] = defaultdict(int)
+    if not w.wins:
+        return {}
+    n = len(rec["seats"])
+    winners = {s for s, _, _ in w.wins}
+    if prof.dou_requires_ready and prof.dou_ready_test == "ever":
+        passing = winners | w.ever_ready
+    else:
+        passing = winners | {s for s in range(n) if _ready(w, s)}
+    burned = _burned(w, prof)
+    void = None
+    if _hot_shot(w) and prof.hot_shot.burn == "that_kong":
+        void = [k for k in w.kongs if k.seat == w.hot][-1]
+    for k in w.kongs:
+        if k.robbed or k is void or k.seat == burned or not (k.first or prof.late_kong_scores):
+            continue
+        value = prof.dou_value(k.kind) * rec["base"]
+        payers = [k.src] if k.kind == "exposed" else [o for o in range(n) if o != k.seat]
+        konger_pays = k.kind == "exposed" and prof.dou.exposed_payer == "konger"
+        if not prof.dou_requires_ready or k.seat in passing:
+            for p in payers:
+                assert p is not None
+                out[(k.seat, p) if konger_pays else (p, k.seat)] += value
+        elif prof.dou_unready == "reverse" and not konger_pays:
+            for p in payers:
+                if p in passing:
+                    out[(k.seat, p)] += value
+    return {key: v for key, v in out.items() if v}
+
+
+def oracle_dealer(rec: dict[str, Any], w: Walk, prof: Profile) -> dict[tuple[int, int], int]:
+    """The dealer bonus ledger from the events alone (R6.4, R9.3's shares, R12.1's dealer_bonus_on_draw),
+    with R18.1 (`dealer_wins`: only what the dealer receives; on a draw, as the ready seat)."""
+    b = prof.dealer_bonus
+    if b is None:
+        return {}
+    streak, dealer, n = rec["dealer_streak"], rec["dealer"], len(rec["seats"])
+    bonus = (max(b.base, b.per_streak * streak) if b.mode == "max" else b.base + b.per_streak * streak) * rec["base"]
+    out: dict[tuple[int, int], int] = defaultdict(int)
+
+    def pay(payer: int, payee: int, times: int = 1) -> None:
+        if b is not None and (b.on == "both" or payee == dealer):
+            out[(payer, payee)] += bonus * times
+    for seat, kind, src in w.wins:
+        if kind == "self_draw":
+            for o in range(n):
+                if o != seat and dealer in (o, seat):
+                    pay(o, seat)
+        elif kind == "discard":
+            assert src is not None
+            if dealer in (src, seat):
+                pay(src, seat)
+        else:
+            assert src is not None
+            shares = sum(1 for o in range(n) if o != seat and dealer in (o, seat))
+            if shares:
+                pay(src, seat, shares)
+    if not w.wins and prof.dealer_bonus_on_draw:
+        ready = {s for s in range(n) if _ready(w, s)}
+        if 0 < len(ready) < n:
+            for payer in range(n):
+                for payee in ready:
+                    if payer not in ready and dealer in (payer, payee):
+                        pay(payer, payee)
+    return {key: v for key, v in out.items() if v}
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+@pytest.mark.parametrize("kind", ["dou", "dealer"])
+def test_oracle_dou_and_dealer_ledgers(name: str, kind: str) -> None:
+    """Every record's dou (dealer) items, summed per (from, to), are what `oracle_dou` (`oracle_dealer`)
+    reads from the events."""
+    oracle = oracle_dou if kind == "dou" else oracle_dealer
+    for g in corpus(name):
+        rec, w = g.record, walk(g.record)
+        assert _pair_sums(rec, kind) == oracle(rec, w, _profile(rec)), rec["game_id"]

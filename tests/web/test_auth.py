@@ -14,7 +14,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from app import create_app
 from records.security import Accounts, hash_token
-from records.storage import Store
+from records.store import Store
 from tests.conftest import (ROOT, TEST_PASSWORD, add_account, api_token, dumps, example_path, load_example, login,
                             variant)
 

@@ -9,7 +9,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from app import create_app
 from records.access import path_for
-from records.storage import Store
+from records.store import Store
 from records.verify import verify
 from tests.conftest import app_config, dumps, load_example, login, variant
 from web.db import trail_key

@@ -4,6 +4,7 @@ it drew. Skips, naming the package, where Chromium is not installed (Debian `chr
 scripts/install-system.sh). The screenshot is kept in tests/artifacts/ (gitignored)."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -165,6 +166,24 @@ def test_viewer_keys_buttons_slider_and_next_finding(site: tuple[str, dict[str, 
     assert page.errors == []
 
 
+def test_a_missettled_hand_opens_on_the_step_that_made_the_payment_due(site: tuple[str, dict[str, int]],
+                                                                      browser: Any) -> None:
+    """Issue 20, point 5: a settlement finding (step null in the JSON) stops the viewer at its due
+    step, the win here (the hand payments of a 抢杠 shared by three); the finding buttons that have
+    nowhere to go are disabled, never silently doing nothing."""
+    base, ids = site
+    doc = json.loads((ROOT / "samples" / "missettled-rob-paid-by-three.json").read_text(encoding="utf-8"))
+    win = next(i for i, ev in enumerate(doc["events"]) if ev["type"] == "win")
+    page = open_page(browser, f"{base}/records/{ids['missettled-rob-paid-by-three']}")
+    assert current(page) == f"step-{win}" and page.is_visible("#viewer tr.finding-row.current")
+    assert page.is_disabled("button[data-go=next-finding]") and page.is_disabled("button[data-go=prev-finding]")
+    page.click("button[data-go=first]")
+    assert page.is_disabled("button[data-go=prev-finding]") and not page.is_disabled("button[data-go=next-finding]")
+    page.keyboard.press("n")
+    assert current(page) == f"step-{win}"
+    assert page.errors == []
+
+
 def test_a_link_to_a_step_opens_that_step(site: tuple[str, dict[str, int]], browser: Any) -> None:
     base, ids = site
     page = open_page(browser, f"{base}/records/{ids['clean-kuhu-triple']}#step-37")
@@ -213,11 +232,11 @@ def test_screenshots_and_the_phone_width(site: tuple[str, dict[str, int]], brows
 
 def test_the_records_list_with_counts_cut_short(site: tuple[str, dict[str, int]], browser: Any,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    import records.storage as storage
+    import records.queries as queries
 
     base, _ = site
-    monkeypatch.setattr(storage, "COUNT_STEP", 1)
-    monkeypatch.setattr(storage, "COUNT_BUDGET", 1)
+    monkeypatch.setattr(queries, "COUNT_STEP", 1)
+    monkeypatch.setattr(queries, "COUNT_BUDGET", 1)
     ARTIFACTS.mkdir(exist_ok=True)
     for lang in ("zh", "en"):
         page = open_page(browser, f"{base}/records?player=阿明&profile=weile&per_page=1&lang={lang}", width=1400)

@@ -9,8 +9,9 @@ import re
 from flask.testing import FlaskClient
 from markupsafe import escape
 
-from audit.catalogue import render_finding
+from audit.catalogue import render_finding, seat_label
 from report.dispute import text as dispute_text
+from tests.helpers import sample_players
 from tests.web.test_report import SAMPLES, Upload, page, stored
 
 
@@ -37,11 +38,11 @@ def test_the_chinese_page_speaks_the_catalogues_chinese(client: FlaskClient, upl
     for name in ("illegal-wall-tampered", "missettled-rob-paid-by-three", "missettled-burn-not-applied"):
         html = page(client, f"/records/{stored(upload, name)}", lang="zh")
         for finding in audit_of(name)["findings"]:
-            assert str(escape(render_finding(finding, "zh"))) in html, (name, finding["code"])
-            assert str(escape(render_finding(finding, "en"))) not in html, (name, finding["code"])
+            assert str(escape(render_finding(finding, "zh", sample_players(name)))) in html, (name, finding["code"])
+            assert str(escape(render_finding(finding, "en", sample_players(name)))) not in html, (name, finding["code"])
         english = page(client, f"/records/{stored(upload, name)}", lang="en")
         for finding in audit_of(name)["findings"]:
-            assert str(escape(render_finding(finding, "en"))) in english
+            assert str(escape(render_finding(finding, "en", sample_players(name)))) in english
 
 
 def test_the_chinese_summary_and_settlement_have_no_english_words(client: FlaskClient, upload: Upload) -> None:
@@ -116,7 +117,8 @@ def test_the_illegal_page_says_the_payments_have_no_basis_and_how_to_undo_them(c
     """Issue 20 point 3, on the page an operator reads (zh)."""
     html = page(client, f"/records/{stored(upload, 'illegal-wall-tampered')}", lang="zh")
     doc = json.loads((SAMPLES / "illegal-wall-tampered.json").read_text(encoding="utf-8"))
-    assert dispute_text("illegal_no_basis", "zh", seat="1号位", step=21) in html
+    assert dispute_text("illegal_no_basis", "zh", seat=seat_label(1, "zh", sample_players("illegal-wall-tampered")),
+                        step=21) in html
     first = doc["result"]["scores"][0]
     key = "undo_returns" if first > 0 else "undo_gets_back" if first < 0 else "undo_nothing"
     assert dispute_text(key, "zh", amount=abs(first)) in html and "若撤销记录" in html

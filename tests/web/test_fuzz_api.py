@@ -33,9 +33,9 @@ from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 
 from app import create_app
-from records.verify import verify
 from records.pipeline import Pipeline
-from records.storage import Store
+from records.store import Store
+from records.verify import verify
 from bench.hostile_bodies import HOSTILE_TOKENS, with_token
 from tests.conftest import EXAMPLES, api_token, reference_paths
 from web.db import trail_key

@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from records.storage import Store
+from records.store import Store
 from tests.conftest import example_path, load_example, make_zip, variant
 
 BIG = "9223372036854775808"

@@ -4,6 +4,7 @@ Stored audits keep `code` and `params`, so one stored in English reads in Chines
 before codes existed keeps its words."""
 from __future__ import annotations
 
+import json
 from html import unescape
 from typing import Any, Callable
 
@@ -11,11 +12,13 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from audit.catalogue import render_finding, render_note
-from records.storage import Store
+from audit.catalogue import render_finding, render_note, seat_names
+from records.store import Store
 from tests.conftest import ROOT
 
 Upload = Callable[..., Any]
+NAMES = seat_names(json.loads((ROOT / "samples" / "missettled-burn-not-applied.json").read_text(encoding="utf-8")))
+"""The players of the sample every test here uploads: the messages name them."""
 
 
 def stored(upload: Upload, name: str) -> int:
@@ -49,29 +52,29 @@ def test_the_api_speaks_the_asked_language(client: FlaskClient, upload: Upload, 
     record_id = stored(upload, "missettled-burn-not-applied")
     audit = burn_audit(client, record_id, **kwargs)
     finding = burn(audit)
-    assert finding["message"] == render_finding(finding, lang)
-    assert all(item["note"] == render_note(item, lang) for item in audit["settlement"]["items"])
+    assert finding["message"] == render_finding(finding, lang, NAMES)
+    assert all(item["note"] == render_note(item, lang, NAMES) for item in audit["settlement"]["items"])
 
 
 def test_the_page_cookie_does_not_change_the_api(client: FlaskClient, upload: Upload) -> None:
     record_id = stored(upload, "missettled-burn-not-applied")
     client.get("/records?lang=zh")  # the pages remember Chinese in a cookie
     finding = burn(burn_audit(client, record_id))
-    assert finding["message"] == render_finding(finding, "en")
+    assert finding["message"] == render_finding(finding, "en", NAMES)
 
 
 def test_record_detail_audit_list_and_reaudit_follow_the_language(client: FlaskClient, upload: Upload) -> None:
     record_id = stored(upload, "missettled-burn-not-applied")
     zh = {"Accept-Language": "zh"}
     detail = client.get(f"/api/records/{record_id}", headers=zh).get_json()
-    assert burn(detail["audit"])["message"] == render_finding(burn(detail["audit"]), "zh")
+    assert burn(detail["audit"])["message"] == render_finding(burn(detail["audit"]), "zh", NAMES)
     rows = client.get(f"/api/records/{record_id}/audits", headers=zh).get_json()
-    assert [burn(row["audit"])["message"] for row in rows] == [render_finding(burn(rows[0]["audit"]), "zh")]
+    assert [burn(row["audit"])["message"] for row in rows] == [render_finding(burn(rows[0]["audit"]), "zh", NAMES)]
     again = client.post(f"/api/records/{record_id}/audit?lang=zh", json={})
     assert again.status_code == 201
-    assert burn(again.get_json()["audit"])["message"] == render_finding(burn(again.get_json()["audit"]), "zh")
+    assert burn(again.get_json()["audit"])["message"] == render_finding(burn(again.get_json()["audit"]), "zh", NAMES)
     stored_row = client.get(f"/api/records/{record_id}/audits").get_json()[-1]
-    assert burn(stored_row["audit"])["message"] == render_finding(burn(stored_row["audit"]), "en")
+    assert burn(stored_row["audit"])["message"] == render_finding(burn(stored_row["audit"]), "en", NAMES)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -79,11 +82,11 @@ def test_the_report_page_and_what_if_speak_the_page_language(client: FlaskClient
     record_id = stored(upload, "missettled-burn-not-applied")
     finding = burn(burn_audit(client, record_id))
     page = unescape(client.get(f"/records/{record_id}?lang={lang}").get_data(as_text=True))
-    assert render_finding(finding, lang) in page
+    assert render_finding(finding, lang, NAMES) in page
     other = "zh" if lang == "en" else "en"
-    assert render_finding(finding, other) not in page
+    assert render_finding(finding, other, NAMES) not in page
     whatif = unescape(client.get(f"/records/{record_id}/whatif?lang={lang}&profile=weile").get_data(as_text=True))
-    assert whatif.count(render_finding(finding, lang)) >= 2  # the stored audit and the what-if one
+    assert whatif.count(render_finding(finding, lang, NAMES)) >= 2  # the stored audit and the what-if one
 
 
 def test_an_audit_stored_before_codes_keeps_its_words(app: Flask, client: FlaskClient, upload: Upload) -> None:

@@ -15,7 +15,8 @@ from flask.testing import FlaskClient
 
 from records import stats
 from records.pipeline import Pipeline
-from records.storage import RecordQuery, Store
+from records.queries import RecordQuery
+from records.store import Store
 from web.charts import Bar, Series, bar_chart_svg
 from tests.conftest import ROOT, dumps
 

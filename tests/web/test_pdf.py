@@ -22,13 +22,14 @@ from flask.testing import FlaskClient
 
 from audit import render
 from audit.api import trace_record
-from audit.catalogue import render_finding
+from audit.catalogue import render_finding, seat_label
 from audit.rulebook import rule_text
 from report.dispute import text as dispute_text
 from web import report
 from web.pdf.contents import drawn_steps
-from web.report_model import key_steps
+from report.model import key_steps
 from tests.conftest import ROOT
+from tests.helpers import sample_players
 
 Upload = Callable[..., Any]
 needs_poppler = pytest.mark.skipif(any(shutil.which(tool) is None for tool in ("pdftotext", "pdfinfo", "pdffonts")),
@@ -145,16 +146,16 @@ def test_the_dispute_is_on_page_one(client: FlaskClient, upload: Upload, tmp_pat
     audit = audit_of(client, record_id)
     assert audit["findings"]
     for finding in audit["findings"]:  # every finding as the catalogue's Chinese sentence
-        assert squeezed(render_finding(finding, "zh")) in flat, finding["code"]
+        assert squeezed(render_finding(finding, "zh", sample_players(name))) in flat, finding["code"]
     claimed = json.loads((ROOT / "samples" / f"{name}.json").read_text(encoding="utf-8"))["result"]["scores"]
     computed = (audit.get("settlement") or {}).get("scores")
     if computed is not None:  # each seat's row: computed, claimed, and record − audit
         for seat, (mine, theirs) in enumerate(zip(computed, claimed)):
             cells = [f"{v:+d}" if v else "0" for v in (mine, theirs, theirs - mine)]
-            assert re.search(rf"{seat} 号位( \S+)?\s+" + r"\s+".join(re.escape(c) for c in cells) + r"\b", first), (seat, cells)
+            assert re.search(rf"{seat}号位( \S+)?\s+" + r"\s+".join(re.escape(c) for c in cells) + r"\b", first), (seat, cells)
     else:  # an illegal hand: its payments have no basis, and what undoing them means (issue 20, point 3)
         illegal = next(f for f in audit["findings"] if f["kind"] == "illegal")
-        assert squeezed(dispute_text("illegal_no_basis", "zh", seat=f"{illegal['seat']}号位", step=illegal["step"])) in flat
+        assert squeezed(dispute_text("illegal_no_basis", "zh", seat=seat_label(illegal["seat"], "zh", sample_players(name)), step=illegal["step"])) in flat
         assert "若撤销记录" in first
 
 
@@ -209,8 +210,8 @@ def test_the_chinese_pdf_has_no_english(client: FlaskClient, upload: Upload, tmp
     text = text_of(pdf_of(client, f"/records/{record_id}.pdf", tmp_path))
     flat = squeezed(text)
     for finding in audit_of(client, record_id)["findings"]:
-        assert squeezed(render_finding(finding, "zh")) in flat
-        assert squeezed(render_finding(finding, "en")) not in flat
+        assert squeezed(render_finding(finding, "zh", sample_players(name))) in flat
+        assert squeezed(render_finding(finding, "en", sample_players(name))) not in flat
     detail = client.get(f"/api/records/{record_id}").get_json()
     data = " ".join([detail["game_id"], detail["platform"] or "", detail["client"] or "", detail["sha256"],
                      *(f"{s['name']} {s['player_id']}" for s in detail["seats"])])
@@ -219,7 +220,7 @@ def test_the_chinese_pdf_has_no_english(client: FlaskClient, upload: Upload, tmp
     english = text_of(pdf_of(client, f"/records/{record_id}.pdf", tmp_path, lang="en"))
     assert "Dispute summary" in english and "The whole hand" in english
     for finding in audit_of(client, record_id)["findings"]:
-        assert squeezed(render_finding(finding, "en")) in squeezed(english)
+        assert squeezed(render_finding(finding, "en", sample_players(name))) in squeezed(english)
 
 
 @needs_poppler
@@ -255,7 +256,7 @@ def test_pdf_of_an_illegal_hand_quotes_the_rule(client: FlaskClient, upload: Upl
     assert rule is not None and rule.lang == "zh"
     assert "过胡与过碰R13.1" in text and squeezed(rule.text)[:60] in text  # the rule's Chinese text
     (locked,) = [f for f in audit_of(client, record_id)["findings"] if f["code"] == "win_pass_locked"]
-    assert locked["rule"] == "R13.1" and squeezed(render_finding(locked, "zh")) in text
+    assert locked["rule"] == "R13.1" and squeezed(render_finding(locked, "zh", sample_players("illegal-pass-locked"))) in text
     assert any('class="badge"' in svg and ">过</text>" in svg for svg in drawings.values())  # seat 2 pass-locked
 
 
@@ -283,3 +284,61 @@ def test_overview_pdf(client: FlaskClient, upload: Upload, tmp_path: Path) -> No
 def test_pdf_of_an_unknown_record_is_404(client: FlaskClient) -> None:
     response = client.get("/records/4242.pdf")
     assert response.status_code == 404 and "record 4242 does not exist" in response.get_data(as_text=True)
+
+
+@needs_poppler
+def test_page_one_holds_every_payment_that_differs(client: FlaskClient, upload: Upload, tmp_path: Path) -> None:
+    """Issue 20, point 5: with items, every ledger row whose amounts differ; with scores only, the
+    payments the attribution names (the amounts that fit the record's totals)."""
+    record_id = stored(upload, "missettled-rob-paid-by-three")
+    first = page_texts(pdf_of(client, f"/records/{record_id}.pdf", tmp_path))[0]
+    doc = json.loads((ROOT / "samples" / "missettled-rob-paid-by-three.json").read_text(encoding="utf-8"))
+    audit = audit_of(client, record_id)
+    differing = [f for f in audit["findings"] if f["code"].startswith("item_")]
+    assert differing and "款项" in first
+    for f in differing:
+        p = f["params"]
+        row = (rf"{p['payer']}号位 \S+ → {p['payee']}号位 \S+\s+.*{re.escape(f['rule'])}\s+{p['due']}\s+{p['paid']}"
+               rf"\s+{p['paid'] - p['due']:+d}")
+        assert re.search(row, first), (row, first)
+    doc["result"].pop("items")
+    doc["game_id"] += "-scores"
+    (result,) = upload(json.dumps(doc, ensure_ascii=False).encode()).get_json()["results"]
+    first = page_texts(pdf_of(client, f"/records/{result['record_id']}.pdf", tmp_path))[0]
+    named = [f for f in audit_of(client, result["record_id"])["findings"] if f["code"].startswith("net_item_")]
+    assert named and "与记录合计相符" in first
+    for f in named:
+        p = f["params"]
+        assert re.search(rf"{p['payer']}号位 \S+ → {p['payee']}号位 \S+\s+.*{re.escape(f['rule'])}\s+{p['due']}\s+"
+                         rf"{p['fits']}", first), f
+
+
+def test_the_pdf_replays_a_stored_hand_once_and_does_not_check_its_schema_again(
+        client: FlaskClient, upload: Upload, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 24, point 3: the stored document passed the schema when it was stored; the report is
+    built from one trace (one audit with its replay, schema not checked) and the stored audit.
+    Counted at audit.trace and audit.api, which stay plain Python in a compiled build."""
+    import audit.api
+    import audit.trace
+
+    record_id = stored(upload, "missettled-rob-paid-by-three")
+    traced: list[dict[str, Any]] = []
+    audited: list[str] = []
+    audit_hand = audit.trace.audit_hand
+
+    def counted(doc: Any, **kwargs: Any) -> Any:
+        traced.append(kwargs)
+        return audit_hand(doc, **kwargs)
+
+    monkeypatch.setattr(audit.trace, "audit_hand", counted)
+    def counting(name: str, real: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            audited.append(name)
+            return real(*args, **kwargs)
+        return call
+
+    for name in ("audit_document", "audit_record", "audit_match"):
+        if hasattr(audit.api, name):
+            monkeypatch.setattr(audit.api, name, counting(name, getattr(audit.api, name)))
+    assert client.get(f"/records/{record_id}.pdf").status_code == 200
+    assert len(traced) == 1 and traced[0]["schema_checked"] is True and audited == []

@@ -17,6 +17,7 @@ from audit.catalogue import render_finding, render_note
 from audit.views import Marker, MarkerKind
 from web.labels import marker_label
 from tests.conftest import ROOT
+from tests.helpers import sample_players
 
 Upload = Callable[..., Any]
 SAMPLES = ROOT / "samples"
@@ -91,7 +92,7 @@ def test_illegal_step_is_highlighted_with_the_rule_text(client: FlaskClient, upl
     assert "过胡与过碰 R13.1" in html and escape(chinese.blocks[0].spans[-1].text) in html
     assert "Winning while locked is illegal." not in html  # the Chinese page quotes the Chinese text
     locked = Marker.of(MarkerKind.PASS_LOCK, seat=2)  # on the step that closed the window, naming the seat
-    assert markers(html, "step-1") == [("pass_lock", f"{marker_label(locked, 'zh')} 2 号位 Bo R13.1")]
+    assert markers(html, "step-1") == [("pass_lock", f"{marker_label(locked, 'zh')} 2号位 Bo R13.1")]
     assert 'class="tile-sprite"' in html and html.count('<use href="#zj-') > 150
     assert row(html, "step-deal") and "发牌" in html and "逐步回放" in html
     assert " style=" not in html and "onclick" not in html
@@ -106,7 +107,7 @@ def test_report_in_english_keeps_rule_names_in_chinese(client: FlaskClient, uplo
                      "Totals per seat", 'lang="en"'):
         assert fragment in html, fragment
     locked = Marker.of(MarkerKind.PASS_LOCK, seat=2)
-    assert markers(html, "step-1") == [("pass_lock", f"{marker_label(locked, 'en')} seat 2 Bo R13.1")]
+    assert markers(html, "step-1") == [("pass_lock", f"{marker_label(locked, 'en')} seat 2 (Bo) R13.1")]
 
 
 def test_missettled_ledger_marks_the_differences(client: FlaskClient, upload: Upload) -> None:
@@ -114,7 +115,7 @@ def test_missettled_ledger_marks_the_differences(client: FlaskClient, upload: Up
     html = page(client, f"/records/{record_id}")
     audit = json.loads((SAMPLES / "missettled-burn-not-applied.audit.json").read_text(encoding="utf-8"))
     (finding,) = [f for f in audit["findings"] if f["code"] == "burn_not_applied"]
-    assert "热炮 R8.3" in html and str(escape(render_finding(finding, "zh"))) in html  # the page's language
+    assert "热炮 R8.3" in html and str(escape(render_finding(finding, "zh", sample_players("missettled-burn-not-applied")))) in html  # the page's language
     assert 'href="#settlement"' in html  # a settlement finding links to the ledger
     ledger_html = html[html.index('class="ledger"'):html.index('id="chickens"')]
     assert len(re.findall(r'class="differs[ "]', ledger_html)) == 1 and "+1" in ledger_html
@@ -122,7 +123,7 @@ def test_missettled_ledger_marks_the_differences(client: FlaskClient, upload: Up
     assert totals_html.count('class="differs"') == 2
     assert [kind for kind, _ in markers(html, "step-2")] == ["hot_shot"]  # the marker on the shot
     (hand,) = [item for item in audit["settlement"]["items"] if item["kind"] == "hand"]
-    assert str(escape(render_note(hand, "zh"))) in html
+    assert str(escape(render_note(hand, "zh", sample_players("missettled-burn-not-applied")))) in html
 
 
 def test_chickens_and_the_flip_tile(client: FlaskClient, upload: Upload) -> None:

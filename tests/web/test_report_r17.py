@@ -8,6 +8,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from audit.catalogue import render_note
+from tests.helpers import sample_players
 from tests.web.test_report import page, stored
 
 Upload = Callable[..., Any]
@@ -22,6 +23,6 @@ def test_report_shows_the_house_rule_payments(client: FlaskClient, upload: Uploa
     audit = client.get(f"/api/records/{rid}/audit", query_string={"lang": "zh"})
     assert audit.status_code == 200
     items = [i for i in audit.get_json()["settlement"]["items"] if i["code"] == code]
-    assert items and all(render_note(i, "zh") in html for i in items)
+    assert items and all(render_note(i, "zh", sample_players(name)) in html for i in items)
     if code == "follow_dealer":
         assert "跟庄" in html

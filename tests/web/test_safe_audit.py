@@ -7,9 +7,9 @@ import pytest
 from flask.testing import FlaskClient
 
 from records.pipeline import OptionsRefused, Pipeline
-from records.storage import Store
+from records.store import Store
 from tests.conftest import dumps, load_example
-from tests.records.test_storage import one
+from tests.records.test_store import one
 
 
 @pytest.fixture

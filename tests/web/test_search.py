@@ -78,11 +78,11 @@ def test_case_and_decision_filters_on_the_page(client: FlaskClient) -> None:
 
 def test_counts_cut_short_say_at_least_and_offer_the_full_count(client: FlaskClient,
                                                                   monkeypatch: Any) -> None:
-    import records.storage as storage
+    import records.queries as queries
 
     first, second = two(client)
-    monkeypatch.setattr(storage, "COUNT_STEP", 1)
-    monkeypatch.setattr(storage, "COUNT_BUDGET", 1)
+    monkeypatch.setattr(queries, "COUNT_STEP", 1)
+    monkeypatch.setattr(queries, "COUNT_BUDGET", 1)
     mix = {"player": "阿明", "game_id": "GY", "per_page": "1"}
     body = client.get("/api/records", query_string=mix).get_json()
     assert body["exact"] is False and body["total"] <= 1 and [r["id"] for r in body["records"]] == [first]

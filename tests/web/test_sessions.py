@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from records import throttle
 from records.security import AccountError, check_password
-from records.storage import Store
+from records.store import Store
 from tests.conftest import TEST_PASSWORD, add_account, example_path, login
 from web.db import trail_key
 

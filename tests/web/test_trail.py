@@ -11,7 +11,9 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from app import create_app
 from records import trail
-from records.storage import APPEND_ONLY, Store, sha256
+from records.migrations import APPEND_ONLY
+from records.rows import sha256
+from records.store import Store
 from web.db import get_access_db, trail_key
 from web.views import merged_entries
 from tests.conftest import ROOT, dumps, example_path, failing_auditor, load_example, login, variant
@@ -161,7 +163,7 @@ def test_verify_passes_then_finds_changed_bytes_and_trail_rows(app: Flask, clien
     try:  # someone with the file drops the triggers and edits behind the service's back
         store.db.execute("DROP TRIGGER documents_no_update")
         store.db.execute("DROP TRIGGER trail_no_update")
-        with store.write():
+        with store.atomic():
             store.db.execute("UPDATE documents SET raw = replace(raw, 'P1', 'PX') WHERE id = 1")
             store.db.execute("UPDATE trail SET actor = 'nobody' WHERE id = 2")
     finally:
@@ -179,7 +181,7 @@ def test_verify_finds_a_removed_trail_row(app: Flask, client: FlaskClient, runne
     store = store_of(app)
     try:
         store.db.execute("DROP TRIGGER trail_no_delete")
-        with store.write():
+        with store.atomic():
             store.db.execute("DELETE FROM trail WHERE id = 1")
     finally:
         store.close()

@@ -8,7 +8,8 @@ from typing import Any
 from flask import render_template
 
 from records import trail
-from records.storage import Store, now
+from records.rows import now
+from records.store import Store
 from web.pdf.contents import drawn_steps, evidence, finding_steps
 from web.report_model import report_context
 

@@ -8,7 +8,7 @@ from typing import Any
 from audit.api import trace_record
 from tests.conftest import ROOT
 from web.pdf.contents import drawn_steps, evidence, finding_steps
-from web.report_model import key_steps
+from report.model import key_steps
 
 
 def detail(audits: list[dict[str, Any]]) -> dict[str, Any]:

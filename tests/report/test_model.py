@@ -3,7 +3,7 @@ the record's claimed result (plain functions, no app)."""
 from __future__ import annotations
 
 from audit.catalogue import render_note
-from web.report_model import Compared, LedgerRow, ledger, record_result, seat_totals, working
+from report.model import Compared, LedgerRow, ledger, record_result, seat_totals, working
 
 
 def test_ledger_sums_per_kind_payer_and_payee_and_shows_differences() -> None:
@@ -54,3 +54,21 @@ def test_seat_totals_compare_computed_and_claimed() -> None:
 def test_record_result_is_empty_without_a_result_object() -> None:
     assert record_result({"result": {"scores": [1, -1]}}) == {"scores": [1, -1]}
     assert record_result({"result": [1]}) == {} and record_result({}) == {} and record_result(None) == {}
+
+
+def test_the_report_model_is_built_from_the_record_its_audit_and_one_trace() -> None:
+    """Issue 24, point 3: plain data from plain inputs (no app, no store, no request)."""
+    import json
+
+    from audit.api import audit_record, trace_record
+    from report.model import build_report
+    from tests.conftest import ROOT
+
+    doc = json.loads((ROOT / "samples" / "missettled-rob-paid-by-three.json").read_text(encoding="utf-8"))
+    audit = audit_record(doc, lang="zh")
+    model = build_report(doc, audit, trace_record(doc, lang="zh", schema_checked=True), "zh", ["x"] * 3)
+    assert model.dispute.verdict == "missettled" and model.settled and model.has_claimed_items
+    assert [(d.payer, d.payee) for d in model.differing] == [(r.payer, r.payee) for r in model.ledger if r.difference]
+    assert model.event_words == ["x"] * 3 and set(model.context()) >= {"ledger", "dispute", "steps", "differing"}
+    bare = build_report(doc, audit, None, "zh")  # the engine could not replay: the stored audit still shows
+    assert bare.steps == [] and bare.ledger == model.ledger

@@ -1,0 +1,613 @@
+"""A platform's own profile from its answers (issue 21, point 4; docs/fit.md).
+
+An operator rarely knows which of the profile's parameters its client plays. Given the platform's
+records, each with the result the platform claimed, the fit looks for the parameter values under
+which the most records come out clean, starting from a base profile (greedy coordinate ascent):
+
+1. every record is replayed and settled once under the base, watching which parameters the engine
+   read (`audit.reads`): a value of a parameter a record never read cannot change its answer, so it
+   is never tried on that record (`audit.answers`);
+2. every other value of every parameter (`audit.candidates.trials`) is tried on the records that
+   are not clean (on 600 of them, evenly spread, when there are more): a record is fixed only if
+   it was not clean, so this bounds what each value can gain;
+3. the most promising values are then answered on every record they touch, and the one that makes
+   the most records clean, net of those it spoils, is taken if it gains `min_gain` or more; 2 runs
+   again from the new profile. An answer found under one profile is reused under the next where
+   the two agree on every parameter it read. When a pass on a sample finds nothing, one pass on
+   every record not clean decides;
+4. the evidence is measured against the fitted profile, and every record is audited in full under
+   it: those still not clean are the platform's real mistakes, each with the values that would
+   make it clean alone (and spoil more than they fix).
+
+Everything here is a pure function of the records and the profiles; nothing is stored.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from audit.answers import Case, Counts, Option, Settings
+from audit.candidates import Trial, options_key, setting_options, trial, trials, value_at
+from audit.catalogue import Lang
+from audit.engine import HandAudit, audit_hand
+from audit.findings import Verdict, verdict_of
+from audit.profile_toml import profile_toml
+from audit.profiles import Profile, ProfileError, apply_options, load_profile, to_data
+from audit.schema import validate_record
+
+MIN_GAIN: Final = 1
+"""Records a value must make clean, beyond those it spoils, to be taken: by default any gain, since
+the fit looks for the profile under which the most records are clean (`--min-gain` asks for more)."""
+
+RANK_SAMPLE: Final = 200
+"""Records not clean the search tries every value on to order the values, when there are more
+(the values it then takes are tallied on every record; `_Search.choose`)."""
+
+PAIR_SAMPLE: Final = 60
+"""Records not clean that pairs of values are tried on, when no single value gains."""
+
+PAIR_OPTIONS: Final = 8
+"""Pairs tallied in full at most, the ones that fix the most sampled records first."""
+
+PAIRS_PER_RECORD: Final = 24
+"""Pairs tried on one record at most."""
+
+SOLVED: Final = 12
+"""At most this many solved numbers join the options of one pass (`_Search._solved`)."""
+
+EXPLAINED_BY: Final = 3
+"""At most this many values are named beside a record the fitted profile leaves unexplained."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One hand of the set: where it came from (`file.jsonl line 3`, `match.json hands[2]`) and its document."""
+
+    source: str
+    doc: Any
+
+
+def records_of(doc: Any, source: str) -> list[Record]:
+    """The records of one JSON document: a `zhuoji-match/1` gives one per hand, anything else one."""
+    if isinstance(doc, dict) and doc.get("format") == "zhuoji-match/1" and isinstance(doc.get("hands"), list):
+        return [Record(f"{source} hands[{i}]", hand) for i, hand in enumerate(doc["hands"])]
+    return [Record(source, doc)]
+
+
+@dataclass
+class Tally:
+    """What one value does to the records, against the profile it is tried from: how many it
+    changes, how many it makes clean (fixes) and how many clean ones it spoils (breaks)."""
+
+    changes: int = 0
+    fixes: int = 0
+    breaks: int = 0
+    whole: bool = True
+    """False while only the records that were not clean have been asked (`fixes` is then exact,
+    `changes` and `breaks` are not known)."""
+
+    @property
+    def gain(self) -> int:
+        """Clean records won, net."""
+        return self.fixes - self.breaks
+
+    def reversed(self) -> Tally:
+        """The same records seen from the other profile (what a value's removal does)."""
+        return Tally(self.changes, self.breaks, self.fixes, self.whole)
+
+    def add(self, other: Tally) -> Tally:
+        """The tallies of two sets of records together."""
+        return Tally(self.changes + other.changes, self.fixes + other.fixes, self.breaks + other.breaks,
+                     self.whole and other.whole)
+
+    def to_json(self) -> dict[str, int | None]:
+        """The tally as JSON (`changes` and `breaks` null where they were not measured)."""
+        if not self.whole:
+            return {"changes": None, "fixes": self.fixes, "breaks": None}
+        return {"changes": self.changes, "fixes": self.fixes, "breaks": self.breaks}
+
+
+def _tally(cases: list[Case], opt: Option, whole: bool) -> Tally:
+    """The tally of one option over records it has been answered on (`whole`: all of them)."""
+    out = Tally(whole=whole)
+    for case in cases:
+        cur = case.current
+        assert cur is not None
+        if not opt.diff & cur.reads:
+            continue
+        got = case.tried[opt.trial.key].answer
+        if got.computed != cur.answer.computed:
+            out.changes += 1
+        if got.clean and not cur.answer.clean:
+            out.fixes += 1
+        elif cur.answer.clean and not got.clean:
+            out.breaks += 1
+    return out
+
+
+# ---------------------------------------------------------------- the result
+
+@dataclass(frozen=True)
+class Step:
+    """One value the search took, its tally when taken, the clean records after it, and the other
+    values that would have gained as much (the records cannot tell them apart)."""
+
+    parameter: str
+    value: Any
+    options: dict[str, Any]
+    tally: Tally
+    clean: int
+    ties: tuple[tuple[str, Any], ...] = ()
+    together: tuple[tuple[str, Any], ...] = ()
+    """The other values taken with it, where only the pair gains (`_Search.choose_pair`)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The step as JSON."""
+        return {"parameter": self.parameter, "value": self.value, "options": self.options, **self.tally.to_json(),
+                "clean": self.clean, "ties": [{"parameter": p, "value": v} for p, v in self.ties],
+                "together": [{"parameter": p, "value": v} for p, v in self.together]}
+
+
+@dataclass(frozen=True)
+class Tried:
+    """One value of a parameter and what it does against the fitted profile: for the fitted value
+    itself (when it is not the base's), what it does against the base's value there."""
+
+    value: Any
+    tally: Tally
+    fitted: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as JSON."""
+        return {"value": self.value, "fitted": self.fitted, **self.tally.to_json()}
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Every value tried for one parameter, with the base's and the fitted value."""
+
+    parameter: str
+    base: Any
+    fitted: Any
+    values: tuple[Tried, ...]
+
+    @property
+    def changed(self) -> bool:
+        """Whether the fit moved this parameter off the base's value."""
+        return bool(self.base != self.fitted)
+
+    @property
+    def touches(self) -> bool:
+        """Whether any value tried changes any record."""
+        return any(t.tally.changes for t in self.values)
+
+    def to_json(self) -> dict[str, Any]:
+        """The parameter's evidence as JSON."""
+        return {"parameter": self.parameter, "base": self.base, "fitted": self.fitted, "changed": self.changed,
+                "values": [t.to_json() for t in self.values]}
+
+
+@dataclass(frozen=True)
+class Unexplained:
+    """A record the fitted profile does not make clean: its audit under that profile, and the values
+    that would make it clean on their own (each spoiling more records than it fixes)."""
+
+    record: Record
+    audit: HandAudit
+    explained_by: tuple[tuple[str, Any, Tally], ...] = ()
+
+    @property
+    def verdict(self) -> Verdict:
+        """The record's verdict under the fitted profile."""
+        return verdict_of(self.audit.findings)
+
+    def to_json(self, lang: Lang | str = Lang.EN) -> dict[str, Any]:
+        """The record, its verdict and findings in `lang`, and the values that would explain it."""
+        audit = self.audit.to_json(lang)
+        return {"source": self.record.source, "game_id": audit["game_id"], "verdict": audit["verdict"],
+                "findings": audit["findings"],
+                "explained_by": [{"parameter": p, "value": v, **t.to_json()} for p, v, t in self.explained_by]}
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The fitted profile and the evidence for it."""
+
+    base: Profile
+    profile: Profile
+    options: dict[str, Any]
+    """The parameters set otherwise than in `base`, as `rules.options`."""
+    records: int
+    usable: int
+    clean_before: int
+    clean_after: int
+    steps: tuple[Step, ...]
+    evidence: tuple[Evidence, ...]
+    unexplained: tuple[Unexplained, ...]
+    invalid: tuple[Unexplained, ...]
+    counts: Counts
+
+    def profile_text(self) -> str:
+        """The fitted profile as a profile file (TOML), each changed parameter with its evidence."""
+        header = [f"{self.profile.title}: written by python -m audit.fit (docs/fit.md).",
+                  f"Base {self.base.name}; {self.usable} records, clean {self.clean_before} under the base, "
+                  f"{self.clean_after} under this profile.", "",
+                  "Every parameter is here; those the fit changed say so above them."]
+        notes = {}
+        for e in self.evidence:
+            if e.changed:
+                t = e.values[0].tally
+                counts = f"changes {t.changes}, fixes {t.fixes}, breaks {t.breaks}" if t.whole else f"fixes {t.fixes}"
+                notes[e.parameter] = (f"fitted: {json.dumps(e.base, ensure_ascii=False)} in {self.base.name}; "
+                                      f"{counts} of the records")
+        return profile_toml(self.profile, header=header, notes=notes)
+
+    def to_json(self, lang: Lang | str = Lang.EN) -> dict[str, Any]:
+        """The fit as JSON (docs/fit.md), messages in `lang`."""
+        return {"base": self.base.name, "profile": self.profile.name, "options": self.options,
+                "fitted": to_data(self.profile),
+                "records": self.records, "usable": self.usable,
+                "clean": {"base": self.clean_before, "fitted": self.clean_after},
+                "steps": [s.to_json() for s in self.steps],
+                "evidence": [e.to_json() for e in self.evidence],
+                "unexplained": [u.to_json(lang) for u in self.unexplained],
+                "invalid": [u.to_json(lang) for u in self.invalid],
+                "search": self.counts.to_json()}
+
+
+# ---------------------------------------------------------------- the search
+
+def _usable(record: Record, base: Profile) -> bool:
+    doc = record.doc
+    return not validate_record(doc) and len(doc["seats"]) in base.players
+
+
+def _without_own_rules(doc: dict[str, Any], base: Profile) -> dict[str, Any]:
+    """The record as the fit reads it: under `base`, its own `rules.options` left out (as a what-if's)."""
+    return {**doc, "rules": {"profile": base.name}}
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _solve(s0: tuple[int, ...], s1: tuple[int, ...] | None, claimed: tuple[int, ...], v0: int, v1: int) -> int | None:
+    """The value v0 + k (v1 - v0) for which the move s0 -> s1, scaled by k, reaches `claimed`; None
+    where no whole non-negative value other than v0 does."""
+    if s1 is None or s1 == s0:
+        return None
+    d = [b - a for a, b in zip(s0, s1)]
+    t = [c - a for a, c in zip(s0, claimed)]
+    i = next(j for j, x in enumerate(d) if x)
+    num = t[i] * (v1 - v0)
+    if num % d[i]:
+        return None
+    value = v0 + num // d[i]
+    if value < 0 or value == v0 or any(t[j] * (v1 - v0) != (value - v0) * d[j] for j in range(len(d))):
+        return None
+    return value
+
+
+def _pairs(case: Case, options: list[Option]) -> list[tuple[Option, Option]]:
+    """Pairs of values, of two parameters, whose moves of a record's scores add up to what it
+    claims: where each value alone moves the scores from s0 by d_a and d_b, and s0 + d_a + d_b are
+    the claimed scores (the pair is then answered for real: its payments, not only its sums)."""
+    cur, claimed = case.current, case.claimed
+    assert cur is not None
+    s0 = cur.answer.scores
+    if s0 is None or claimed is None:
+        return []
+    by_move: dict[tuple[int, ...], list[Option]] = {}
+    for opt in options:
+        if not opt.diff & cur.reads or opt.trial.together:
+            continue
+        got = case.tried[opt.trial.key].answer.scores
+        if got is not None and got != s0:
+            by_move.setdefault(tuple(g - s for g, s in zip(got, s0)), []).append(opt)
+    target = tuple(c - s for c, s in zip(claimed, s0))
+    out: list[tuple[Option, Option]] = []
+    for move, firsts in by_move.items():
+        rest = tuple(t - m for t, m in zip(target, move))
+        for a in firsts:
+            out += [(a, b) for b in by_move.get(rest, []) if a.trial.parameter < b.trial.parameter]
+    return out[:PAIRS_PER_RECORD]
+
+
+def _spread(cases: list[Case], n: int) -> list[Case]:
+    """`n` of the records, evenly spread over the set (the same ones for the same set)."""
+    if len(cases) <= n:
+        return cases
+    return [cases[i * len(cases) // n] for i in range(n)]
+
+
+class _Search:
+    """The state of the search: the records, the current profile, its options and their tallies."""
+
+    def __init__(self, cases: list[Case], base: Profile, min_gain: int, sample: int = RANK_SAMPLE) -> None:
+        self.cases = cases
+        self.base = base
+        self.min_gain = min_gain
+        self.sample = sample
+        self.settings = Settings()
+        self.counts = Counts()
+        self.current = self.settings.of(base)
+        self.options = self._options()
+        self.tallies: dict[str, Tally] = {}
+        self._whole: set[str] = set()
+        """Options tallied over every record against the current profile."""
+
+    def _options(self) -> list[Option]:
+        out = []
+        for trial in trials(self.current.profile, self.base):
+            setting = self.settings.of(trial.profile)
+            out.append(Option(trial, setting, self.settings.diff(self.current, setting)))
+        return out
+
+    def start(self) -> None:
+        """Every record answered under the base, watching what it reads."""
+        self.counts.passes = 1
+        for case in self.cases:
+            case.start(self.current, self.counts)
+
+    def _complete(self, opts: list[Option], watched: bool = True) -> None:
+        """Answer options on every record and tally them over all."""
+        for case in self.cases:
+            case.fill(self.current, opts, self.settings, self.counts, watched=watched)
+        for opt in opts:
+            self.tallies[opt.trial.key] = _tally(self.cases, opt, True)
+            self._whole.add(opt.trial.key)
+
+    def _weigh(self, opt: Option, below: int) -> Tally | None:
+        """An option's tally over every record, or None as soon as its net gain is sure to stay
+        below `below`: the records not clean first (they give its fixes), then the clean ones, each
+        a break or not, until the breaks leave less than `below`."""
+        out = Tally()
+        cur_clean = [c for c in self.cases if c.clean]
+        for case in [c for c in self.cases if not c.clean]:
+            case.fill(self.current, [opt], self.settings, self.counts)
+            out = out.add(_tally([case], opt, True))
+        for case in cur_clean:
+            if out.fixes - out.breaks < below:
+                return None
+            case.fill(self.current, [opt], self.settings, self.counts)
+            out = out.add(_tally([case], opt, True))
+        self.tallies[opt.trial.key] = out
+        self._whole.add(opt.trial.key)
+        return out
+
+    def choose(self, exact: bool) -> Option | None:
+        """The value that makes the most records clean, net (fewer changes first when two tie).
+
+        A value cannot gain more than it fixes, and only a record that is not clean can be fixed:
+        every value is first tried on those records alone (on `sample` of them, evenly spread, when
+        there are more and not `exact`), and the values are then answered on every record, most
+        fixes first, while their fixes could still beat the best net gain found (sampled: half of
+        it, a margin for the estimate). The answer is exact for the values it tallies in full; the
+        sample only orders them, and a search that finds nothing on a sample asks again `exact`."""
+        unclean = [c for c in self.cases if not c.clean]
+        asked = unclean if exact else _spread(unclean, self.sample)
+        for case in asked:
+            case.fill(self.current, self.options, self.settings, self.counts)
+        solved = self._solved(asked)
+        for case in asked:
+            case.fill(self.current, solved, self.settings, self.counts)
+        self.options += solved
+        scale = len(unclean) / len(asked) if asked else 0.0
+        self.tallies = {opt.trial.key: _tally(asked, opt, False) for opt in self.options}
+        self._whole = set()
+        estimate = {key: t.fixes * scale for key, t in self.tallies.items()}
+        order = sorted(self.options, key=lambda o: -estimate[o.trial.key])
+        return self._best(order, estimate, 1.0 if asked is unclean else 0.5)
+
+    def _best(self, order: list[Option], estimate: dict[str, float], margin: float) -> Option | None:
+        """Tally options in full, most promising first, while their estimated fixes could still beat
+        `margin` times the best net gain so far; the best (fewer changes first on a tie)."""
+        best: Option | None = None
+        for opt in order:
+            bar = self.min_gain if best is None else max(self.min_gain, self.tallies[best.trial.key].gain * margin)
+            if estimate[opt.trial.key] < bar:
+                break
+            # Weighed only as far as it could still be taken: a value no better than the best is
+            # dropped the moment its breaks say so (it stays tallied over the unclean records only).
+            need = self.min_gain if best is None else max(self.min_gain, self.tallies[best.trial.key].gain)
+            t = self._weigh(opt, need)
+            if t is not None and (best is None or (t.gain, -t.changes) > (
+                    self.tallies[best.trial.key].gain, -self.tallies[best.trial.key].changes)):
+                best = opt
+        return best
+
+    def choose_pair(self) -> Option | None:
+        """Two values taken together, where neither gains alone (a 热炮 paid without its bonus and
+        with the kong transfer: either alone still settles that hand wrong). Asked only when no
+        single value gains, of `PAIR_SAMPLE` records not clean: the pairs whose single moves add up
+        to the record's claimed scores (`_pairs`), tried on it, then those that fix the most
+        tallied in full as above."""
+        unclean = _spread([c for c in self.cases if not c.clean], PAIR_SAMPLE)
+        made: dict[str, Option | None] = {}
+        fixes: dict[str, int] = {}
+        for case in unclean:
+            pairs = [p for p in (self._pair(a, b, made) for a, b in _pairs(case, self.options)) if p is not None]
+            case.fill(self.current, pairs, self.settings, self.counts)
+            for opt in pairs:
+                if case.under(opt).clean:
+                    fixes[opt.trial.key] = fixes.get(opt.trial.key, 0) + 1
+        order = sorted((o for o in made.values() if o is not None and o.trial.key in fixes),
+                       key=lambda o: -fixes[o.trial.key])
+        for opt in order:
+            self.tallies[opt.trial.key] = Tally(whole=False)
+        return self._best(order[:PAIR_OPTIONS], {k: float(v) for k, v in fixes.items()}, 0.0)
+
+    def _pair(self, a: Option, b: Option, made: dict[str, Option | None]) -> Option | None:
+        options = {**a.trial.options, **b.trial.options}
+        key = options_key(options)
+        if key not in made:
+            try:
+                prof = apply_options(self.current.profile, options)
+            except ProfileError:
+                made[key] = None
+            else:
+                setting = self.settings.of(prof)
+                made[key] = Option(Trial(a.trial.parameter, a.trial.value, options, prof, together=(
+                    (b.trial.parameter, b.trial.value),)), setting, self.settings.diff(self.current, setting))
+        return made[key]
+
+    def _solved(self, asked: list[Case]) -> list[Option]:
+        """Numbers no enumeration names (kong_flower_bonus 5 where the base pays 3), solved from the
+        records: where a value v1 of a number parameter moves a record's scores from s0 (at the
+        current v0) by d, the value v0 + k (v1 - v0) with claimed - s0 = k d would give the claimed
+        scores if the payments grow in step with the number. Each value so solved becomes an option
+        like the others, answered and tallied in full before it can be taken (SOLVED of them, the
+        most often solved first)."""
+        known = {o.trial.key for o in self.options}
+        found: dict[tuple[str, int], int] = {}
+        for case in asked:
+            cur, claimed = case.current, case.claimed
+            if cur is None or cur.answer.scores is None or claimed is None:
+                continue
+            mine: set[tuple[str, int]] = set()
+            for opt in self.options:
+                v0, v1 = value_at(self.current.profile, opt.trial.parameter), opt.trial.value
+                if not (_number(v0) and _number(v1) and opt.diff & cur.reads):
+                    continue
+                value = _solve(cur.answer.scores, case.tried[opt.trial.key].answer.scores, claimed, v0, v1)
+                if value is not None:
+                    mine.add((opt.trial.parameter, value))
+            for key in mine:
+                found[key] = found.get(key, 0) + 1
+        out: list[Option] = []
+        for (parameter, value), _ in sorted(found.items(), key=lambda kv: -kv[1]):
+            made = trial(self.current.profile, parameter, value)
+            if made is not None and made.key not in known:
+                setting = self.settings.of(made.profile)
+                out.append(Option(made, setting, self.settings.diff(self.current, setting)))
+                known.add(made.key)
+            if len(out) == SOLVED:
+                break
+        return out
+
+    def ties(self, chosen: Option) -> tuple[tuple[str, Any], ...]:
+        """The other values tallied in full that gain as much, with as many fixes."""
+        t = self.tallies[chosen.trial.key]
+        return tuple((o.trial.parameter, o.trial.value) for o in self.options if o is not chosen
+                     and o.trial.key in self._whole and self.tallies[o.trial.key].gain == t.gain
+                     and self.tallies[o.trial.key].fixes == t.fixes)
+
+    def take(self, chosen: Option) -> None:
+        """Move to the chosen value."""
+        parameter = chosen.trial.parameter
+        back = options_key(setting_options(parameter, value_at(self.current.profile, parameter)))
+        for case in self.cases:
+            case.take(chosen, back)
+        self.current = chosen.setting
+        self.options = self._options()
+        self.counts.passes += 1
+
+    def finish(self) -> None:
+        """The evidence against the fitted profile. The last `choose` was exact: every value has been
+        tried on every record still not clean (what it fixes). What it does to the clean ones is
+        measured, per parameter, for going back to the base's value and for the value that fixes
+        the most (the first of a tie), without watching (nothing is reused after this)."""
+        by: dict[str, list[Option]] = {}
+        for opt in self.options:
+            by.setdefault(opt.trial.parameter, []).append(opt)
+        wanted: list[Option] = []
+        for parameter, opts in by.items():
+            theirs = value_at(self.base, parameter)
+            back = [o for o in opts if o.trial.value == theirs and theirs != value_at(self.current.profile, parameter)]
+            best = max(opts, key=lambda o: self.tallies[o.trial.key].fixes)
+            wanted += [o for o in {id(o): o for o in [*back, best]}.values() if o.trial.key not in self._whole]
+        self._complete(wanted, watched=False)
+
+    def tally(self, opt: Option) -> Tally:
+        """An option's tally against the current profile."""
+        return self.tallies[opt.trial.key]
+
+
+def _fitted_options(steps: list[Step], base: Profile, search: _Search) -> dict[str, Any]:
+    """The options that make the fitted profile from the base: the steps' own, less those back at
+    the base's value, checked to give that very profile."""
+    out: dict[str, Any] = {}
+    for step in steps:
+        out.update(step.options)
+    out = {k: v for k, v in out.items() if value_at(base, k) != v or type(value_at(base, k)) is not type(v)}
+    if search.settings.of(apply_options(base, out)) is not search.current:  # pragma: no cover - a bug
+        raise RuntimeError(f"the fitted options {out!r} do not give the fitted profile")
+    return out
+
+
+def _step_of(parameter: str, steps: list[Step]) -> Step | None:
+    """The last step that set a parameter: itself, its table, or as the parameter another needed."""
+    for step in reversed(steps):
+        for key in step.options:
+            if key == parameter or key.startswith(parameter + ".") or parameter.startswith(key + "."):
+                return step
+    return None
+
+
+def _evidence(search: _Search, steps: list[Step]) -> list[Evidence]:
+    """Per parameter, every value tried against the fitted profile; the fitted value (when not the
+    base's) by what going back to the base's value would undo, else (no way back is tried: a table
+    taken whole, a parameter another needs) by the tally of the step that set it."""
+    by: dict[str, list[Option]] = {}
+    for opt in search.options:
+        by.setdefault(opt.trial.parameter, []).append(opt)
+    out = []
+    for parameter, opts in by.items():
+        theirs, mine = value_at(search.base, parameter), value_at(search.current.profile, parameter)
+        rows = [Tried(o.trial.value, search.tally(o)) for o in opts]
+        if theirs != mine:
+            back = next((o for o in opts if o.trial.value == theirs), None)
+            step = _step_of(parameter, steps)
+            tally = search.tally(back).reversed() if back is not None else step.tally if step else Tally(whole=False)
+            rows.insert(0, Tried(mine, tally, fitted=True))
+        out.append(Evidence(parameter, theirs, mine, tuple(rows)))
+    return out
+
+
+def _explained_by(case: Case, search: _Search) -> tuple[tuple[str, Any, Tally], ...]:
+    found = [o for o in search.options if case.under(o).clean]
+    found.sort(key=lambda o: -search.tally(o).gain)
+    return tuple((o.trial.parameter, o.trial.value, search.tally(o)) for o in found[:EXPLAINED_BY])
+
+
+def fit(records: list[Record], base_name: str, *, name: str | None = None, min_gain: int = MIN_GAIN) -> Fit:
+    """The profile under which the most of `records` are clean, searched from the profile
+    `base_name` (ProfileError when there is none); `name` names the fitted profile (default
+    `<base>_fit`). Each record is read as the platform's answer under its own conventions: its own
+    `rules.profile` and `rules.options` are not read (as a what-if under `base_name` would not)."""
+    base = load_profile(base_name)
+    usable: list[Record] = []
+    invalid: list[Unexplained] = []
+    for record in records:
+        if _usable(record, base):
+            usable.append(record)
+        else:
+            invalid.append(Unexplained(record, audit_hand(record.doc, profile=base.name)))
+    search = _Search([Case(r.doc) for r in usable], base, min_gain)
+    search.start()
+    clean = clean_before = sum(1 for c in search.cases if c.clean)
+    steps: list[Step] = []
+    while (chosen := search.choose(exact=False) or search.choose(exact=True) or search.choose_pair()) is not None:
+        clean += search.tally(chosen).gain
+        steps.append(Step(chosen.trial.parameter, chosen.trial.value, chosen.trial.options, search.tally(chosen),
+                          clean, search.ties(chosen), chosen.trial.together))
+        search.take(chosen)
+    search.finish()
+    for case in search.cases:
+        case.table = None  # (about 10 kB a record, not needed by the audit below)
+    options = _fitted_options(steps, base, search)
+    fitted = replace(search.current.profile, name=name or f"{base.name}_fit",
+                     title=f"{base.title}, fitted to {len(usable)} records",
+                     source=f"audit.fit of {len(usable)} records from {base.name} ({base.source})")
+    unexplained = []
+    clean_after = 0
+    for record, case in zip(usable, search.cases):
+        audit = audit_hand(_without_own_rules(record.doc, base), profile=base.name, options=options or None,
+                           schema_checked=True)
+        if verdict_of(audit.findings) is Verdict.CLEAN:
+            clean_after += 1
+        else:
+            unexplained.append(Unexplained(record, audit, _explained_by(case, search)))
+    return Fit(base, fitted, options, len(records), len(usable), clean_before, clean_after, tuple(steps),
+               tuple(_evidence(search, steps)), tuple(unexplained), tuple(invalid), search.counts)

@@ -1,0 +1,313 @@
+"""The store's writes: every uploaded hand kept verbatim, with every audit of it.
+
+SQLite through sqlite-utils, no Flask. Design (see docs/service.md):
+- `documents` holds bytes exactly as received, with their sha256; rows are
+  only ever inserted. They sit apart from `records` so that list queries scan
+  small rows and never page through blobs.
+- `records` is one row per (platform, game_id, revision), with the parsed
+  columns that search needs and a copy of the latest audit's verdict. The same
+  bytes uploaded again return the existing row; different bytes for the same
+  game become revision n+1 and the older revision stays retrievable.
+- `audits` is one row per audit (profile, options, engine version, findings,
+  settlement), so a re-audit under another profile or a newer engine adds a
+  row and keeps the old ones; `audit_rules` indexes the rule codes of findings.
+- `uploads` logs every receipt, duplicates included: who sent what, when.
+- Bytes first: the hands of a batch of units (a unit is never split) are written in one
+  transaction, then audited outside any transaction, then their audits are written in a second.
+
+Each write method is one `atomic` block (`records.db`), so a caller may put several of them,
+and its own writes (a receipt, a note), in one transaction by calling them inside one more.
+`Store` is the handle the service holds: the reads of `records.queries.Queries` and these
+writes; the tables come from `records.migrations`, the values of their rows from
+`records.rows`. The store never runs the engine: `records.pipeline` takes an upload through
+validate -> store bytes -> audit -> store audit and hands the store finished audits,
+so the store decides nothing about the game and is tested without the engine.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from records import db as connection
+from records import search, trail
+from records.ingest import Hand, Unit
+from records.migrations import migrate
+from records.queries import Queries, UnknownRecord
+from records.rows import audit_digest, identity, now, players_of, rule_codes, searchable, section_of, sha256
+
+Outcome = list[dict[str, Any]] | str | None
+"""What the engine made of a unit: its audits, why it failed, or None (not run: nothing to audit)."""
+
+_AUDIT_JSON = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+"""Findings and settlements as stored: an audit is a tree of JSON values, so the circular-reference
+check (a fifth of the encoding time of an audit, since findings and items carry `params`) is skipped."""
+
+
+@dataclass(frozen=True)
+class Stored:
+    """What happened to one hand of an upload."""
+
+    hand: Hand
+    record_id: int
+    game_id: str
+    platform: str
+    revision: int
+    status: str
+    """created (first revision), revision (new bytes for a known game) or duplicate."""
+    verdict: str | None
+    audit_error: str | None = None
+    """Why the record has no audit yet (the engine failed); the bytes are stored all the same."""
+
+
+class Store(Queries):
+    """Records, documents and audits in one SQLite database: the reads of `Queries` and the
+    writes below. `trail_key` keys the trail's chain (the web layer and the commands pass the
+    configured key; the default empty key is for tools and tests that open a scratch database)."""
+
+    def __init__(self, db: Database, trail_key: bytes = b"") -> None:
+        super().__init__(db)
+        self.trail_key = trail_key
+
+    @classmethod
+    def open(cls, path: str | Path, **kwargs: Any) -> Store:
+        """Connect, migrate and wrap; the usual way to get a store."""
+        db = connection.connect(path)
+        migrate(db)
+        return cls(db, **kwargs)
+
+    def close(self) -> None:
+        """Close the connection (`records.db.close`: the planner's statistics refreshed first)."""
+        connection.close(self.db)
+
+    def atomic(self) -> AbstractContextManager[Database]:
+        """`records.db.atomic` on this store's connection: one transaction, nested ones as
+        savepoints, everything rolled back on any exception. Writers outside this module (notes,
+        accounts, cases, receipts) put their rows and their trail entries in one."""
+        return connection.atomic(self.db)
+
+    # ----- writing ---------------------------------------------------------------
+
+    def insert_units(self, units: Sequence[Unit], *, uploader: str | None = None,
+                     actor: str | None = None) -> list[list[Stored]]:
+        """Phase one of an upload: the bytes, records, seats and receipts of every hand of these
+        units, in one transaction (a unit is never split), none audited yet. `actor` is the
+        account named in the trail (default: the uploader)."""
+        stamp = now()
+        with self.atomic():
+            return [self._insert_unit(unit, uploader, actor or uploader, stamp) for unit in units]
+
+    def _insert_unit(self, unit: Unit, uploader: str | None, actor: str | None, stamp: str) -> list[Stored]:
+        """Phase one: the bytes, records, seats and receipts of a unit (inside a transaction)."""
+        match_id: int | None = None
+        results = []
+        for hand in unit.hands:
+            existing, latest = self._known(hand)
+            if existing is not None:
+                results.append(self._log_duplicate(hand, existing, uploader, actor, stamp))
+                continue
+            if unit.is_match and match_id is None:
+                match_id = self._insert_match(unit, uploader, stamp)
+            results.append(self._insert_hand(hand, match_id, uploader, actor, stamp, latest))
+        return results
+
+    def attach_first_audits(self, stored: Sequence[list[Stored]], outcomes: Sequence[Outcome],
+                            engine_version: str, actor: str | None = None) -> list[list[Stored]]:
+        """Phase two of an upload, in one transaction: give each stored record without an audit
+        its first one from its unit's outcome, or flag it when the engine failed on the unit."""
+        if all(outcome is None for outcome in outcomes):
+            return list(stored)  # only duplicates of audited records: nothing to write
+        stamp = now()
+        with self.atomic():
+            return [[self._first_audit(item, outcome, engine_version, stamp, actor) for item in items]
+                    for items, outcome in zip(stored, outcomes)]
+
+    def _first_audit(self, item: Stored, outcome: Outcome, engine_version: str, stamp: str,
+                     actor: str | None) -> Stored:
+        """A record's first audit from its unit's outcome (inside the second transaction)."""
+        if item.verdict is not None:
+            return item
+        if isinstance(outcome, list):
+            return self._attach_audit(item, outcome[item.hand.index], engine_version, stamp, actor)
+        if isinstance(outcome, str):  # kept, marked so that lists and `reaudit` find it
+            self.db.execute("UPDATE records SET audit_error = ? WHERE id = ? AND latest_audit_id IS NULL",
+                            [outcome, item.record_id])
+            return replace(item, audit_error=outcome)
+        row = self.db.execute("SELECT verdict, audit_error FROM records WHERE id = ?", [item.record_id]).fetchone()
+        return replace(item, verdict=row[0], audit_error=row[1])  # set by an earlier unit of this batch
+
+    def _attach_audit(self, item: Stored, audit: dict[str, Any], engine_version: str, stamp: str,
+                      actor: str | None) -> Stored:
+        """The first audit of a record, unless a concurrent upload of the same bytes got there first."""
+        row = self.db.execute("SELECT latest_audit_id, verdict FROM records WHERE id = ?", [item.record_id]).fetchone()
+        if row[0] is None:
+            self._insert_audit(item.record_id, audit, None, engine_version, stamp, actor=actor)
+            return replace(item, verdict=audit["verdict"], audit_error=None)
+        return replace(item, verdict=row[1], audit_error=None)
+
+    def load_audited(self, pairs: Iterable[tuple[Hand, dict[str, Any]]], *, engine_version: str,
+                     uploader: str | None = None) -> int:
+        """Bulk-load standalone hands whose audits are already known (imports, benchmarks),
+        in one transaction; bytes already held are skipped. Returns how many were stored."""
+        stamp, stored = now(), 0
+        with self.atomic():
+            for hand, audit in pairs:
+                existing, latest = self._known(hand)
+                if existing is None:
+                    record_id = self._insert_hand(hand, None, uploader, uploader, stamp, latest).record_id
+                    self._insert_audit(record_id, audit, None, engine_version, stamp, actor=uploader)
+                    stored += 1
+        return stored
+
+    def add_audit(self, record_id: int, audit: dict[str, Any], *, options: dict[str, Any] | None,
+                  engine_version: str, actor: str | None = None, reason: str | None = None) -> dict[str, Any]:
+        """A further audit of a stored record (a re-audit): it becomes the latest, the old ones
+        stay, and the trail names `actor` (and the `reason` given, when one is) in the same transaction."""
+        self.record(record_id)  # UnknownRecord before any write
+        audit_id = self.add_audits([(record_id, audit)], options=options, engine_version=engine_version,
+                                   actor=actor, reason=reason)[0]
+        return self.audit_row(audit_id)
+
+    def add_audits(self, audits: Sequence[tuple[int, dict[str, Any]]], *, options: dict[str, Any] | None,
+                   engine_version: str, actor: str | None = None, reason: str | None = None) -> list[int]:
+        """Further audits of stored records in one transaction (`flask reaudit` writes a batch's
+        results this way): each becomes its record's latest, the old ones stay, and each has its
+        trail entry naming `actor` (and `reason`, when one is given). Returns the new audit ids, in order."""
+        stamp = now()
+        ids: list[int] = []
+        with self.atomic():
+            for record_id, audit in audits:
+                row = self.db.execute("SELECT latest_audit_id FROM records WHERE id = ?", [record_id]).fetchone()
+                if row is None:
+                    raise UnknownRecord(f"record {record_id} does not exist")
+                ids.append(self._insert_audit(record_id, audit, options, engine_version, stamp,
+                                              trail_action="reaudit", actor=actor, previous=row[0], reason=reason))
+        return ids
+
+    def _known(self, hand: Hand) -> tuple[dict[str, Any] | None, int]:
+        """The stored revision of this game with exactly these bytes, if any, and the game's highest
+        revision (0 for a new game), in one look-up: the row with these bytes sorts first, else the
+        newest (the unique (platform, game_id, revision) index finds the game's few rows)."""
+        platform, game_id = identity(hand.doc)
+        row = self.db.execute(
+            "SELECT id, revision, verdict, audit_error, sha256 = ? AS same FROM records "
+            "WHERE platform = ? AND game_id = ? ORDER BY same DESC, revision DESC LIMIT 1",
+            [hand.sha256, platform, game_id]).fetchone()
+        if row is None:
+            return None, 0
+        if row[4]:
+            return {"id": row[0], "revision": row[1], "verdict": row[2], "audit_error": row[3]}, row[1]
+        return None, row[1]
+
+    def _log_duplicate(self, hand: Hand, existing: dict[str, Any], uploader: str | None, actor: str | None,
+                       stamp: str) -> Stored:
+        """Record the receipt of bytes we already hold, and point at them."""
+        self._log_upload(existing["id"], hand, uploader, actor, stamp, "duplicate")
+        platform, game_id = identity(hand.doc)
+        return Stored(hand, existing["id"], game_id, platform, existing["revision"], "duplicate", existing["verdict"],
+                      existing["audit_error"])
+
+    def _insert_document(self, raw: bytes, raw_kind: str, digest: str) -> int:
+        """Keep bytes verbatim (`digest` is their sha256); documents are never updated or deleted."""
+        return self._insert("documents", {"sha256": digest, "size": len(raw), "raw_kind": raw_kind, "raw": raw})
+
+    def _insert_match(self, unit: Unit, uploader: str | None, stamp: str) -> int:
+        """Keep a match document whole so its hands can be re-audited with continuity."""
+        digest = sha256(unit.raw)
+        document_id = self._insert_document(unit.raw, "file" if unit.origin.member is None else "member", digest)
+        row = {"table_id": unit.table_id, "hands": unit.audit_count, "document_id": document_id,
+               "sha256": digest, "source": unit.origin.label(), "uploader": uploader,
+               "uploaded_at": stamp}
+        return self._insert("matches", row)
+
+    def _insert_hand(self, hand: Hand, match_id: int | None, uploader: str | None, actor: str | None,
+                     stamp: str, latest: int) -> Stored:
+        """Insert one record as revision `latest` + 1 of its game (`_known`, read inside this
+        transaction), not yet audited."""
+        platform, game_id = identity(hand.doc)
+        revision = latest + 1
+        row = {"platform": platform, "game_id": game_id, "revision": revision, "is_current": 1,
+               "sha256": hand.sha256, "document_id": self._insert_document(hand.raw, hand.raw_kind, hand.sha256),
+               "match_id": match_id, "match_index": hand.index if match_id is not None else None,
+               "source": hand.origin.label(), "uploader": uploader, "uploaded_at": stamp,
+               **searchable(hand.doc)}
+        if latest:  # a first revision has no older one to retire
+            self.db.execute("UPDATE records SET is_current = 0 WHERE platform = ? AND game_id = ?",
+                            [platform, game_id])
+        record_id = self._insert("records", row)
+        players = players_of(record_id, hand.doc)
+        self._insert_many("record_players", players)
+        self._insert("record_search", {"record_id": record_id,
+                                       "text": search.record_text(game_id, platform, row["client"], players)})
+        self._log_upload(record_id, hand, uploader, actor, stamp, "created" if revision == 1 else "revision")
+        return Stored(hand, record_id, game_id, platform, revision, "created" if revision == 1 else "revision", None)
+
+    def _insert_audit(self, record_id: int, audit: dict[str, Any], options: dict[str, Any] | None,
+                      engine_version: str, stamp: str, *, trail_action: str | None = "audit",
+                      actor: str | None = None, previous: int | None = None, reason: str | None = None) -> int:
+        """Store an audit and make it the record's latest (verdict and rule codes for search), with
+        its trail entry (`audit` for a first audit, `reaudit` later) carrying a digest of the row."""
+        findings = audit.get("findings") or []
+        row = {"record_id": record_id, "game_id": audit.get("game_id"), "profile": audit.get("profile"),
+               "options_json": None if options is None else json.dumps(options, ensure_ascii=False, allow_nan=False),
+               "engine_version": engine_version, "verdict": audit["verdict"],
+               "findings_json": _AUDIT_JSON.encode(findings),
+               "settlement_json": _AUDIT_JSON.encode(audit.get("settlement")), "created_at": stamp}
+        audit_id = self._insert("audits", row)
+        if trail_action is not None:
+            trail.append(self.db, at=stamp, actor=actor, action=trail_action, record_id=record_id, key=self.trail_key,
+                         detail={"audit_id": audit_id, "profile": audit.get("profile"), "options": options,
+                                 "verdict": audit["verdict"], "engine_version": engine_version,
+                                 "previous_audit_id": previous, "audit_sha256": audit_digest({**row, "id": audit_id}),
+                                 **({"reason": reason} if reason else {})})
+        codes = rule_codes(findings)
+        self._insert_many("audit_rules", [{"audit_id": audit_id, "rule": code, "section": section_of(code)}
+                                          for code in codes])
+        self.db.execute("UPDATE records SET latest_audit_id = ?, verdict = ?, audit_profile = ?, rules = ?, "
+                        "findings_count = ?, audit_error = NULL WHERE id = ?",
+                        [audit_id, audit["verdict"], audit.get("profile"), " ".join(codes), len(findings), record_id])
+        return audit_id
+
+    def _log_upload(self, record_id: int, hand: Hand, uploader: str | None, actor: str | None, stamp: str,
+                    outcome: str) -> None:
+        """Every receipt is logged, even of bytes already held, in the receipts and in the trail;
+        the entry names the receipt and what the record is, for `verify`."""
+        digest, source = hand.sha256, hand.origin.label()
+        upload_id = self._insert("uploads", {"record_id": record_id, "sha256": digest, "source": source,
+                                             "uploader": uploader, "uploaded_at": stamp, "outcome": outcome})
+        row = self.db.execute("SELECT platform, game_id, revision, document_id, match_id, match_index FROM records "
+                              "WHERE id = ?", [record_id]).fetchone()
+        detail: dict[str, Any] = {"outcome": outcome, "sha256": digest, "source": source, "uploader": uploader,
+                                  "upload_id": upload_id}
+        if outcome != "duplicate":
+            detail.update(platform=row[0], game_id=row[1], revision=row[2], document_id=row[3], match_id=row[4],
+                          match_index=row[5])
+            if row[4] is not None:
+                match = self.db.execute("SELECT sha256, document_id FROM matches WHERE id = ?", [row[4]]).fetchone()
+                detail.update(match_sha256=match[0], match_document_id=match[1])
+        trail.append(self.db, at=stamp, actor=actor, action="upload", record_id=record_id, detail=detail,
+                     key=self.trail_key)
+
+    def _insert(self, table: str, row: dict[str, Any]) -> int:
+        """INSERT one row and return its id. Plain SQL: sqlite-utils' insert() introspects the
+        table on every call, which cost more than the audit itself in the upload path."""
+        columns = ", ".join(row)
+        marks = ", ".join("?" * len(row))
+        row_id = self.db.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", list(row.values())).lastrowid
+        assert row_id is not None  # always set after a successful INSERT
+        return row_id
+
+    def _insert_many(self, table: str, rows: list[dict[str, Any]]) -> None:
+        """INSERT rows that share their keys (table and keys come from this module, never from input)."""
+        if rows:
+            columns = ", ".join(rows[0])
+            marks = ", ".join("?" * len(rows[0]))
+            self.db.conn.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})",
+                                     [list(row.values()) for row in rows])
+
+__all__ = ["Outcome", "Store", "Stored"]

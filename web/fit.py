@@ -1,0 +1,117 @@
+"""The fit page (issue 21.4, docs/fit.md): a platform's own profile from its records.
+
+- `GET /fit`: the form: upload record files, or choose stored records (a platform, and a client
+  prefix and dates if wanted), and the profile to start from.
+- `POST /fit`: the fit of those records (`audit.api.fit_records`), shown: the values taken, the
+  evidence per parameter, the records no value explains (stored ones link to their report), and
+  the fitted profile file. Nothing is stored.
+- `POST /fit/profile.toml`: the profile file of a fit, as a download, once the loader has read it
+  back (the page sends the file it shows; the service keeps nothing between the two requests).
+"""
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from flask import Blueprint, Response, render_template, request
+from flask.typing import ResponseReturnValue
+
+from audit import api
+from audit.profiles import ProfileError, parse_profile
+from web import engine
+from web.auth import READERS, requires
+from web.db import get_store
+from web.errors import ApiError
+from web.fit_records import Chosen, max_records, stored, uploaded
+from web.i18n import page_language
+
+bp = Blueprint("fit", __name__)
+
+
+def _context(**extra: Any) -> dict[str, Any]:
+    """What the form needs: the profiles, the platforms stored, the cap, and what was asked."""
+    return {"profiles": engine.profiles(), "platforms": get_store().distinct("platform"), "cap": max_records(),
+            "asked": request.form.to_dict() if request.method == "POST" else {}, **extra}
+
+
+def _name(form: dict[str, str], profile: str) -> str:
+    """The fitted profile's name (a profile file is named after it, so: letters, digits, _ and -)."""
+    name = (form.get("name") or "").strip() or f"{profile}_fit"
+    if not name.replace("_", "").replace("-", "").isalnum() or len(name) > 80:
+        raise ApiError(400, f"name: {name!r} is not a profile name (letters, digits, _ and - only)",
+                       {"name": ["letters, digits, _ and - only"]})
+    return name
+
+
+def _date(form: dict[str, str], key: str) -> str | None:
+    text = (form.get(key) or "").strip()
+    if not text:
+        return None
+    try:
+        return datetime.date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise ApiError(400, f"{key}: {text!r} is not a date (YYYY-MM-DD)", {key: ["YYYY-MM-DD"]}) from None
+
+
+def _limit(form: dict[str, str]) -> int | None:
+    text = (form.get("limit") or "").strip()
+    if not text:
+        return None
+    if not text.isdigit():
+        raise ApiError(400, f"limit: {text!r} is not a number", {"limit": ["a number"]})
+    return int(text)
+
+
+def _chosen(form: dict[str, str]) -> Chosen:
+    """The records the form asks for; ApiError naming the field otherwise."""
+    if form.get("source") == "stored":
+        platform = (form.get("platform") or "").strip()
+        if not platform:
+            raise ApiError(400, "platform: choose the platform whose stored records to fit", {"platform": ["required"]})
+        return stored(get_store(), platform, client=(form.get("client") or "").strip() or None,
+                      date_from=_date(form, "date_from"), date_to=_date(form, "date_to"), limit=_limit(form))
+    files = [(f.filename, f.read()) for f in request.files.getlist("files") if f.filename]
+    if not files:
+        raise ApiError(400, "files: choose one or more record files (.json, .jsonl, .zip)", {"files": ["required"]})
+    return uploaded(files)
+
+
+@bp.get("/fit")
+@requires(*READERS)
+def form() -> ResponseReturnValue:
+    """The form."""
+    return render_template("fit.html", **_context(result=None, chosen=None))
+
+
+@bp.post("/fit")
+@requires(*READERS)
+def run() -> ResponseReturnValue:
+    """Fit the records the form names and show the fit (or the form again with the problem)."""
+    form = request.form.to_dict()
+    profile = form.get("profile") or "weile"
+    chosen: Chosen | None = None
+    try:
+        if profile not in engine.profiles():
+            raise ApiError(400, f"profile: unknown profile {profile!r}", {"profile": ["unknown"]})
+        name = _name(form, profile)
+        chosen = _chosen(form)
+        if not chosen.records:
+            raise ApiError(400, "no record could be read: nothing to fit", {"files": ["no record"]})
+        result = api.fit_records(chosen.records, profile=profile, name=name, lang=page_language())
+    except ApiError as exc:
+        return render_template("fit.html", **_context(result=None, chosen=chosen, error=exc.description)), exc.code or 400
+    return render_template("fit.html", **_context(result=result, chosen=chosen))
+
+
+@bp.post("/fit/profile.toml")
+@requires(*READERS)
+def download() -> ResponseReturnValue:
+    """The profile file the page shows, as `<name>.toml`, once the loader accepts it."""
+    text = request.form.get("profile_file", "")
+    name = _name({"name": request.form.get("name", "")}, "")
+    try:
+        parse_profile(text, name)
+    except ProfileError as exc:
+        raise ApiError(400, f"profile_file: {exc.text(page_language(), with_path=True)}") from None
+    return Response(text, mimetype="application/toml",
+                    headers={"Content-Disposition": f'attachment; filename="{name}.toml"'})

@@ -1,0 +1,81 @@
+"""The records a fit of the web page reads (not a blueprint): uploaded files, or stored records.
+
+An upload is read as every upload is (`records.ingest.read_upload`: limits, strict JSON, the
+schema), but nothing is stored: a fit is a question about the records, not a new copy of them.
+Stored records are the latest revision of each record matching the page's filters, as the list
+shows them. Either way at most `FIT_MAX_RECORDS` records (default 2000; the command line,
+`python -m audit.fit`, takes any number).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import current_app
+
+from records.ingest import read_upload
+from records.queries import RecordQuery
+from records.store import Store
+from web.db import ingest_limits, validators
+from web.errors import ApiError
+
+DEFAULT_MAX = 2000
+
+
+@dataclass
+class Chosen:
+    """What a fit reads: (source, document) pairs, the stored record behind a source (for links),
+    and the problems of what could not be read, each naming file, line and JSON path."""
+
+    records: list[tuple[str, Any]] = field(default_factory=list)
+    record_ids: dict[str, int] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+def max_records() -> int:
+    """The most records one fit of the page reads."""
+    return int(current_app.config.get("FIT_MAX_RECORDS") or DEFAULT_MAX)
+
+
+def _over(count: int) -> ApiError:
+    cap = max_records()
+    return ApiError(413, f"{count} records: a fit on this page reads at most {cap} (python -m audit.fit reads any number)",
+                    {"files": [f"more than {cap} records"]})
+
+
+def uploaded(files: list[tuple[str, bytes]]) -> Chosen:
+    """The hands of uploaded files (a match gives one per hand); a file or hand that cannot be read
+    is a problem, the rest are read. 413 past `max_records()`."""
+    out = Chosen()
+    seen = 0
+    limits = ingest_limits()
+    for name, data in files:
+        batch = read_upload(name, data, limits=limits, validators=validators(), records_before=seen)
+        if batch.refused is not None:
+            raise ApiError(413, batch.refused.describe())
+        seen += batch.records
+        out.problems += [p.describe() for p in batch.problems]
+        out.records += [(hand.origin.label(), hand.doc) for unit in batch.units for hand in unit.hands]
+    if len(out.records) > max_records():
+        raise _over(len(out.records))
+    return out
+
+
+def stored(store: Store, platform: str, *, client: str | None = None, date_from: str | None = None,
+           date_to: str | None = None, limit: int | None = None) -> Chosen:
+    """The newest stored records of a platform (and client prefix, and dates), at most `limit`."""
+    cap = max_records()
+    limit = min(limit or cap, cap)
+    if limit < 1:
+        raise ApiError(400, "limit: must be 1 or more", {"limit": ["must be 1 or more"]})
+    query = RecordQuery(platform=platform, client=client or None, date_from=date_from or None, date_to=date_to or None,
+                        per_page=limit)
+    out = Chosen()
+    for row in store.search(query).rows:
+        source = f"record {row['id']} ({row['game_id']})"
+        out.records.append((source, store.document(row["id"])))
+        out.record_ids[source] = row["id"]
+    return out
+
+
+__all__ = ["Chosen", "max_records", "stored", "uploaded"]

@@ -18,17 +18,14 @@ from __future__ import annotations
 import json
 import os
 import zipfile
-import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from audit.origin import Origin
+from records.ingest import LINES_EXTENSIONS, RECORD_EXTENSIONS, ZIP_ERRORS, ZIP_EXTENSIONS, junk_reason
 
-LINES_SUFFIXES = (".jsonl", ".ndjson")
-JSON_SUFFIXES = (".json",)
-ZIP_SUFFIXES = (".zip",)
 FOLDER_SKIPPED = (".audit.json",)
 """Expected audits lying next to records in a folder (samples/, spec/examples/): not records."""
 FOLDER_SKIPPED_NAMES = ("manifest.json",)
@@ -36,9 +33,6 @@ FOLDER_SKIPPED_NAMES = ("manifest.json",)
 MiB = 1024 * 1024
 MAX_DOCUMENT_BYTES = 64 * MiB
 """Largest single JSON document (a .json file, a zip member, a line) read into memory."""
-ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, OSError, EOFError, ValueError, IndexError,
-              KeyError, RuntimeError, NotImplementedError)
-"""What zipfile may raise on a corrupt archive (records.ingest found these by fuzzing)."""
 CHUNK = MiB
 """Bytes read at a time when the planner looks for line boundaries."""
 
@@ -275,7 +269,7 @@ def plan(inputs: Sequence[str], sizes: Sizes = Sizes()) -> Plan:
                 continue
             seen.add(real)
             lowered = display.lower()
-            if lowered.endswith(JSON_SUFFIXES):
+            if lowered.endswith(RECORD_EXTENSIONS):
                 files.append((real, display))
                 if len(files) >= sizes.hands:
                     out.partitions.append(_files(files))
@@ -284,9 +278,9 @@ def plan(inputs: Sequence[str], sizes: Sizes = Sizes()) -> Plan:
             if files:
                 out.partitions.append(_files(files))
                 files = []
-            if lowered.endswith(LINES_SUFFIXES):
+            if lowered.endswith(LINES_EXTENSIONS):
                 out.partitions += _plan_lines(real, display, sizes)
-            elif lowered.endswith(ZIP_SUFFIXES):
+            elif lowered.endswith(ZIP_EXTENSIONS):
                 out.partitions += _plan_zip(real, display, sizes, out.skipped)
             else:
                 out.partitions.append(BrokenPartition(display, Unreadable("unreadable_input", {
@@ -313,7 +307,7 @@ def _expand(name: str, skipped: list[str]) -> Iterator[tuple[str, str]]:
         lowered = child.name.lower()
         if lowered.endswith(FOLDER_SKIPPED) or lowered in FOLDER_SKIPPED_NAMES:
             skipped.append(f"{display}: an expected audit or a manifest, not a record")
-        elif lowered.endswith(JSON_SUFFIXES + LINES_SUFFIXES + ZIP_SUFFIXES):
+        elif lowered.endswith(RECORD_EXTENSIONS + LINES_EXTENSIONS + ZIP_EXTENSIONS):
             yield str(child.resolve()), display
         else:
             skipped.append(f"{display}: not a .json, .jsonl or .zip file")
@@ -358,11 +352,11 @@ def _plan_zip(path: str, display: str, sizes: Sizes, skipped: list[str]) -> list
             name = info.filename
             if name and info.is_dir():  # is_dir() raises IndexError on an empty name
                 continue
-            junk = _junk(name) if name else "a member without a name"
+            junk = junk_reason(name) if name else "a member without a name"
             if junk:
                 skipped.append(f"{display}!{name}: {junk}")
                 continue
-            if name.lower().endswith(LINES_SUFFIXES):
+            if name.lower().endswith(LINES_EXTENSIONS):
                 if group:  # members stay in directory order whatever the partition size
                     parts.append(_members(path, display, group))
                     group, group_bytes = [], 0
@@ -404,19 +398,6 @@ def _plan_zip_lines(archive: zipfile.ZipFile, info: zipfile.ZipInfo, index: int,
     if count:
         parts.append(ZipLinesPartition(path, display, index, info.filename, first, count))
     return parts
-
-
-def _junk(name: str) -> str | None:
-    """Why a zip member is not read (records.ingest's rules), or None."""
-    base = name.rsplit("/", 1)[-1]
-    lowered = base.lower()
-    if name.startswith("__MACOSX/") or base.startswith("."):
-        return "hidden or system file"
-    if lowered.endswith(ZIP_SUFFIXES):
-        return "nested archives are not read"
-    if not lowered.endswith(JSON_SUFFIXES + LINES_SUFFIXES):
-        return "not a .json or .jsonl member"
-    return None
 
 
 def _read_line(stream: Any) -> bytes:

@@ -30,9 +30,14 @@ Result = tuple[int, dict[str, Any] | str]
 def reaudit_partition(partition: StorePartition, engine: Engine) -> list[Result]:
     """On a worker: the engine's audit of each record of the partition (a match hand with its match)."""
     results: list[Result] = []
-    cache: dict[str, list[dict[str, Any]]] = {}
+    # (cache key, audits) of the last match: its hands come one after the other, each with the
+    # match's bytes, which are parsed and audited once.
+    last: tuple[str, list[dict[str, Any]]] | None = None
     for document in partition.read():
         record_id = document.origin.record_id
+        if record_id is not None and last is not None and document.cache_key == last[0]:
+            results.append((record_id, last[1][document.pick or 0]))
+            continue
         doc, problem = parse(document)
         if record_id is None:  # the database itself could not be read: let the task fail and be retried
             raise RuntimeError(f"{document.origin.label()}: {problem.params if problem else 'unreadable'}")
@@ -41,15 +46,13 @@ def reaudit_partition(partition: StorePartition, engine: Engine) -> list[Result]
             continue
         hands = doc.get("hands") if document.pick is not None and isinstance(doc, dict) else None
         count = len(hands) if isinstance(hands, list) else 1
-        audits = cache.get(document.cache_key) if document.cache_key else None
         try:
-            if audits is None:
-                audits = engine.run(doc, count=count)
+            audits = engine.run(doc, count=count)
         except AuditFailed as exc:
             results.append((record_id, str(exc)))
             continue
         if document.cache_key:
-            cache = {document.cache_key: audits}
+            last = (document.cache_key, audits)
         results.append((record_id, audits[document.pick or 0]))
     return results
 

@@ -77,18 +77,21 @@ def audits(documents: Iterator[Document], settings: Settings) -> Iterator[Audite
     """Every hand's audit, in order: exactly what `python -m audit --json` prints for the same
     document (same function, same profile, options and language), or an invalid audit for a
     document that could not be read."""
-    cache: dict[str, list[dict[str, Any]]] = {}
+    # (cache key, parsed document, audits) of the last keyed document: the store gives a match once
+    # per hand, one hand after the other, and its bytes are parsed and audited once, not per hand.
+    last: tuple[str, Any, list[dict[str, Any]]] | None = None
     for document in documents:
-        doc, problem = parse(document)
-        if problem is not None:
-            yield Audited(document.origin, None, None, unreadable_audit(problem, settings))
-            continue
-        results = cache.get(document.cache_key) if document.cache_key else None
-        if results is None:
+        if last is not None and document.cache_key == last[0]:
+            _, doc, results = last
+        else:
+            doc, problem = parse(document)
+            if problem is not None:
+                yield Audited(document.origin, None, None, unreadable_audit(problem, settings))
+                continue
             results = audit_document(doc, profile=settings.profile, options=settings.options_dict,
                                      lang=settings.lang)
             if document.cache_key:
-                cache = {document.cache_key: results}  # matches come hand after hand: keep the last one
+                last = (document.cache_key, doc, results)
         hands = doc.get("hands") if isinstance(doc, dict) and doc.get("format") == "zhuoji-match/1" else None
         is_match = isinstance(hands, list) and len(results) == len(hands)
         table = _text(doc.get("table_id")) if is_match else None

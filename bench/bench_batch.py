@@ -1,9 +1,10 @@
-"""Benchmark: `python -m batch` throughput at 1 and 2 workers, on a local cluster and on a
-scheduler with workers started as separate processes, memory per worker, and what a year of a
-busy platform would take.
+"""Benchmark: `python -m batch` throughput per worker against the engine alone on the same hands,
+at 1 and 2 workers, on a local cluster and on a scheduler with workers started as separate
+processes, memory per worker, and what a year of a busy platform would take.
 
     .venv/bin/python bench/bench_batch.py                     # 20,000 hands of the long corpus
     .venv/bin/python bench/bench_batch.py --hands 2000 --partition-size 250   # a quick check
+    .venv/bin/python bench/bench_batch.py --rounds 5 --skip-separate          # the per-worker ratio only
 
 The long corpus is bench/bench_audit.py's: the 30 reference games and the worked examples
 (about 91 events a hand, every rare event frequent), repeated to `--hands` hands with their
@@ -16,6 +17,17 @@ printed apart). Memory per worker is the peak resident size of each worker proce
 (ru_maxrss) after its run. The 1 -> 2 worker ratio is the scaling target (>= 1.8x); on a
 2-core machine it is only meaningful when nothing else runs.
 
+Per worker against the engine alone (issue 24: within 1.25x): `--rounds` times, in turn, the
+engine alone audits every hand of the file in this process (`audit.engine.audit_hand`, what
+bench/bench_audit.py times, on documents parsed beforehand a chunk at a time, the parsing not
+timed), then the batch audits the same file on a new local cluster of one worker (new, so each
+round pays what a real run pays once per worker: its first hands under each profile; imports
+excluded by the warm-up). Each round gives a ratio, engine hands/s over batch hands/s, taken
+pair by pair so that a change of load between rounds moves both; the medians are printed.
+The same in CPU time (the engine's process time; the worker process's user + system time over
+the run, its event loop and heartbeats included) is printed beside it: on a shared machine the
+CPU figures move less than the wall-clock ones. The 1-worker row is the round of median rate.
+
 The year estimate: 5,000,000 hands a day for 365 days, at the measured per-worker rate
 times the measured 2-worker efficiency (ratio / 2), on N machines of `--cores` cores each.
 """
@@ -26,6 +38,7 @@ import copy
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -41,10 +54,13 @@ from batch import driver  # noqa: E402
 from batch.inputs import Sizes, plan  # noqa: E402
 from batch.rows import Settings  # noqa: E402
 from batch.runner import cluster  # noqa: E402
+from audit.engine import audit_hand  # noqa: E402
 from bench.bench_audit import corpus, engine_mode  # noqa: E402
 
 PLATFORMS = ("alpha", "beta", "gamma")
 CLIENTS = ("android 5.0.1", "android 5.1.0", "ios 4.2", "web 2.3", "pc 1.0")
+WARM_HANDS = 100
+"""Hands the engine alone audits before its rounds (the long corpus repeats 35 hands)."""
 HANDS_PER_DAY = 5_000_000
 DAYS = 365
 
@@ -82,17 +98,67 @@ def _peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def _cpu_seconds() -> float:
+    """On a worker: the user + system time of its process so far (every thread)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def measure(client: Any, corpus_file: Path, out: Path, partition_size: int) -> dict[str, Any]:
     """One timed batch run on `client`'s cluster."""
     client.run(_warm)
     the_plan = plan([str(corpus_file)], Sizes(hands=partition_size))
+    cpu_before = client.run(_cpu_seconds)
     start = time.perf_counter()
     outcome = driver.run(the_plan, Settings(), out, client, stream=None)
     seconds = time.perf_counter() - start
+    cpu_after = client.run(_cpu_seconds)
+    cpu = sum(cpu_after[w] - cpu_before.get(w, 0.0) for w in cpu_after)
     peaks = sorted(client.run(_peak_mib).values())
     return {"hands": outcome.hands, "partitions": outcome.partitions, "seconds": round(seconds, 2),
             "hands_per_s": round(outcome.hands / seconds, 1), "workers": outcome.workers,
+            "worker_cpu_s": round(cpu, 2), "hands_per_cpu_s": round(outcome.hands / cpu, 1) if cpu else None,
             "worker_peak_mib": [round(p, 1) for p in peaks], "failed": len(outcome.failures)}
+
+
+def engine_alone(corpus_file: Path, chunk: int = 500) -> dict[str, Any]:
+    """The engine alone on every hand of `corpus_file`, in this process: documents parsed a chunk at
+    a time (not timed, and never the whole file in memory), each chunk audited (timed)."""
+    seconds = cpu = 0.0
+    hands = 0
+    with corpus_file.open("rb") as stream:
+        while lines := [line for _, line in zip(range(chunk), stream)]:
+            docs = [json.loads(line) for line in lines if line.strip()]
+            start, start_cpu = time.perf_counter(), time.process_time()
+            for doc in docs:
+                audit_hand(doc)
+            seconds += time.perf_counter() - start
+            cpu += time.process_time() - start_cpu
+            hands += len(docs)
+    return {"hands": hands, "seconds": round(seconds, 2), "hands_per_s": round(hands / seconds, 1),
+            "hands_per_cpu_s": round(hands / cpu, 1)}
+
+
+def against_engine(corpus_file: Path, work: Path, partition_size: int, rounds: int) -> dict[str, Any]:
+    """`rounds` pairs of (the engine alone, the batch on a new 1-worker local cluster) on the same file."""
+    with corpus_file.open("rb") as stream:  # the engine warm, as bench_audit.py times it: imports, profiles
+        for _, line in zip(range(WARM_HANDS), stream):
+            audit_hand(json.loads(line))
+    engines: list[dict[str, Any]] = []
+    batches: list[dict[str, Any]] = []
+    for index in range(rounds):
+        engines.append(engine_alone(corpus_file))
+        batches.append(local(1, corpus_file, work / f"per-worker-{index}", partition_size))
+    ratios = [e["hands_per_s"] / b["hands_per_s"] for e, b in zip(engines, batches)]
+    cpu_ratios = [e["hands_per_cpu_s"] / b["hands_per_cpu_s"] for e, b in zip(engines, batches)]
+    by_rate = sorted(batches, key=lambda b: b["hands_per_s"])
+    return {"engine_hands_per_s": statistics.median(e["hands_per_s"] for e in engines),
+            "engine_hands_per_cpu_s": statistics.median(e["hands_per_cpu_s"] for e in engines),
+            "batch_hands_per_s": statistics.median(b["hands_per_s"] for b in batches),
+            "batch_hands_per_cpu_s": statistics.median(b["hands_per_cpu_s"] for b in batches),
+            "ratio": round(statistics.median(ratios), 3), "cpu_ratio": round(statistics.median(cpu_ratios), 3),
+            "ratios": [round(r, 3) for r in ratios], "cpu_ratios": [round(r, 3) for r in cpu_ratios],
+            "engine_rounds": engines, "median_batch": by_rate[len(by_rate) // 2]}
 
 
 def local(workers: int, corpus_file: Path, out: Path, partition_size: int) -> dict[str, Any]:
@@ -155,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, default=20_000)
     ap.add_argument("--partition-size", type=int, default=1000)
     ap.add_argument("--cores", type=int, default=16, help="cores per machine for the year estimate")
+    ap.add_argument("--rounds", type=int, default=3, help="pairs of (engine alone, 1-worker batch) runs")
     ap.add_argument("--skip-separate", action="store_true", help="no scheduler + workers run")
     ap.add_argument("--json", action="store_true", help="also print the rows as JSON")
     args = ap.parse_args(argv)
@@ -165,8 +232,15 @@ def main(argv: list[str] | None = None) -> int:
         size_mib = corpus_file.stat().st_size / 2**20
         print(f"long corpus: {args.hands:,} hands, {events / args.hands:.0f} events/hand, {size_mib:.1f} MiB; "
               f"partitions of {args.partition_size}; engine: {engine_mode()}; load {os.getloadavg()[0]:.1f}")
-        rows = [local(1, corpus_file, work / "out1", args.partition_size),
-                local(2, corpus_file, work / "out2", args.partition_size)]
+        pair = against_engine(corpus_file, work, args.partition_size, max(args.rounds, 1))
+        print(f"engine alone (audit.engine.audit_hand, parsed hands, this process): "
+              f"{pair['engine_hands_per_s']:,.0f} hands/s, {pair['engine_hands_per_cpu_s']:,.0f} per CPU-second")
+        print(f"batch, 1 local worker: {pair['batch_hands_per_s']:,.0f} hands/s, "
+              f"{pair['batch_hands_per_cpu_s']:,.0f} per worker CPU-second")
+        print(f"engine alone / batch per worker: {pair['ratio']:.2f}x wall, {pair['cpu_ratio']:.2f}x CPU "
+              f"(target <= 1.25x; medians of {len(pair['ratios'])} pairs: wall {pair['ratios']}, "
+              f"CPU {pair['cpu_ratios']})")
+        rows = [pair["median_batch"], local(2, corpus_file, work / "out2", args.partition_size)]
         if not args.skip_separate:
             rows.append(separate(corpus_file, work / "out3", args.partition_size, work))
         for row in rows:
@@ -184,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {line['machines']:>3} machine(s) x {line['cores_each']} cores: {line['hands_per_s']:>9,} "
                   f"hands/s, {line['hours']:>8,} h")
         if args.json:
-            print(json.dumps({"rows": rows, "ratio": ratio}, indent=1))
+            print(json.dumps({"rows": rows, "ratio": ratio, "per_worker": pair}, indent=1))
     return 0
 
 

@@ -280,9 +280,9 @@ class _Reader:
                 if info.is_dir():
                     continue
                 where = Origin(origin.file, info.filename)
-                junk = _junk_reason(info.filename)
+                junk = junk_reason(info.filename)
                 if junk:
-                    yield Problem(where, "junk", junk)
+                    yield Problem(where, "junk", f"{junk}; skipped")
                     continue
                 if budget <= 0:
                     yield Problem(where, "limit",
@@ -434,16 +434,18 @@ def _too_big(origin: Origin, size: int, cap: int) -> Problem:
     return Problem(origin, "limit", f"{size} bytes is over the limit of {cap} bytes")
 
 
-def _junk_reason(name: str) -> str | None:
-    """Why a zip member is skipped, or None when it should be read."""
+def junk_reason(name: str) -> str | None:
+    """Why the zip member `name` is not read, or None when it should be. The one rule set for
+    zips: an upload turns the reason into a `junk` problem, `python -m batch` (batch.inputs)
+    lists it among the files it skipped."""
     base = name.rsplit("/", 1)[-1]
     lowered = base.lower()
     if name.startswith("__MACOSX/") or base.startswith("."):
-        return "hidden or system file; skipped"
+        return "hidden or system file"
     if lowered.endswith(ZIP_EXTENSIONS):
-        return "nested archives are not read; skipped"
+        return "nested archives are not read"
     if not lowered.endswith(RECORD_EXTENSIONS + LINES_EXTENSIONS):
-        return "not a .json or .jsonl member; skipped"
+        return "not a .json or .jsonl member"
     return None
 
 

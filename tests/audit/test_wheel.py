@@ -31,7 +31,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     wheel = next((work / "dist").glob("zhuoji_audit-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "audit/rulebook.md" in names and "audit/profiles/weile.toml" in names
-    assert not any(n.startswith(("records/", "web/", "tests/")) for n in names)
+    # the batch's worker imports report/ and records.ingest; the service (web/) and tests stay out
+    assert "report/charts.py" in names and "records/ingest.py" in names
+    assert not any(n.startswith(("web/", "tests/")) for n in names)
     # No pip of its own (seeding one costs more than the rest of the set-up): this process's pip
     # installs into it (`--python`), the wheel and its declared dependencies as a user's pip would.
     made = _run([sys.executable, "-m", "venv", "--without-pip", str(work / "venv")], work)
@@ -72,3 +74,12 @@ def test_zhuoji_kit_builds_and_checks_from_the_wheel(installed: Path, tmp_path: 
     (tmp_path / "wrong.jsonl").write_text("\n".join(wrong) + "\n", encoding="utf-8")
     failed = _run([str(installed / "zhuoji-kit"), "check", str(kit), "wrong.jsonl"], tmp_path)
     assert failed.returncode == 1 and "R14" in failed.stdout
+
+
+def test_the_installed_wheel_carries_what_a_batch_worker_imports(installed: Path, tmp_path: Path) -> None:
+    """A Dask worker runs batch.work and batch.inputs, which import report.charts and records.ingest:
+    the wheel carries them (issue 24, point 4; the preflight stopped with "No module named 'report'")."""
+    found = _run([str(installed / "python"), "-c", "import report.charts, records.ingest, importlib.util; "
+                  "print(records.ingest.__file__, importlib.util.find_spec('batch.work').origin)"], tmp_path)
+    assert found.returncode == 0, found.stderr  # (batch.work itself needs the [batch] extra: pyarrow)
+    assert not any(p.startswith(str(ROOT)) for p in found.stdout.split())

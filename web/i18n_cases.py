@@ -67,6 +67,8 @@ CASES_ZH: dict[str, str] = {
     "%(amount)s points cannot be balanced between the seats (the record's scores do not sum to zero).":
         "有 %(amount)s 分无法在各家之间抵平（记录的得分总和不为零）。",
     "More rows": "增加行",
+    "blank: the next number": "留空则自动编号",
+    "current; every revision of what a search finds": "最新版本；搜索时列出全部版本",
     "Decided on audit #%(id)s: %(headline)s": "依据审计 #%(id)s 裁定：%(headline)s",
     "No payment": "无付款",
 }

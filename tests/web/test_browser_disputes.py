@@ -88,13 +88,13 @@ def test_case_work_from_opening_to_closing(site: tuple[str, dict[str, int]], pag
     assert page.locator(".case-record").count() == 2
     assert page.locator(".case-record td.differs").count() > 0  # the mis-settled revision differs
     page.select_option("form.decide select[name=outcome]", "upheld")
-    page.locator("form.decide input[name=from]").first.fill("Bob")
-    page.locator("form.decide input[name=to]").first.fill("阿明")
+    page.locator("form.decide select[name=from]").first.select_option("0号位 Bob")
+    page.locator("form.decide select[name=to]").first.select_option("1号位 阿明")
     page.locator("form.decide input[name=amount]").first.fill("2")
     page.fill("form.decide textarea[name=note]", "按第一版结算")
     page.click("form.decide button")
     page.wait_for_load_state()
-    assert "Bob 付给 阿明 2 分" in page.inner_text(".decisions")
+    assert "0号位 Bob 付给 1号位 阿明 2 分" in page.inner_text(".decisions")
     shot(page, "issue11-case")
     page.click("text=结案")
     page.wait_for_load_state()

@@ -1,10 +1,12 @@
 """Cases: one player's complaint, the records it is about, and what was decided. No Flask here.
 
 A dispute is rarely one record: "game X, I was paid 3 too little" may involve
-two revisions of X, or several hands of a match. A case has a number (the
-platform's ticket), a platform, the player and the complaint; records (any
-revision) are attached to it; a decision names its outcome, who owes whom how
-much, and the audit it rests on; then the case is closed (and may be reopened).
+two revisions of X, or several hands of a match. A case has a number (unique per
+platform; `next_number` proposes the next of the platform's yearly sequence,
+`2026-0001`, and a case opened without one gets it), a platform, the player and
+the complaint; records (any revision) are attached to it, the first attached
+being the disputed one (`disputed`); a decision names its outcome, who owes whom
+how much, and the audit it rests on; then the case is closed (and may be reopened).
 
 - `cases` rows change only in `status` and `updated_at`; `case_records` only
   grows; `case_decisions` is append-only (triggers in m005): a later decision
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,12 +38,15 @@ CASE_LIMITS = {"number": 64, "platform": 200, "player": 200, "complaint": 4000, 
 
 
 class CaseError(ValueError):
-    """A change a case refuses; `status` is the HTTP answer (400, 404, 409), the message names
-    the field first (`record: ...`)."""
+    """A change a case refuses; `status` is the HTTP answer (400, 404, 409), `code` the stable
+    name of the refusal (`case_number_taken`; the page dictionary words it, web/i18n_cases.py)
+    and `params` its values; the message names the field first (`record: ...`)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, code: str, **params: Any) -> None:
         super().__init__(message)
         self.status = status
+        self.code = code
+        self.params = params
 
     @property
     def field(self) -> str:
@@ -66,17 +72,43 @@ def _text(number: str, platform: str, player: str | None, complaint: str) -> str
     return search.joined([number, platform, player, complaint])
 
 
-def open_case(db: Database, *, number: str, platform: str, player: str | None, complaint: str,
+NUMBER_DIGITS = 4
+"""The sequence part of an assigned number has at least this many digits (`2026-0001`)."""
+
+
+def _sequence(year: str) -> re.Pattern[str]:
+    return re.compile(rf"{re.escape(year)}-(\d+)")
+
+
+def next_number(db: Database, platform: str, at: str) -> str:
+    """The next number of the platform's sequence for the year of `at` (an ISO time, UTC, as
+    `records.rows.now` gives): `YYYY-NNNN`, one past the highest `YYYY-<digits>` the platform
+    has that year. A number typed by hand in another shape does not move the sequence; one in
+    this shape does (so the next is never taken). Read inside the transaction that opens the
+    case for the number to stay free."""
+    year = at[:4]
+    shape = _sequence(year)
+    highest = 0
+    for (number,) in db.execute("SELECT number FROM cases WHERE platform = ? AND number >= ? AND number < ?",
+                                [platform.strip(), f"{year}-", f"{year}-\U0010ffff"]):
+        match = shape.fullmatch(number)
+        if match:
+            highest = max(highest, int(match.group(1)))
+    return f"{year}-{highest + 1:0{NUMBER_DIGITS}d}"
+
+
+def open_case(db: Database, *, number: str | None, platform: str, player: str | None, complaint: str,
               actor: str, at: str, key: bytes) -> int:
-    """Open a case; CaseError(409) when its number is taken. Inside a write transaction."""
-    number, platform, complaint = number.strip(), platform.strip(), complaint.strip()
+    """Open a case; `number` None (or blank) takes the platform's next number (`next_number`);
+    CaseError(409) when the number is taken on that platform. Inside a write transaction."""
+    platform, complaint = platform.strip(), complaint.strip()
+    number = (number or "").strip() or next_number(db, platform, at)
     player = (player or "").strip() or None
-    if not number:
-        raise CaseError(400, "number: a case needs a number")
     if not complaint:
-        raise CaseError(400, "complaint: a case needs the complaint's text")
-    if db.execute("SELECT 1 FROM cases WHERE number = ?", [number]).fetchone():
-        raise CaseError(409, f"number: case {number!r} already exists")
+        raise CaseError(400, "complaint: a case needs the complaint's text", "case_complaint_missing")
+    if db.execute("SELECT 1 FROM cases WHERE platform = ? AND number = ?", [platform, number]).fetchone():
+        raise CaseError(409, f"number: case {number!r} already exists on platform {platform!r}",
+                        "case_number_taken", number=number, platform=platform)
     cursor = db.execute(
         "INSERT INTO cases (number, platform, player, complaint, status, created_at, created_by, updated_at, text) "
         "VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?)",
@@ -93,7 +125,7 @@ def case_row(db: Database, case_id: int) -> dict[str, Any]:
     rows = list(db.query("SELECT id, number, platform, player, complaint, status, created_at, created_by, "
                          "updated_at FROM cases WHERE id = ?", [case_id]))
     if not rows:
-        raise CaseError(404, f"case: case {case_id} does not exist")
+        raise CaseError(404, f"case: case {case_id} does not exist", "case_missing", case=case_id)
     return rows[0]
 
 
@@ -101,7 +133,8 @@ def _changeable(db: Database, case_id: int) -> dict[str, Any]:
     """The case, unless it is closed (409)."""
     case = case_row(db, case_id)
     if case["status"] == "closed":
-        raise CaseError(409, f"case: case {case['number']} is closed; reopen it first")
+        raise CaseError(409, f"case: case {case['number']} is closed; reopen it first", "case_closed",
+                        number=case["number"])
     return case
 
 
@@ -111,15 +144,17 @@ def attach(db: Database, *, case_id: int, record_id: int, revision: int | None, 
     case = _changeable(db, case_id)
     row = db.execute("SELECT id, platform, game_id, revision FROM records WHERE id = ?", [record_id]).fetchone()
     if row is None:
-        raise CaseError(404, f"record: record {record_id} does not exist")
+        raise CaseError(404, f"record: record {record_id} does not exist", "case_record_missing", record=record_id)
     if revision is not None and revision != row[3]:
         other = db.execute("SELECT id FROM records WHERE platform = ? AND game_id = ? AND revision = ?",
                            [row[1], row[2], revision]).fetchone()
         if other is None:
-            raise CaseError(404, f"revision: game {row[2]} has no revision {revision}")
+            raise CaseError(404, f"revision: game {row[2]} has no revision {revision}", "case_revision_missing",
+                            game=row[2], revision=revision)
         record_id = int(other[0])
     if row[1] != case["platform"]:
-        raise CaseError(400, f"record: record {record_id} is of platform {row[1]!r}, the case of {case['platform']!r}")
+        raise CaseError(400, f"record: record {record_id} is of platform {row[1]!r}, the case of {case['platform']!r}",
+                        "case_other_platform", record=record_id, platform=row[1], case_platform=case["platform"])
     if db.execute("SELECT 1 FROM case_records WHERE case_id = ? AND record_id = ?", [case_id, record_id]).fetchone():
         return record_id, False
     db.execute("INSERT INTO case_records (case_id, record_id, added_at, added_by) VALUES (?, ?, ?, ?)",
@@ -136,18 +171,20 @@ def decide(db: Database, *, case_id: int, outcome: str, note: str, payments: lis
     """Record a decision (it supersedes earlier ones, which stay) and mark the case decided."""
     case = _changeable(db, case_id)
     if outcome not in OUTCOMES:
-        raise CaseError(400, f"outcome: one of {', '.join(OUTCOMES)}")
+        raise CaseError(400, f"outcome: one of {', '.join(OUTCOMES)}", "case_outcome_unknown", outcome=outcome)
     note = note.strip()
     if not note:
-        raise CaseError(400, "note: a decision needs a note saying why")
+        raise CaseError(400, "note: a decision needs a note saying why", "case_note_missing")
     for index, payment in enumerate(payments):
         if payment["from"] == payment["to"]:
-            raise CaseError(400, f"payments[{index}]: `from` and `to` are the same ({payment['from']!r})")
+            raise CaseError(400, f"payments[{index}]: `from` and `to` are the same ({payment['from']!r})",
+                            "case_payment_to_self", index=index, seat=payment["from"])
     if audit_id is not None:
         found = db.execute("SELECT 1 FROM audits a JOIN case_records cr ON cr.record_id = a.record_id "
                            "WHERE a.id = ? AND cr.case_id = ?", [audit_id, case_id]).fetchone()
         if found is None:
-            raise CaseError(400, f"audit: audit {audit_id} is not an audit of a record attached to this case")
+            raise CaseError(400, f"audit: audit {audit_id} is not an audit of a record attached to this case",
+                            "case_audit_not_attached", audit=audit_id)
     text = json.dumps(payments, ensure_ascii=False)
     cursor = db.execute("INSERT INTO case_decisions (case_id, outcome, note, payments_json, audit_id, decided_at, "
                         "decided_by) VALUES (?, ?, ?, ?, ?, ?, ?)", [case_id, outcome, note, text, audit_id, at, actor])
@@ -164,7 +201,8 @@ def close(db: Database, *, case_id: int, actor: str, at: str, key: bytes) -> Non
     """Close a decided case (an undecided one: 409, decide first)."""
     case = _changeable(db, case_id)
     if case["status"] != "decided":
-        raise CaseError(409, f"case: case {case['number']} has no decision yet; decide it before closing")
+        raise CaseError(409, f"case: case {case['number']} has no decision yet; decide it before closing",
+                        "case_not_decided", number=case["number"])
     db.execute("UPDATE cases SET status = 'closed', updated_at = ? WHERE id = ?", [at, case_id])
     trail.append(db, at=at, actor=actor, key=key, action="case-close", detail={"case_id": case_id, "number": case["number"]})
 
@@ -173,17 +211,33 @@ def reopen(db: Database, *, case_id: int, actor: str, at: str, key: bytes) -> No
     """Reopen a closed case: back to `decided` (its decision stands until a new one)."""
     case = case_row(db, case_id)
     if case["status"] != "closed":
-        raise CaseError(409, f"case: case {case['number']} is not closed")
+        raise CaseError(409, f"case: case {case['number']} is not closed", "case_not_closed", number=case["number"])
     db.execute("UPDATE cases SET status = 'decided', updated_at = ? WHERE id = ?", [at, case_id])
     trail.append(db, at=at, actor=actor, key=key, action="case-reopen", detail={"case_id": case_id, "number": case["number"]})
 
 
 def attached(db: Database, case_id: int) -> list[dict[str, Any]]:
-    """The records of a case in the order they were attached, with their identity and verdict."""
+    """The records of a case in the order they were attached (the disputed one first), with their
+    identity and verdict."""
     return list(db.query(
         "SELECT r.id, r.platform, r.game_id, r.revision, r.is_current, r.verdict, r.played_at, r.players, "
         "r.latest_audit_id, cr.added_at, cr.added_by FROM case_records cr JOIN records r ON r.id = cr.record_id "
-        "WHERE cr.case_id = ? ORDER BY cr.added_at, r.id", [case_id]))
+        "WHERE cr.case_id = ? ORDER BY cr.added_at, cr.rowid", [case_id]))
+
+
+def disputed(db: Database, case_id: int) -> int | None:
+    """The disputed record of a case: the first one attached (opening a case from a record's page
+    attaches that record first, then the other revisions of its game); None while none is."""
+    row = db.execute("SELECT record_id FROM case_records WHERE case_id = ? ORDER BY added_at, rowid LIMIT 1",
+                     [case_id]).fetchone()
+    return int(row[0]) if row else None
+
+
+def by_number(db: Database, platform: str, number: str) -> int | None:
+    """The id of the platform's case with this number (numbers are unique per platform), or None."""
+    row = db.execute("SELECT id FROM cases WHERE platform = ? AND number = ?",
+                     [platform.strip(), number.strip()]).fetchone()
+    return int(row[0]) if row else None
 
 
 def decisions(db: Database, case_id: int) -> list[dict[str, Any]]:
@@ -245,5 +299,6 @@ def find(db: Database, query: CaseQuery) -> CasePage:
     return CasePage(rows, total, counts, max(query.page, 1), query.per_page)
 
 
-__all__ = ["CASE_LIMITS", "CaseError", "CasePage", "CaseQuery", "OUTCOMES", "STATUSES", "attach", "attached",
-           "case_row", "close", "decide", "decisions", "find", "of_record", "open_case", "reopen"]
+__all__ = ["CASE_LIMITS", "CaseError", "CasePage", "CaseQuery", "NUMBER_DIGITS", "OUTCOMES", "STATUSES", "attach",
+           "attached", "by_number", "case_row", "close", "decide", "decisions", "disputed", "find", "next_number",
+           "of_record", "open_case", "reopen"]

@@ -245,6 +245,15 @@ WALK_INDEXES = {"idx_records_walk_id": ("id", *WALK_COLUMNS),
 """m007's indexes, in the order of the sort each serves (id, then played_utc with id to break ties)."""
 
 
+@migrations()
+def m008_case_numbers(db: Database) -> None:
+    """Issue 23: case numbers are unique per platform, not across platforms (each platform has
+    its own yearly sequence, `records.cases.next_number`), so m005's unique index on the number
+    alone becomes one on (platform, number); it also serves the sequence's range read."""
+    db.execute("DROP INDEX IF EXISTS idx_cases_number")
+    db.execute("CREATE UNIQUE INDEX idx_cases_platform_number ON cases (platform, number)")
+
+
 def migrate(db: Database) -> None:
     """Bring the schema up to date; safe and cheap to call on every start (a database with
     nothing pending is only read). The pending steps run in one transaction (`atomic`; each

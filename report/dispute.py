@@ -85,6 +85,21 @@ STEP_PARAMS: Final = ("window_step", "lock_step", "burn_step")
 that locked the seat, the kong whose payment is burned)."""
 
 
+# ---------------------------------------------------------------- the one sign
+
+def difference(computed: int, claimed: int) -> int:
+    """差额 = 记录 − 审计 (record − audit): the one sign of a difference on every page, PDF and
+    answer of the service (issue 23). Positive: the record credits the seat (or the payment) more
+    than the rules do; the seat then owes that much back. Every difference shown is this function,
+    headed by `difference_heading`, which writes the formula out."""
+    return claimed - computed
+
+
+def difference_heading(lang: Lang | str) -> str:
+    """The heading every difference column carries: the word and the formula, `差额 = 记录 − 审计`."""
+    return text("difference_heading", lang)
+
+
 # ---------------------------------------------------------------- the model
 
 @dataclass(frozen=True)
@@ -101,10 +116,10 @@ class SeatLine:
 
     @property
     def difference(self) -> int | None:
-        """Record − audit (the direction the summary writes out); None when a side is missing."""
+        """`difference` (record − audit); None when a side is missing."""
         if self.computed is None or self.claimed is None:
             return None
-        return self.claimed - self.computed
+        return difference(self.computed, self.claimed)
 
     @property
     def differs(self) -> bool:
@@ -230,7 +245,7 @@ def _seat_lines(computed: Sequence[Any] | None, claimed: Sequence[Any] | None, s
             sentence = text("seat_agrees", lang, seat=name, computed=_signed(mine))
         else:
             sentence = text("seat_differs", lang, seat=name, claimed=_signed(theirs), computed=_signed(mine),
-                            difference=_signed(theirs - mine))
+                            difference=_signed(difference(mine, theirs)))
         undo = _undo(name, theirs, lang, short=True) if illegal and theirs is not None else None
         out.append(SeatLine(seat, mine if settled else None, theirs, sentence, total_anchor(seat), undo))
     return tuple(out)
@@ -466,5 +481,5 @@ def dispute_summary(audit: Mapping[str, Any] | None, trace: Trace | None, docume
         _stopped(steps, events if isinstance(events, list) else [], verdict, lang))
 
 
-__all__ = ["DisputeSummary", "FindingLine", "IllegalMove", "LaterEvent", "SeatLine", "Stopped",
+__all__ = ["difference", "difference_heading", "DisputeSummary", "FindingLine", "IllegalMove", "LaterEvent", "SeatLine", "Stopped",
            "applied_as_recorded", "dispute_summary", "due_steps_by_finding", "finding_key", "ledger_anchor", "step_anchor", "text", "total_anchor"]

@@ -13,7 +13,7 @@ from typing import Any
 from audit import render
 from audit.catalogue import Lang, render_note, render_value, seat_names
 from audit.views import ChickenView, StepView, Trace
-from report.dispute import DisputeSummary, dispute_summary, due_steps_by_finding, finding_key, ledger_anchor
+from report.dispute import DisputeSummary, difference, dispute_summary, due_steps_by_finding, finding_key, ledger_anchor
 from report.dispute import text as dispute_text
 
 
@@ -59,8 +59,8 @@ class DifferingPayment:
 
     @property
     def difference(self) -> int:
-        """Record minus audit, the sign of every difference in the report."""
-        return self.claimed - self.computed
+        """`report.dispute.difference`: record − audit, the one sign of every difference."""
+        return difference(self.computed, self.claimed)
 
 
 ATTRIBUTION_PREFIX = "net_item_"
@@ -123,8 +123,9 @@ class LedgerRow:
 
     @property
     def difference(self) -> int | None:
-        """Claimed minus computed; None when the record has no items (a missing computed side is 0)."""
-        return None if self.claimed is None else self.claimed - (self.computed or 0)
+        """`report.dispute.difference` (record − audit); None when the record has no items (a missing
+        computed side is 0)."""
+        return None if self.claimed is None else difference(self.computed or 0, self.claimed)
 
 
 def _key(item: dict[str, Any]) -> tuple[str, Any, Any]:
@@ -195,9 +196,9 @@ class Compared:
 
     @property
     def difference(self) -> int | None:
-        """Claimed minus computed for numbers."""
+        """`report.dispute.difference` (record − audit) for numbers."""
         if isinstance(self.claimed, int) and isinstance(self.computed, int):
-            return self.claimed - self.computed
+            return difference(self.computed, self.claimed)
         return None
 
 

@@ -33,6 +33,10 @@
     item.appendChild(el("span", "source", result.source));
     item.appendChild(el("span", "status", label("status", result.status)));
     if (result.record_id) {
+      var number = el("a", "record-number", fill(data.msgRecord, {id: result.record_id}));
+      number.href = reportUrl(result.record_id) + "#cases";
+      item.appendChild(number);
+      item.appendChild(document.createTextNode(" "));
       var link = el("a", null, result.game_id);
       link.href = reportUrl(result.record_id);
       item.appendChild(link);

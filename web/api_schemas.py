@@ -239,7 +239,10 @@ class ListQuerySchema(Schema):
     case = fields.String(validate=validate.Length(max=64), metadata={"description": "case number"})
     decision = fields.String(validate=validate.OneOf(trail.DECISIONS),
                              metadata={"description": "decision of the record's latest note"})
-    revisions = fields.String(validate=validate.OneOf(["current", "all"]), load_default="current")
+    revisions = fields.String(validate=validate.OneOf(["current", "all"]), load_default=None,
+                              metadata={"description": "current: the current revision of each game; all: every "
+                                                       "revision; left out: every revision when searching "
+                                                       "(q, game_id or case), else the current ones"})
     sort = fields.String(validate=validate.OneOf(sorted(SORTS)), load_default="id")
     order = fields.String(validate=validate.OneOf(["asc", "desc"]), load_default="desc")
     page = fields.Integer(validate=validate.Range(min=1, max=1_000_000), load_default=1,

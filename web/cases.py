@@ -14,7 +14,7 @@ from flask import Blueprint, Flask, jsonify, redirect, render_template, request,
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 
-from audit.catalogue import Lang, rerender, seat_names
+from audit.catalogue import Lang, rerender, seat_label, seat_names
 from records import cases
 from records.rows import now
 from records.security import UPLOADER
@@ -22,8 +22,12 @@ from records.store import Store
 from web.auth import API_READERS, READERS, account_name, current_account, requires
 from web.db import get_store
 from web.dispute_schemas import AttachRequestSchema, CaseQuerySchema, CaseRequestSchema, DecisionRequestSchema
-from web.errors import ApiError
-from web.i18n import api_language, page_language
+from report.corrections import corrections
+from report.dispute import TEXTS as DISPUTE_TEXTS
+from report.dispute import text as dispute_text
+from web.errors import ApiError, wants_json
+from web.i18n import api_language, gettext_in, page_language
+from web.i18n_cases import case_error
 from web.pdf.bundle import bundle_response
 from web.pdf.record import record_pdf_html
 from web.views import first_messages, record_detail, strict_json
@@ -40,9 +44,21 @@ def _uploader_platform() -> str | None:
     return (account.platform or "") if account is not None and account.role == UPLOADER else None
 
 
+def _language() -> Lang:
+    """The language of this request's answer: the API's for /api/, else the page's."""
+    return api_language() if wants_json() else page_language()
+
+
+def refusal(status: int, field: str, code: str, **params: Any) -> ApiError:
+    """A refused request as an HTTP error: its stable `code`, the message in the request's
+    language (web/i18n_cases.py), the field it names."""
+    message = case_error(code, _language(), **params)
+    return ApiError(status, message, {field: [message]}, error_code=code)
+
+
 def _fail(exc: cases.CaseError) -> ApiError:
-    """A refused change as an HTTP error naming its field."""
-    return ApiError(exc.status, str(exc), {exc.field: [str(exc)]})
+    """A refused change as an HTTP error naming its field and code."""
+    return refusal(exc.status, exc.field, exc.code, **exc.params)
 
 
 def find_case(store: Store, case_id: int) -> dict[str, Any]:
@@ -53,7 +69,7 @@ def find_case(store: Store, case_id: int) -> dict[str, Any]:
         raise _fail(exc) from exc
     confined = _uploader_platform()
     if confined is not None and case["platform"] != confined:
-        raise ApiError(404, f"case: case {case_id} does not exist", {"case": [f"case {case_id} does not exist"]})
+        raise refusal(404, "case", "case_missing", case=case_id)
     return case
 
 
@@ -85,23 +101,61 @@ def _change(work: Any) -> Any:
         raise _fail(exc) from exc
 
 
-def case_detail(store: Store, case_id: int, lang: Lang) -> dict[str, Any]:
+def case_detail(store: Store, case_id: int, lang: Lang, basis_audit: int | None = None) -> dict[str, Any]:
     """A case with its records (each with its audits and the latest one in `lang`, and the
-    scores it claims) and its decisions, the last of which stands."""
+    scores it claims), its decisions (the last of which stands), the disputed record (the
+    first attached), the audit a decision starts from (`basis_audit` when it is one of the
+    case's, else the disputed record's own audit, never merely the newest) and the payments
+    that audit's ledger differences suggest (report.corrections), seats named as on the
+    record's page."""
     case = find_case(store, case_id)
-    records = []
+    disputed = cases.disputed(store.db, case_id)
+    records, audits_of = [], {}
     for row in cases.attached(store.db, case_id):
         audits = store.audits(row["id"])
         latest = next((audit for audit in audits if audit["id"] == row["latest_audit_id"]), None)
         document = store.document(row["id"])
         result = document.get("result") if isinstance(document, dict) else None
+        for audit in audits:
+            audits_of[audit["id"]] = (audit, document)
         records.append({**row, "seats": store.players(row["id"]),
                         "claimed_scores": result.get("scores") if isinstance(result, dict) else None,
                         "audits": [{key: audit[key] for key in ("id", "profile", "options", "engine_version",
                                                                 "verdict", "created_at")} for audit in audits],
                         "audit": rerender(latest["audit"], lang, seat_names(document)) if latest else None})
+    first = next((r for r in records if r["id"] == disputed), None)
+    own = first["latest_audit_id"] if first is not None else None
+    if basis_audit not in audits_of:
+        basis_audit = own
     decisions = cases.decisions(store.db, case_id)
-    return {**case, "records": records, "decisions": decisions, "decision": decisions[-1] if decisions else None}
+    return {**case, "records": records, "decisions": decisions, "decision": decisions[-1] if decisions else None,
+            "disputed_record": disputed, "basis_audit": basis_audit,
+            "basis_is_disputed": basis_audit is not None and basis_audit == own,
+            "suggested": suggested(*audits_of[basis_audit], lang) if basis_audit in audits_of else None}
+
+
+def suggested(audit_row: dict[str, Any], document: Any, lang: Lang) -> dict[str, Any]:
+    """The payments an audit's ledger differences call for, each seat by its label (the words of
+    the record's page: `2号位 小红`) and its number."""
+    names = seat_names(document)
+    found = corrections(audit_row.get("audit"), document)
+    return {"basis": found.basis.value if found.basis else None, "unbalanced": found.unbalanced,
+            "audit": audit_row["id"],
+            "payments": [{"from": seat_label(p.payer, lang, names), "to": seat_label(p.payee, lang, names),
+                          "amount": p.amount, "from_seat": p.payer, "to_seat": p.payee} for p in found.payments]}
+
+
+def seat_choices(detail: dict[str, Any], lang: Lang) -> list[str]:
+    """The payer and payee a decision form offers: every seat of the case's records by its label,
+    the disputed record's first, each once."""
+    out: list[str] = []
+    for record in detail["records"]:
+        names = [str(seat.get("name") or "") for seat in record["seats"]]
+        for seat in record["seats"]:
+            label = seat_label(seat["seat"], lang, names)
+            if label not in out:
+                out.append(label)
+    return out
 
 
 def case_query() -> cases.CaseQuery:
@@ -227,38 +281,101 @@ def _form_values(schema: Any, data: dict[str, Any]) -> dict[str, Any]:
 @bp.post("/cases")
 @requires(*READERS)
 def case_open_form() -> ResponseReturnValue:
-    """Open a case from the form; then its page."""
+    """Open a case from the form; then its page. The number field comes filled with the
+    platform's next number (`number_suggested`): left as it is, the case takes the next number
+    free when it is saved (another case may have taken that one meanwhile); changed, the typed
+    number is the case's. From a record's page (`record`) that record is attached first, then,
+    with `revisions=all`, the other revisions of its game; all in the one transaction that
+    opens the case, so a refusal leaves nothing behind."""
     form = request.form
     values = _form_values(CaseRequestSchema(), {key: form.get(key, "") for key in ("number", "platform", "player",
                                                                                      "complaint")})
+    if (values.get("number") or "").strip() == (form.get("number_suggested") or "").strip():
+        values["number"] = None
     record_id = _int_field("record", required=False)
-    case_id = _open(values)
-    if record_id is not None:  # opened from a record's page: that record is the first attached
-        _attach(case_id, {"record": record_id})
+    others = form.get("revisions") == "all"
+    store = get_store()
+
+    def work(db: Any, actor: str, at: str, key: bytes) -> int:
+        case_id = cases.open_case(db, actor=actor, at=at, key=key, **values)
+        if record_id is not None:  # opened from a record's page: that record is the first attached
+            cases.attach(db, case_id=case_id, record_id=record_id, revision=None, actor=actor, at=at, key=key)
+            if others:
+                for revision in store.revisions(record_id):
+                    cases.attach(db, case_id=case_id, record_id=revision["id"], revision=None, actor=actor, at=at,
+                                 key=key)
+        return case_id
+
+    if record_id is not None and not store.db.execute("SELECT 1 FROM records WHERE id = ?", [record_id]).fetchone():
+        raise refusal(404, "record", "case_record_missing", record=record_id)
+    case_id = int(_change(work))
     return redirect(url_for("cases.case_page", case_id=case_id), code=303)
 
 
 @bp.post("/cases/attach")
 @requires(*READERS)
 def case_attach_by_number() -> ResponseReturnValue:
-    """From a record's page: attach it to the case with this number (404 naming it when none)."""
+    """From a record's page: attach it to the case of its platform with this number (404 naming
+    it when none)."""
     number = (request.form.get("number") or "").strip()
-    found = cases.find(get_store().db, cases.CaseQuery(number=number, per_page=1)).rows if number else []
-    if not found:
-        raise ApiError(404, f"number: no case has the number {number!r}", {"number": ["no such case"]})
     record_id = _int_field("record")
     assert record_id is not None
-    _attach(int(found[0]["id"]), {"record": record_id})
-    return redirect(url_for("cases.case_page", case_id=found[0]["id"], _anchor="records"), code=303)
+    row = get_store().db.execute("SELECT platform FROM records WHERE id = ?", [record_id]).fetchone()
+    if row is None:
+        raise refusal(404, "record", "case_record_missing", record=record_id)
+    case_id = cases.by_number(get_store().db, row[0] or "", number) if number else None
+    if case_id is None:
+        raise refusal(404, "number", "case_number_unknown", number=number, platform=row[0] or "")
+    _attach(case_id, {"record": record_id})
+    return redirect(url_for("cases.case_page", case_id=case_id, _anchor="records"), code=303)
 
 
 @bp.get("/cases/<int:case_id>")
 @requires(*READERS)
 def case_page(case_id: int) -> ResponseReturnValue:
     """The case: its complaint, its records side by side with their audits, the decisions and the
-    forms to attach, decide, close or reopen."""
-    detail = case_detail(get_store(), case_id, page_language())
-    return render_template("cases/case.html", case=detail, outcomes=cases.OUTCOMES)
+    forms to attach, decide, close or reopen. `?audit=ID` fills the decision form from that
+    audit instead of the disputed record's; `?rows=N` adds empty payment rows."""
+    lang = page_language()
+    detail = case_detail(get_store(), case_id, lang, _int_arg("audit"))
+    extra = min(max(_int_arg("rows") or 1, 1), 20)
+    return render_template("cases/case.html", case=detail, outcomes=cases.OUTCOMES,
+                           seat_choices=seat_choices(detail, lang), extra_rows=extra,
+                           other_revisions=_other_revisions(detail), note_default=note_default(detail, lang))
+
+
+def note_default(detail: dict[str, Any], lang: Lang) -> str:
+    """The decision's note as the form offers it (the operator edits it): the audit it rests on,
+    that audit's verdict in a sentence, and the payments suggested."""
+    basis = detail["basis_audit"]
+    if basis is None:
+        return ""
+    verdict = next((audit["verdict"] for record in detail["records"] for audit in record["audits"]
+                    if audit["id"] == basis), None)
+    headline = dispute_text(f"verdict_{verdict}", lang) if f"verdict_{verdict}" in DISPUTE_TEXTS else ""
+    payments = (detail["suggested"] or {}).get("payments") or []
+    paid = "；".join(gettext_in(lang, "%(payer)s pays %(payee)s %(amount)s", payer=p["from"], payee=p["to"],
+                                amount=p["amount"]) for p in payments)
+    return gettext_in(lang, "Decided on audit #%(id)s: %(headline)s", id=basis, headline=headline) + \
+        (f" {paid}" if paid else "")
+
+
+def _int_arg(name: str) -> int | None:
+    """A whole-number query parameter, or None (absent or not a number: the page's default)."""
+    text = (request.args.get(name) or "").strip()
+    return int(text) if text.isdigit() and len(text) < 19 else None
+
+
+def _other_revisions(detail: dict[str, Any]) -> list[dict[str, Any]]:
+    """Revisions of the attached records' games not attached yet (one click each on the page)."""
+    store = get_store()
+    attached = {record["id"] for record in detail["records"]}
+    out: list[dict[str, Any]] = []
+    for record in detail["records"]:
+        for revision in store.revisions(record["id"]):
+            if revision["id"] not in attached and all(o["id"] != revision["id"] for o in out):
+                out.append({**revision, "game_id": record["game_id"]})
+    return out
 
 
 def _int_field(name: str, required: bool = True) -> int | None:
@@ -266,8 +383,8 @@ def _int_field(name: str, required: bool = True) -> int | None:
     text = (request.form.get(name) or "").strip().lstrip("#")
     if not text and not required:
         return None
-    if not text.isdigit():
-        raise ApiError(400, f"{name}: a whole number", {name: ["a whole number"]})
+    if not text.isdigit() or len(text) > 18:
+        raise refusal(400, name, "case_field_not_number", name=name)
     return int(text)
 
 
@@ -281,17 +398,36 @@ def case_attach_form(case_id: int) -> ResponseReturnValue:
     return redirect(url_for("cases.case_page", case_id=case_id, _anchor="records"), code=303)
 
 
+def form_payments(form: Any, choices: list[str]) -> list[dict[str, Any]]:
+    """The decision form's rows of payer / payee / amount: a row left wholly empty (or with the
+    amount emptied) is not a payment; a payer or payee must be one of the seats offered
+    (`choices`); every refusal names its row and has its code. Nothing is written here."""
+    payments = []
+    for index, (payer, payee, amount) in enumerate(zip(form.getlist("from"), form.getlist("to"),
+                                                       form.getlist("amount"))):
+        payer, payee, amount = payer.strip(), payee.strip(), amount.strip()
+        if not amount:
+            continue
+        if not payer or not payee:
+            raise refusal(400, f"payments[{index}]", "case_payment_incomplete", index=index + 1)
+        for seat in (payer, payee):
+            if seat not in choices:
+                raise refusal(400, f"payments[{index}]", "case_payment_seat_unknown", index=index + 1, seat=seat)
+        if not amount.isdigit() or len(amount) > 10:
+            raise refusal(400, f"payments[{index}]", "case_amount_not_number", index=index + 1)
+        payments.append({"from": payer, "to": payee, "amount": int(amount)})
+    return payments
+
+
 @bp.post("/cases/<int:case_id>/decision")
 @requires(*READERS)
 def case_decide_form(case_id: int) -> ResponseReturnValue:
-    """Record a decision from the case page; payments are rows of from / to / amount (empty rows ignored)."""
+    """Record a decision from the case page; payments are rows of payer / payee (chosen from the
+    seats) / amount, filled in from the audit's ledger differences (rows without an amount ignored)."""
     form = request.form
-    payments = []
-    for payer, payee, amount in zip(form.getlist("from"), form.getlist("to"), form.getlist("amount")):
-        if payer.strip() or payee.strip() or amount.strip():
-            if not amount.strip().isdigit():
-                raise ApiError(400, "payments: amount: a whole number of points", {"amount": ["a whole number"]})
-            payments.append({"from": payer.strip(), "to": payee.strip(), "amount": int(amount)})
+    lang = page_language()
+    detail = case_detail(get_store(), case_id, lang)
+    payments = form_payments(form, seat_choices(detail, lang))
     values = _form_values(DecisionRequestSchema(), {"outcome": form.get("outcome", ""), "note": form.get("note", ""),
                                                     "payments": payments,
                                                     "audit": _int_field("audit", required=False)})
@@ -336,10 +472,16 @@ def record_cases(record_id: int) -> list[dict[str, Any]]:
     return cases.of_record(get_store().db, record_id)
 
 
+def next_case_number(platform: str | None) -> str:
+    """Template global: the number a case opened now on this platform would get (shown in the
+    form, editable)."""
+    return cases.next_number(get_store().db, platform or "", now())
+
+
 def init_app(app: Flask) -> None:
-    """Routes and the template global."""
+    """Routes and the template globals."""
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(record_cases=record_cases)
+    app.jinja_env.globals.update(record_cases=record_cases, next_case_number=next_case_number)
 
 
 __all__ = ["bp", "case_detail", "find_case", "init_app"]

@@ -80,7 +80,9 @@ class CaseRequestSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    number = fields.String(required=True, validate=validate.Length(min=1, max=CASE_LIMITS["number"]))
+    number = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=CASE_LIMITS["number"]),
+                           metadata={"description": "unique per platform; left out (or blank): the platform's next "
+                                                    "number, YYYY-NNNN (records.cases.next_number)"})
     platform = fields.String(required=True, validate=validate.Length(max=CASE_LIMITS["platform"]))
     player = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=CASE_LIMITS["player"]))
     complaint = fields.String(required=True, validate=validate.Length(min=1, max=CASE_LIMITS["complaint"]))

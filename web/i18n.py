@@ -13,6 +13,7 @@ from typing import Any
 from flask import Flask, Response, g, request, url_for
 
 from audit.catalogue import Lang, seat_label
+from web.i18n_cases import CASES_ZH
 from web.i18n_pdf import PDF_ZH
 
 LANGUAGES = ("zh", "en")
@@ -511,6 +512,7 @@ ZH: dict[str, str] = {
 }
 """Chinese for every message id; English is the id itself."""
 ZH.update(PDF_ZH)
+ZH.update(CASES_ZH)
 
 
 def current_language() -> str:
@@ -540,8 +542,12 @@ def page_language() -> Lang:
 
 def gettext(message: str, **params: object) -> str:
     """Translate a message id into the request's language and fill in %(name)s parameters."""
-    language = g.get("lang", DEFAULT_LANGUAGE)
-    text = ZH.get(message, message) if language == "zh" else message
+    return gettext_in(g.get("lang", DEFAULT_LANGUAGE), message, **params)
+
+
+def gettext_in(language: Lang | str, message: str, **params: object) -> str:
+    """Translate a message id into `language` (a text stored from a page, written in its words)."""
+    text = ZH.get(message, message) if Lang(language) is Lang.ZH else message
     return text % params if params else text
 
 

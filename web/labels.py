@@ -104,8 +104,25 @@ def reading_label(reading: str) -> str:
     return render_value("reading", reading, g.get("lang", DEFAULT_LANGUAGE))
 
 
+def difference_heading() -> str:
+    """The heading of every difference column on a page or PDF: `差额 = 记录 − 审计`, the formula
+    of `report.dispute.difference`, the one sign of the service."""
+    return dispute.difference_heading(g.get("lang", DEFAULT_LANGUAGE))
+
+
+def signed_difference(computed: object, claimed: object) -> str:
+    """A difference cell: `report.dispute.difference` signed (`+2`, `-2`, `0`), `–` when a side
+    is missing, so no template subtracts by itself."""
+    if not isinstance(computed, int) or not isinstance(claimed, int) or isinstance(computed, bool) \
+            or isinstance(claimed, bool):
+        return "–"
+    value = dispute.difference(computed, claimed)
+    return f"+{value}" if value > 0 else str(value)
+
+
 def init_app(app: Flask) -> None:
     """Make the labels template globals."""
     app.jinja_env.globals.update(rule_label=rule_label, rule_text=rule_text, marker_label=marker_label,
                                  rule_words=rule_words, dispute_text=dispute_text, tile_name=tile_name, term_words=term_words, profile_title=profile_title,
-                                 suit_label=suit_label, reading_label=reading_label)
+                                 suit_label=suit_label, reading_label=reading_label,
+                                 difference_heading=difference_heading, signed_difference=signed_difference)

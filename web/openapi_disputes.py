@@ -13,7 +13,10 @@ SCHEMAS = {
 CASE_ID = {"in": "path", "name": "case_id", "required": True, "schema": {"type": "integer", "minimum": 1}}
 CASE = {"type": "object", "description": "the case: id, number, platform, player, complaint, status, created_at, "
                                          "created_by, updated_at, records (each with audits and its latest audit), "
-                                         "decisions, decision"}
+                                         "decisions, decision; disputed_record (the first attached), basis_audit "
+                                         "(the audit the decision form starts from: the disputed record's) and "
+                                         "suggested {basis, payments [{from, to, amount, from_seat, to_seat}], "
+                                         "unbalanced} (report.corrections, from that audit's ledger differences)"}
 
 
 def _error(description: str) -> dict[str, Any]:

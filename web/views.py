@@ -65,8 +65,15 @@ def parse_list_query(args: dict[str, str]) -> RecordQuery:
     for key in ("date_from", "date_to"):
         if key in values:
             values[key] = values[key].isoformat()
-    return RecordQuery(all_revisions=values.pop("revisions") == "all",
-                       descending=values.pop("order") == "desc", **values)
+    revisions = values.pop("revisions")
+    if revisions is None:  # a search looks for a game, and a newer revision must not hide the disputed one
+        revisions = "all" if any(values.get(key) for key in SEARCHES) else "current"
+    return RecordQuery(all_revisions=revisions == "all", descending=values.pop("order") == "desc", **values)
+
+
+SEARCHES = ("q", "game_id", "case")
+"""The list filters that look for particular games: given any of them (and no `revisions`), the
+list shows every revision of what they find, older ones marked (issue 23)."""
 
 
 def first_messages(messages: Any) -> str:

@@ -101,3 +101,48 @@ def test_case_list_filters(store: Store) -> None:
     assert cases.find(store.db, CaseQuery(q="k-2")).total == 1
     page = cases.find(store.db, CaseQuery(status="open"))
     assert page.total == 2 and page.counts == {"open": 2, "decided": 0, "closed": 0}
+
+
+def test_numbers_follow_a_yearly_sequence_per_platform(store: Store) -> None:
+    def open_at(at: str, platform: str = "alpha", number: str | None = None) -> str:
+        with store.atomic():
+            case_id = cases.open_case(store.db, number=number, platform=platform, player=None, complaint="x",
+                                      actor="au", at=at, key=store.trail_key)
+        return str(cases.case_row(store.db, case_id)["number"])
+    assert open_at("2026-03-01T00:00:00Z") == "2026-0001"
+    assert open_at("2026-03-02T00:00:00Z") == "2026-0002"
+    assert open_at("2026-03-02T00:00:00Z", "beta") == "2026-0001"
+    assert open_at("2027-01-01T00:00:00Z") == "2027-0001"  # a new year starts again
+    assert open_at("2026-04-01T00:00:00Z", number="2026-12a") == "2026-12a"  # another shape: kept, not counted
+    assert open_at("2026-04-01T00:00:00Z", number="2026-09999") == "2026-09999"
+    assert cases.next_number(store.db, "alpha", "2026-05-01T00:00:00Z") == "2026-10000"
+    with pytest.raises(CaseError) as taken:
+        open_at("2026-05-01T00:00:00Z", number="2026-0001")
+    assert (taken.value.status, taken.value.code, taken.value.field) == (409, "case_number_taken", "number")
+    assert cases.by_number(store.db, "beta", "2026-0001") is not None
+    assert cases.by_number(store.db, "gamma", "2026-0001") is None
+
+
+def test_the_database_refuses_a_number_twice_on_one_platform(store: Store) -> None:
+    opened(store, "K-1", "alpha")
+    opened(store, "K-1", "beta")  # another platform: allowed
+    with pytest.raises(sqlite3.IntegrityError):
+        with store.atomic():
+            store.db.execute("INSERT INTO cases (number, platform, complaint, status, created_at, text) "
+                             "VALUES ('K-1', 'alpha', 'x', 'open', 'now', 'x')")
+
+
+def test_the_disputed_record_is_the_first_attached(store: Store) -> None:
+    doc = variant(load_example("hot-shot-weile"), platform="alpha", game_id="G-1")
+    first = one(store, doc)
+    second = one(store, missettled(doc))
+    case_id = opened(store)
+    assert cases.disputed(store.db, case_id) is None
+    at = now()
+    with store.atomic():  # the same instant: the order of attaching decides, not the record ids
+        cases.attach(store.db, case_id=case_id, record_id=second.record_id, revision=None, actor="au", at=at,
+                     key=store.trail_key)
+        cases.attach(store.db, case_id=case_id, record_id=first.record_id, revision=None, actor="au", at=at,
+                     key=store.trail_key)
+    assert cases.disputed(store.db, case_id) == second.record_id
+    assert [row["id"] for row in cases.attached(store.db, case_id)] == [second.record_id, first.record_id]

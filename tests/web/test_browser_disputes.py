@@ -62,11 +62,13 @@ def test_search_box_finds_a_fragment_of_a_name(site: tuple[str, dict[str, int]],
     page.click("p.search button")
     page.wait_for_url("**q=BO**")
     rows = page.locator("table.records tbody tr")
-    assert rows.count() == 1 and f"#{ids['second']}" in rows.first.inner_text()
+    # both revisions of the game (issue 23: a newer one does not hide the one disputed), newest first
+    assert rows.count() == 2 and f"#{ids['second']}" in rows.first.inner_text()
+    assert f"#{ids['first']}" in rows.nth(1).inner_text()
     page.fill("#q", "明")
     page.click("p.search button")
     page.wait_for_url("**q=%E6%98%8E**")
-    assert page.locator("table.records tbody tr").count() == 1
+    assert page.locator("table.records tbody tr").count() == 2
     page.click("th[aria-sort] >> text=牌局编号")
     assert page.locator("th[aria-sort=ascending]").count() == 1
     shot(page, "issue11-search")
@@ -88,13 +90,13 @@ def test_case_work_from_opening_to_closing(site: tuple[str, dict[str, int]], pag
     assert page.locator(".case-record").count() == 2
     assert page.locator(".case-record td.differs").count() > 0  # the mis-settled revision differs
     page.select_option("form.decide select[name=outcome]", "upheld")
-    page.locator("form.decide input[name=from]").first.fill("Bob")
-    page.locator("form.decide input[name=to]").first.fill("阿明")
+    page.locator("form.decide select[name=from]").first.select_option("0号位 Bob")
+    page.locator("form.decide select[name=to]").first.select_option("1号位 阿明")
     page.locator("form.decide input[name=amount]").first.fill("2")
     page.fill("form.decide textarea[name=note]", "按第一版结算")
     page.click("form.decide button")
     page.wait_for_load_state()
-    assert "Bob 付给 阿明 2 分" in page.inner_text(".decisions")
+    assert "0号位 Bob 付给 1号位 阿明 2 分" in page.inner_text(".decisions")
     shot(page, "issue11-case")
     page.click("text=结案")
     page.wait_for_load_state()
@@ -153,5 +155,8 @@ def test_upload_sends_only_on_send_and_totals_the_results(site: tuple[str, dict[
     assert results.count() == 2
     totals = page.inner_text("#upload-totals")
     assert "新保存 1" in totals and "拒收 1" in totals and "已存在 0" in totals
+    number = page.locator("#upload-results a.record-number")  # the record number, linked to its case bar
+    assert number.count() == 1 and number.first.get_attribute("href").endswith("#cases")
+    assert number.first.inner_text().startswith("记录 #")
     shot(page, "issue11-upload")
     assert page.request.get(f"{url}/api/receipts?q=up-").json()["total"] == 2

@@ -3,6 +3,7 @@ the PDF bundle, errors as 400/404/409 naming the field, and roles (an uploader s
 platform's receipts and cases, and changes none)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -99,13 +100,13 @@ def test_case_pages_and_pdf(client: FlaskClient, tmp_path: Path) -> None:
     assert client.post(f"/cases/{case_id}/records", data={"record": f"#{second}"}).status_code == 303
     assert client.post(f"/cases/{case_id}/records", data={"record": "x"}).status_code == 400
     html = client.get(f"/cases/{case_id}").get_data(as_text=True)
-    assert html.count('class="case-record"') == 2 and "两个版本的分数不一样" in html and "投诉成立" in html
+    assert len(re.findall(r'class="case-record[ "]', html)) == 2 and "两个版本的分数不一样" in html and "投诉成立" in html
     decided = client.post(f"/cases/{case_id}/decision", data={"outcome": "partly_upheld", "note": "见 r2",
-                                                             "from": ["P0", ""], "to": ["P1", ""],
+                                                             "from": ["0号位 P0", ""], "to": ["1号位 P1", ""],
                                                              "amount": ["3", ""], "audit": ""})
     assert decided.status_code == 303
     html = client.get(f"/cases/{case_id}", query_string={"lang": "en"}).get_data(as_text=True)
-    assert "complaint partly upheld" in html and "P0 pays P1 3" in html
+    assert "complaint partly upheld" in html and "0号位 P0 pays 1号位 P1 3" in html  # the seats as chosen
     assert client.post(f"/cases/{case_id}/close").status_code == 303
     listing = client.get("/cases", query_string={"status": "closed"}).get_data(as_text=True)
     assert "K-7" in listing

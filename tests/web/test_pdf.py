@@ -142,7 +142,7 @@ def test_the_dispute_is_on_page_one(client: FlaskClient, upload: Upload, tmp_pat
     record_id = stored(upload, name)
     first = page_texts(pdf_of(client, f"/records/{record_id}.pdf", tmp_path))[0]
     flat = squeezed(first)
-    assert verdict in first and "争议摘要" in first and "差额（记录−审计）" in flat
+    assert verdict in first and "争议摘要" in first and "差额=记录−审计" in flat  # the one sign, its formula in the head (issue 23)
     audit = audit_of(client, record_id)
     assert audit["findings"]
     for finding in audit["findings"]:  # every finding as the catalogue's Chinese sentence

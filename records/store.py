@@ -12,8 +12,9 @@ SQLite through sqlite-utils, no Flask. Design (see docs/service.md):
   settlement), so a re-audit under another profile or a newer engine adds a
   row and keeps the old ones; `audit_rules` indexes the rule codes of findings.
 - `uploads` logs every receipt, duplicates included: who sent what, when.
-- Bytes first: the hands of a batch of units (a unit is never split) are written in one
-  transaction, then audited outside any transaction, then their audits are written in a second.
+- One transaction per batch of units (a unit is never split): the engine runs first, outside any
+  transaction, then the bytes, records, first audits and (written by the caller inside the same
+  `atomic`) the receipts are committed together, so a kill leaves all of a batch or none of it.
 
 Each write method is one `atomic` block (`records.db`), so a caller may put several of them,
 and its own writes (a receipt, a note), in one transaction by calling them inside one more.
@@ -188,6 +189,28 @@ class Store(Queries):
                 ids.append(self._insert_audit(record_id, audit, options, engine_version, stamp,
                                               trail_action="reaudit", actor=actor, previous=row[0], reason=reason))
         return ids
+
+    def needs_audit(self, units: Sequence[Unit]) -> list[bool]:
+        """Per unit, whether the engine has work for it: a hand of it is not stored with exactly
+        these bytes, or is stored without an audit (pending or flagged: a duplicate audits it);
+        a unit whose hands an earlier unit of the list already covers has none. Read before the
+        write transaction so that the engine runs outside it; only a hint: the transaction reads
+        again, and an audit computed for a hand a concurrent upload audited first is dropped."""
+        covered: set[tuple[str, str, str]] = set()
+        needed: list[bool] = []
+        for unit in units:
+            keys = [(*identity(hand.doc), hand.sha256) for hand in unit.hands]
+            todo = False
+            for hand, key in zip(unit.hands, keys):
+                if key in covered:
+                    continue
+                existing, _ = self._known(hand)
+                if existing is None or existing["verdict"] is None:
+                    todo = True
+            if todo:
+                covered.update(keys)
+            needed.append(todo)
+        return needed
 
     def _known(self, hand: Hand) -> tuple[dict[str, Any] | None, int]:
         """The stored revision of this game with exactly these bytes, if any, and the game's highest

@@ -61,8 +61,8 @@ class CaseQuery:
     per_page: int = 50
 
 
-def _text(number: str, platform: str, player: str | None, complaint: str) -> str:
-    """The folded search text of a case."""
+def search_text(number: str, platform: str, player: str | None, complaint: str) -> str:
+    """The folded search text of a case (derived: `verify` recomputes it)."""
     return search.joined([number, platform, player, complaint])
 
 
@@ -80,7 +80,7 @@ def open_case(db: Database, *, number: str, platform: str, player: str | None, c
     cursor = db.execute(
         "INSERT INTO cases (number, platform, player, complaint, status, created_at, created_by, updated_at, text) "
         "VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?)",
-        [number, platform, player, complaint, at, actor, at, _text(number, platform, player, complaint)])
+        [number, platform, player, complaint, at, actor, at, search_text(number, platform, player, complaint)])
     case_id = int(cursor.lastrowid or 0)
     trail.append(db, at=at, actor=actor, key=key, action="case-open",
                  detail={"case_id": case_id, "number": number, "platform": platform, "player": player,
@@ -246,4 +246,4 @@ def find(db: Database, query: CaseQuery) -> CasePage:
 
 
 __all__ = ["CASE_LIMITS", "CaseError", "CasePage", "CaseQuery", "OUTCOMES", "STATUSES", "attach", "attached",
-           "case_row", "close", "decide", "decisions", "find", "of_record", "open_case", "reopen"]
+           "case_row", "close", "search_text", "decide", "decisions", "find", "of_record", "open_case", "reopen"]

@@ -23,9 +23,10 @@ from typing import Any
 
 from audit import api
 from audit.catalogue import Lang, rerender, seat_names
+from records import receipts
 from records.ingest import Unit
-from records.rows import VERDICTS
-from records.store import Outcome, Store, Stored
+from records.rows import VERDICTS, now
+from records.store import Outcome, Store, Stored, stored_line
 
 Auditor = Callable[..., list[dict[str, Any]]]
 """`audit_document(doc, *, profile=None, options=None[, schema_checked=False]) -> [audit, ...]`."""
@@ -104,7 +105,8 @@ class Pipeline:
         """Audit and store every hand of every unit; one list of results per unit, in order. Per
         batch of up to UNITS_PER_TRANSACTION units the engine runs first, outside any transaction,
         then the bytes, the records and their first audits are written in one transaction, with
-        whatever `receipt` writes (the upload's receipts: `web.uploads`) inside it. A data error
+        whatever `receipt` writes (the upload's receipts: `web.uploads`; by default the stored hands'
+        receipts) inside it. A data error
         the store raises is the caller's (see `upload_isolating`)."""
         results: list[list[Stored]] = []
         for start in range(0, len(units), UNITS_PER_TRANSACTION):
@@ -114,8 +116,7 @@ class Pipeline:
                 stored = self.store.insert_units(chunk, uploader=uploader, actor=actor)
                 attached = self.store.attach_first_audits(stored, outcomes, self.engine.version,
                                                           actor=actor or uploader)
-                if receipt is not None:
-                    receipt(start, list(attached))
+                (receipt or self._receipts(uploader, actor))(start, list(attached))
             results += attached
         return results
 
@@ -139,10 +140,21 @@ class Pipeline:
                 kept = [(items, outcome) for items, outcome in zip(stored, outcomes) if not isinstance(items, str)]
                 audited = iter(self._attach(kept, actor or uploader))
                 done = [items if isinstance(items, str) else next(audited) for items in stored]
-                if receipt is not None:
-                    receipt(start, done)
+                (receipt or self._receipts(uploader, actor))(start, done)
             results += done
         return results
+
+    def _receipts(self, uploader: str | None, actor: str | None) -> Receipt:
+        """The receipts of the stored hands alone, when the caller keeps none itself (`web.uploads`
+        keeps every line's, refused ones too): every stored record has the receipt of what created it."""
+
+        def write(_start: int, done: list[list[Stored] | str]) -> None:
+            lines = [stored_line(item) for items in done if not isinstance(items, str) for item in items]
+            if lines:
+                receipts.add(self.store.db, lines, uploader=uploader, actor=actor or uploader, at=now(),
+                             key=self.store.trail_key)
+
+        return write
 
     def _insert_alone(self, unit: Unit, uploader: str | None, actor: str | None) -> list[Stored] | str:
         """One unit in its own savepoint, or why the store refused it."""

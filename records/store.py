@@ -36,8 +36,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from records import db as connection
-from records import search, trail
-from records.ingest import Hand, Unit
+from records import receipts, search, trail
+from records.ingest import Hand, Origin, Problem, Unit
 from records.migrations import migrate
 from records.queries import Queries, UnknownRecord
 from records.rows import audit_digest, identity, now, players_of, rule_codes, searchable, section_of, sha256
@@ -64,6 +64,27 @@ class Stored:
     verdict: str | None
     audit_error: str | None = None
     """Why the record has no audit yet (the engine failed); the bytes are stored all the same."""
+
+
+def origin_fields(origin: Origin) -> dict[str, Any]:
+    """The fields of a result line (and of its receipt) that say where it comes from."""
+    return {"source": origin.label(), "file": origin.file, "member": origin.member, "line": origin.line,
+            "hand": origin.hand}
+
+
+def problem_error(problem: Problem) -> dict[str, Any]:
+    """One problem as the API shows it and a receipt keeps it; `message` already names the place."""
+    return {"code": problem.code, "message": problem.describe(), "path": problem.path, "rule": problem.rule,
+            "line": problem.line, "column": problem.column}
+
+
+def stored_line(stored: Stored) -> dict[str, Any]:
+    """The result line of a hand that is in the store (the upload's answer, and its receipt)."""
+    errors = [] if stored.audit_error is None else [problem_error(Problem(
+        stored.hand.origin, "engine", f"stored, but not audited: {stored.audit_error}"))]
+    return {**origin_fields(stored.hand.origin), "status": stored.status, "record_id": stored.record_id,
+            "game_id": stored.game_id, "platform": stored.platform, "revision": stored.revision,
+            "verdict": stored.verdict, "sha256": stored.hand.sha256, "errors": errors}
 
 
 class Store(Queries):
@@ -136,8 +157,11 @@ class Store(Queries):
         if isinstance(outcome, list):
             return self._attach_audit(item, outcome[item.hand.index], engine_version, stamp, actor)
         if isinstance(outcome, str):  # kept, marked so that lists and `reaudit` find it
-            self.db.execute("UPDATE records SET audit_error = ? WHERE id = ? AND latest_audit_id IS NULL",
-                            [outcome, item.record_id])
+            changed = self.db.execute("UPDATE records SET audit_error = ? WHERE id = ? AND latest_audit_id IS NULL",
+                                      [outcome, item.record_id]).rowcount
+            if changed:  # the flag is evidence too: verify checks it against this entry
+                trail.append(self.db, at=stamp, actor=actor, action="audit-failed", record_id=item.record_id,
+                             key=self.trail_key, detail={"error": outcome})
             return replace(item, audit_error=outcome)
         row = self.db.execute("SELECT verdict, audit_error FROM records WHERE id = ?", [item.record_id]).fetchone()
         return replace(item, verdict=row[0], audit_error=row[1])  # set by an earlier unit of this batch
@@ -154,16 +178,18 @@ class Store(Queries):
     def load_audited(self, pairs: Iterable[tuple[Hand, dict[str, Any]]], *, engine_version: str,
                      uploader: str | None = None) -> int:
         """Bulk-load standalone hands whose audits are already known (imports, benchmarks),
-        in one transaction; bytes already held are skipped. Returns how many were stored."""
-        stamp, stored = now(), 0
+        in one transaction with their receipts (every stored record has the receipt of what created it,
+        `verify` asks it); bytes already held are skipped. Returns how many were stored."""
+        stamp, lines = now(), list[dict[str, Any]]()
         with self.atomic():
             for hand, audit in pairs:
                 existing, latest = self._known(hand)
                 if existing is None:
-                    record_id = self._insert_hand(hand, None, uploader, uploader, stamp, latest).record_id
-                    self._insert_audit(record_id, audit, None, engine_version, stamp, actor=uploader)
-                    stored += 1
-        return stored
+                    item = self._insert_hand(hand, None, uploader, uploader, stamp, latest)
+                    self._insert_audit(item.record_id, audit, None, engine_version, stamp, actor=uploader)
+                    lines.append(stored_line(replace(item, verdict=audit["verdict"])))
+            receipts.add(self.db, lines, uploader=uploader, actor=uploader, at=stamp, key=self.trail_key)
+        return len(lines)
 
     def add_audit(self, record_id: int, audit: dict[str, Any], *, options: dict[str, Any] | None,
                   engine_version: str, actor: str | None = None, reason: str | None = None) -> dict[str, Any]:
@@ -309,10 +335,12 @@ class Store(Queries):
                                   "upload_id": upload_id}
         if outcome != "duplicate":
             detail.update(platform=row[0], game_id=row[1], revision=row[2], document_id=row[3], match_id=row[4],
-                          match_index=row[5])
+                          match_index=row[5], raw_kind=hand.raw_kind)
             if row[4] is not None:
-                match = self.db.execute("SELECT sha256, document_id FROM matches WHERE id = ?", [row[4]]).fetchone()
-                detail.update(match_sha256=match[0], match_document_id=match[1])
+                match = self.db.execute("SELECT m.sha256, m.document_id, m.source, d.raw_kind FROM matches m "
+                                        "JOIN documents d ON d.id = m.document_id WHERE m.id = ?", [row[4]]).fetchone()
+                detail.update(match_sha256=match[0], match_document_id=match[1], match_source=match[2],
+                              match_raw_kind=match[3])
         trail.append(self.db, at=stamp, actor=actor, action="upload", record_id=record_id, detail=detail,
                      key=self.trail_key)
 
@@ -333,4 +361,4 @@ class Store(Queries):
             self.db.conn.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})",
                                      [list(row.values()) for row in rows])
 
-__all__ = ["Outcome", "Store", "Stored"]
+__all__ = ["Outcome", "Store", "Stored", "origin_fields", "problem_error", "stored_line"]

@@ -9,10 +9,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from records import receipts
-from records.ingest import Batch, Limits, Origin, Problem, Unit, Validators, read_upload
+from records.ingest import Batch, Limits, Problem, Unit, Validators, read_upload
 from records.pipeline import Pipeline
 from records.rows import now
-from records.store import Store, Stored
+from records.store import Store, Stored, origin_fields, problem_error, stored_line
 
 OK_STATUSES = ("created", "revision", "duplicate")
 """Statuses of a hand that is stored (now or before)."""
@@ -107,7 +107,7 @@ def _unit_lines(unit: Unit, items: list[Stored] | str) -> list[dict[str, Any]]:
     """The lines of one unit's hands: stored, or all refused by the store."""
     if isinstance(items, str):
         return [_problem_result(Problem(hand.origin, "store", items)) for hand in unit.hands]
-    return [_stored_result(stored) for stored in items]
+    return [stored_line(stored) for stored in items]
 
 
 def summarize(results: Iterable[dict[str, Any]]) -> dict[str, int]:
@@ -135,33 +135,12 @@ def totals(results: Iterable[dict[str, Any]]) -> dict[str, int]:
     return counts
 
 
-def _base(origin: Origin) -> dict[str, Any]:
-    """The fields that say where a result line comes from."""
-    return {"source": origin.label(), "file": origin.file, "member": origin.member, "line": origin.line,
-            "hand": origin.hand}
-
-
-def _stored_result(stored: Stored) -> dict[str, Any]:
-    """A hand that is in the store."""
-    errors = [] if stored.audit_error is None else [_error(Problem(
-        stored.hand.origin, "engine", f"stored, but not audited: {stored.audit_error}"))]
-    return {**_base(stored.hand.origin), "status": stored.status, "record_id": stored.record_id,
-            "game_id": stored.game_id, "platform": stored.platform, "revision": stored.revision,
-            "verdict": stored.verdict, "sha256": stored.hand.sha256, "errors": errors}
-
-
-def _error(problem: Problem) -> dict[str, Any]:
-    """One problem as the API shows it; `message` already names the place."""
-    return {"code": problem.code, "message": problem.describe(), "path": problem.path, "rule": problem.rule,
-            "line": problem.line, "column": problem.column}
-
-
 def _problem_result(problem: Problem) -> dict[str, Any]:
     """A bad item: rejected, or skipped when it was never meant to be a record."""
     status = "skipped" if problem.code == "junk" else "rejected"
-    return {**_base(problem.origin), "status": status, "record_id": None, "game_id": problem.game_id,
+    return {**origin_fields(problem.origin), "status": status, "record_id": None, "game_id": problem.game_id,
             "platform": None, "revision": None, "verdict": None, "sha256": problem.sha256,
-            "errors": [_error(problem)]}
+            "errors": [problem_error(problem)]}
 
 
 def _add_problem(slots: list[Slot], problem: Problem, first: int) -> None:
@@ -169,6 +148,6 @@ def _add_problem(slots: list[Slot], problem: Problem, first: int) -> None:
     into a line of an earlier file: `first` is where this file's lines start)."""
     last = slots[-1] if len(slots) > first else None
     if isinstance(last, dict) and last["status"] == "rejected" and last["source"] == problem.origin.label():
-        last["errors"].append(_error(problem))
+        last["errors"].append(problem_error(problem))
     else:
         slots.append(_problem_result(problem))

@@ -116,9 +116,18 @@ def case_query() -> cases.CaseQuery:
     return cases.CaseQuery(**values)
 
 
-def _open(values: dict[str, Any]) -> int:
-    """Open a case from checked values."""
-    return int(_change(lambda db, actor, at, key: cases.open_case(db, actor=actor, at=at, key=key, **values)))
+def _open(values: dict[str, Any], record_id: int | None = None) -> int:
+    """Open a case from checked values, with its first record attached when one is named (from a
+    record's page), in one transaction: a record that does not exist or is of another platform
+    refuses the whole request and leaves no case behind (issue 22.3)."""
+
+    def work(db: Any, actor: str, at: str, key: bytes) -> int:
+        case_id = cases.open_case(db, actor=actor, at=at, key=key, **values)
+        if record_id is not None:
+            cases.attach(db, case_id=case_id, record_id=record_id, revision=None, actor=actor, at=at, key=key)
+        return case_id
+
+    return int(_change(work))
 
 
 def _attach(case_id: int, values: dict[str, Any]) -> tuple[int, bool]:
@@ -232,9 +241,7 @@ def case_open_form() -> ResponseReturnValue:
     values = _form_values(CaseRequestSchema(), {key: form.get(key, "") for key in ("number", "platform", "player",
                                                                                      "complaint")})
     record_id = _int_field("record", required=False)
-    case_id = _open(values)
-    if record_id is not None:  # opened from a record's page: that record is the first attached
-        _attach(case_id, {"record": record_id})
+    case_id = _open(values, record_id)
     return redirect(url_for("cases.case_page", case_id=case_id), code=303)
 
 

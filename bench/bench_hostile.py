@@ -184,11 +184,61 @@ class Run:
             store.close()
 
 
+# ----- evidence classes (issue 22.3-22.5): tamperings and kills -------------------------------
+
+
+def evidence(rows_per_table: int) -> int:
+    """Tamper every column of up to `rows_per_table` rows of every table verify covers (and delete
+    each row), on copies of a database filled through the service, and count what `verify --head`
+    misses; then kill the batch upload at every commit boundary and count stored records without
+    the receipt of their creating submission, after the kill and after the retry. Reuses the
+    machinery of tests/web/test_evidence_columns.py and tests/records/test_kills.py."""
+    from records.verify import NOT_EVIDENCE
+    from tests.web.evidence import build
+    from tests.web.test_evidence_columns import other, tables, tampered
+
+    with tempfile.TemporaryDirectory() as folder:
+        scenario = build(Path(folder))
+        tried = missed = 0
+        import sqlite3
+        for table, columns in tables(scenario.path).items():
+            if table in NOT_EVIDENCE:
+                continue
+            with sqlite3.connect(scenario.path) as db:
+                db.row_factory = sqlite3.Row
+                counting = "WHERE n != 0" if table in ("record_tally", "record_key_tally") else ""
+                keys = [name for name, _, place in sorted(columns, key=lambda c: c[2]) if place] or ["rowid"]
+                picked = [dict(row) for row in db.execute(
+                    f"SELECT {', '.join(keys)} AS k_, * FROM [{table}] {counting} LIMIT {rows_per_table}")]
+            for number, row in enumerate(picked):
+                where = " AND ".join(f"[{name}] = ?" if name != "rowid" else "rowid = ?" for name in keys)
+                with sqlite3.connect(scenario.path) as db:
+                    key = list(db.execute(f"SELECT {', '.join(keys)} FROM [{table}] {counting} LIMIT 1 OFFSET ?",
+                                          [number]).fetchone())
+                cases = [(f"UPDATE [{table}] SET [{column}] = ? WHERE {where}",
+                          [row[column] + 1000 if place and isinstance(row[column], int) else other(row[column], kind),
+                           *key]) for column, kind, place in columns]
+                cases.append((f"DELETE FROM [{table}] WHERE {where}", key))
+                for index, (sql, params) in enumerate(cases):
+                    tried += 1
+                    if not tampered(scenario, Path(folder) / f"t-{table}-{number}-{index}.sqlite3", sql, params):
+                        missed += 1
+                        print(f"  missed: {sql} {params[:1]}")
+        print(f"tamperings: {tried}, missed by verify --head: {missed}")
+    return missed
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--bodies", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--evidence", type=int, default=0, metavar="ROWS",
+                        help="also tamper every column of up to ROWS rows of every table (issue 22.4)")
     args = parser.parse_args()
+    if args.evidence:
+        missed = evidence(args.evidence)
+        if not args.bodies:
+            return 1 if missed else 0
     with tempfile.TemporaryDirectory() as folder:
         run = Run(Path(folder), random.Random(args.seed))
         started = time.perf_counter()

@@ -117,15 +117,16 @@ class Store(Queries):
 
     def insert_units(self, units: Sequence[Unit], *, uploader: str | None = None,
                      actor: str | None = None) -> list[list[Stored]]:
-        """Phase one of an upload: the bytes, records, seats and receipts of every hand of these
-        units, in one transaction (a unit is never split), none audited yet. `actor` is the
+        """The bytes, records, seats and upload log lines of every hand of these units, in one
+        transaction (a unit is never split), none audited yet (`records.pipeline` puts this, the
+        first audits and the receipts in one outer transaction). `actor` is the
         account named in the trail (default: the uploader)."""
         stamp = now()
         with self.atomic():
             return [self._insert_unit(unit, uploader, actor or uploader, stamp) for unit in units]
 
     def _insert_unit(self, unit: Unit, uploader: str | None, actor: str | None, stamp: str) -> list[Stored]:
-        """Phase one: the bytes, records, seats and receipts of a unit (inside a transaction)."""
+        """The bytes, records, seats and upload log lines of a unit (inside a transaction)."""
         match_id: int | None = None
         results = []
         for hand in unit.hands:
@@ -140,7 +141,7 @@ class Store(Queries):
 
     def attach_first_audits(self, stored: Sequence[list[Stored]], outcomes: Sequence[Outcome],
                             engine_version: str, actor: str | None = None) -> list[list[Stored]]:
-        """Phase two of an upload, in one transaction: give each stored record without an audit
+        """In one transaction (the upload's, when called inside it): give each stored record without an audit
         its first one from its unit's outcome, or flag it when the engine failed on the unit."""
         if all(outcome is None for outcome in outcomes):
             return list(stored)  # only duplicates of audited records: nothing to write
@@ -151,7 +152,7 @@ class Store(Queries):
 
     def _first_audit(self, item: Stored, outcome: Outcome, engine_version: str, stamp: str,
                      actor: str | None) -> Stored:
-        """A record's first audit from its unit's outcome (inside the second transaction)."""
+        """A record's first audit from its unit's outcome (inside the upload's transaction)."""
         if item.verdict is not None:
             return item
         if isinstance(outcome, list):

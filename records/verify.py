@@ -224,17 +224,11 @@ def _creating_receipts(context: Context) -> Iterator[Mismatch]:
 
 @check("record_search")
 def check_search(context: Context) -> Iterator[Mismatch]:
-    """The folded search text of every record, recomputed from its columns and seats (derived)."""
-    seats: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for row in context.db.query("SELECT record_id, name, player_id FROM record_players ORDER BY record_id, seat"):
-        seats[row["record_id"]].append(row)
-    texts = dict(context.db.execute("SELECT record_id, text FROM record_search").fetchall())
-    for record_id, game_id, platform, client in context.db.execute("SELECT id, game_id, platform, client FROM records"):
-        text = texts.pop(record_id, None)
-        if text != search.record_text(game_id, platform, client, seats.get(record_id, [])):
-            yield Mismatch("record", record_id, f"{game_id}: its search text (record_search) is not what its "
-                                                "columns and seats make")
-    for record_id in texts:
+    """The folded search text of every record, recomputed from its columns and seats (derived;
+    found in the records' pass), and no text of a record that does not exist."""
+    yield from context.document_pass["record_search"]
+    for (record_id,) in context.db.execute(
+            "SELECT record_id FROM record_search WHERE record_id NOT IN (SELECT id FROM records)"):
         yield Mismatch("record", record_id, "search text (record_search) of a record that does not exist")
 
 
@@ -262,20 +256,25 @@ def _document_pass(context: Context) -> dict[str, list[Mismatch]]:
     the parsing is most of `verify`): the record against its upload entry and against the
     columns parsed from its bytes, the seats against the bytes, and upload entries whose record
     is gone. The seats are read alongside, in record order, never all held at once."""
-    found: dict[str, list[Mismatch]] = {"records": [], "record_players": []}
+    found: dict[str, list[Mismatch]] = {"records": [], "record_players": [], "record_search": []}
     entries = {entry.record_id: entry for entry in context.by_action("upload")
                if entry.detail.get("outcome") in ("created", "revision") and entry.record_id is not None}
     seats = _seats_by_record(context.db)
     pending = next(seats, None)
     seen: set[int] = set()
-    for row in context.db.query("SELECT r.*, d.raw, d.raw_kind FROM records r LEFT JOIN documents d "
-                                "ON d.id = r.document_id ORDER BY r.id"):  # one row (and its bytes) in memory at a time
+    for row in context.db.query("SELECT r.*, d.raw, d.raw_kind, s.text AS search_text FROM records r "
+                                "LEFT JOIN documents d ON d.id = r.document_id "
+                                "LEFT JOIN record_search s ON s.record_id = r.id ORDER BY r.id"):  # one row (and its bytes) in memory at a time
         record_id = row["id"]
         seen.add(record_id)
         found["records"] += _against_entry(context, row, entries.get(record_id))
         while pending is not None and pending[0] < record_id:
             pending = next(seats, None)
         stored_seats = pending[1] if pending is not None and pending[0] == record_id else []
+        seat_rows = [{"name": name, "player_id": player_id} for _, name, player_id in stored_seats]
+        if row["search_text"] != search.record_text(row["game_id"], row["platform"], row["client"], seat_rows):
+            found["record_search"].append(Mismatch("record", record_id, f"{row['game_id']}: its search text "
+                                                   "(record_search) is not what its columns and seats make"))
         doc = _parsed(row["raw"])
         if doc is None:
             continue
@@ -668,7 +667,7 @@ def check_receipts(context: Context) -> Iterator[Mismatch]:
     forged or deleted behind the service's back is named."""
     entries = context.keyed("receipt_id", "receipt")
     present: set[int] = set()
-    for row in context.rows("SELECT * FROM receipts"):
+    for row in context.db.query("SELECT * FROM receipts ORDER BY id"):  # streamed: one a record, and more
         present.add(row["id"])
         entry = entries.get(row["id"])
         if entry is None:

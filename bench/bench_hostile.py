@@ -9,6 +9,12 @@ that no audit was added. At the end the whole store is verified (`records.verify
 against the keyed trail) and every record must be audited and carry its receipt.
 
     .venv/bin/python bench/bench_hostile.py [--bodies 10000] [--seed 12]
+    .venv/bin/python bench/bench_hostile.py --bodies 0 --evidence 5 --kills   # the evidence section
+
+The evidence section (issue 22.4, 22.5; `evidence` and `kills` below) tampers every column of up to
+N rows of every table verify covers, on copies of a database filled through the service, and
+counts what `verify --head` misses; and kills the batch upload at every commit boundary, counting
+stored records without the receipt of their creating submission, after the kill and after a retry.
 
 Figures are reported in docs/trust.md.
 """
@@ -184,11 +190,112 @@ class Run:
             store.close()
 
 
+# ----- evidence classes (issue 22.3-22.5): tamperings and kills -------------------------------
+
+
+def evidence(rows_per_table: int) -> int:
+    """Tamper every column of up to `rows_per_table` rows of every table verify covers (and delete
+    each row), on copies of a database filled through the service, and count what `verify --head`
+    misses; then kill the batch upload at every commit boundary and count stored records without
+    the receipt of their creating submission, after the kill and after the retry. Reuses the
+    machinery of tests/web/test_evidence_columns.py and tests/records/test_kills.py."""
+    from records.verify import NOT_EVIDENCE
+    from tests.web.evidence import build
+    from tests.web.test_evidence_columns import other, tables, tampered
+
+    with tempfile.TemporaryDirectory() as folder:
+        scenario = build(Path(folder))
+        tried = missed = 0
+        import sqlite3
+        for table, columns in tables(scenario.path).items():
+            if table in NOT_EVIDENCE:
+                continue
+            with sqlite3.connect(scenario.path) as db:
+                db.row_factory = sqlite3.Row
+                counting = "WHERE n != 0" if table in ("record_tally", "record_key_tally") else ""
+                keys = [name for name, _, place in sorted(columns, key=lambda c: c[2]) if place] or ["rowid"]
+                picked = [dict(row) for row in db.execute(
+                    f"SELECT {', '.join(keys)} AS k_, * FROM [{table}] {counting} LIMIT {rows_per_table}")]
+            for number, row in enumerate(picked):
+                where = " AND ".join(f"[{name}] = ?" if name != "rowid" else "rowid = ?" for name in keys)
+                with sqlite3.connect(scenario.path) as db:
+                    key = list(db.execute(f"SELECT {', '.join(keys)} FROM [{table}] {counting} LIMIT 1 OFFSET ?",
+                                          [number]).fetchone())
+                cases = [(f"UPDATE [{table}] SET [{column}] = ? WHERE {where}",
+                          [row[column] + 1000 if place and isinstance(row[column], int) else other(row[column], kind),
+                           *key]) for column, kind, place in columns]
+                cases.append((f"DELETE FROM [{table}] WHERE {where}", key))
+                for index, (sql, params) in enumerate(cases):
+                    tried += 1
+                    if not tampered(scenario, Path(folder) / f"t-{table}-{number}-{index}.sqlite3", sql, params):
+                        missed += 1
+                        print(f"  missed: {sql} {params[:1]}")
+        print(f"tamperings: {tried}, missed by verify --head: {missed}")
+    return missed
+
+
+def kills() -> int:
+    """Kill the two-file batch upload of tests/records/test_kills.py (three units per transaction)
+    at every commit boundary (`os._exit` in a child process, as kill -9), and count on what it left:
+    stored records without exactly one receipt of their creating submission, receipts of records
+    that are not there, `verify --head` problems; then retry the submission and count the same."""
+    import sqlite3
+    from records.trail import Head
+    from tests.conftest import api_token, app_config
+    from tests.records.test_kills import GAMES, fresh, run_child, state, submission
+    from web.db import trail_key
+
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        config = app_config(folder)
+        app = create_app(config)
+        headers = api_token(app, "feed", "admin")
+        request = {"files": submission(folder), "headers": headers}
+        template = folder / "template.sqlite3"
+        with app.app_context():
+            key = trail_key()
+            store = Store.open(config["DATABASE"])
+            row = store.db.execute("SELECT id, hash FROM trail ORDER BY id DESC LIMIT 1").fetchone()
+            with sqlite3.connect(template) as copy:
+                store.db.conn.backup(copy)
+            store.close()
+        head = Head(*row)
+        clean = run_child(folder, {**config, "DATABASE": fresh(template, folder / "clean.sqlite3")}, 0, request)
+        assert clean is not None
+        boundaries = len(clean["boundaries"])
+        left = wrong_after_kill = wrong_after_retry = missing_after_retry = 0
+        for kill_at in range(1, boundaries + 1):
+            run_config = {**config, "DATABASE": fresh(template, folder / f"kill-{kill_at}.sqlite3")}
+            run_child(folder, run_config, kill_at, request)
+            stored, wrong = state(run_config["DATABASE"], key, head)
+            left += len(stored)
+            wrong_after_kill += len(wrong)
+            run_child(folder, run_config, 0, request)
+            stored, wrong = state(run_config["DATABASE"], key, head)
+            wrong_after_retry += len(wrong)
+            missing_after_retry += len(GAMES - set(stored))
+    print(f"kills: {boundaries} commit boundaries, {left} records left stored by the kills; records without "
+          f"their creating receipt or verify problems: {wrong_after_kill} after the kills, {wrong_after_retry} "
+          f"after the retries; games without a creating receipt after the retry: {missing_after_retry}")
+    return wrong_after_kill + wrong_after_retry + missing_after_retry
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--bodies", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--evidence", type=int, default=0, metavar="ROWS",
+                        help="also tamper every column of up to ROWS rows of every table (issue 22.4)")
+    parser.add_argument("--kills", action="store_true", help="also kill the batch upload at every commit boundary "
+                                                              "(issue 22.5)")
     args = parser.parse_args()
+    failed = 0
+    if args.evidence:
+        failed += evidence(args.evidence)
+    if args.kills:
+        failed += kills()
+    if not args.bodies:
+        return 1 if failed else 0
     with tempfile.TemporaryDirectory() as folder:
         run = Run(Path(folder), random.Random(args.seed))
         started = time.perf_counter()
@@ -209,7 +316,7 @@ def main() -> int:
     print(f"stored: {records} records, {audits} audits; verify: {len(problems)} problem(s)")
     for problem in (run.partial + problems)[:20]:
         print("  " + problem)
-    return 1 if run.partial or problems or any(status >= 500 for status in run.statuses) else 0
+    return 1 if failed or run.partial or problems or any(status >= 500 for status in run.statuses) else 0
 
 
 if __name__ == "__main__":

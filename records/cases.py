@@ -67,8 +67,8 @@ class CaseQuery:
     per_page: int = 50
 
 
-def _text(number: str, platform: str, player: str | None, complaint: str) -> str:
-    """The folded search text of a case."""
+def search_text(number: str, platform: str, player: str | None, complaint: str) -> str:
+    """The folded search text of a case (derived: `verify` recomputes it)."""
     return search.joined([number, platform, player, complaint])
 
 
@@ -112,7 +112,7 @@ def open_case(db: Database, *, number: str | None, platform: str, player: str | 
     cursor = db.execute(
         "INSERT INTO cases (number, platform, player, complaint, status, created_at, created_by, updated_at, text) "
         "VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?)",
-        [number, platform, player, complaint, at, actor, at, _text(number, platform, player, complaint)])
+        [number, platform, player, complaint, at, actor, at, search_text(number, platform, player, complaint)])
     case_id = int(cursor.lastrowid or 0)
     trail.append(db, at=at, actor=actor, key=key, action="case-open",
                  detail={"case_id": case_id, "number": number, "platform": platform, "player": player,
@@ -301,4 +301,4 @@ def find(db: Database, query: CaseQuery) -> CasePage:
 
 __all__ = ["CASE_LIMITS", "CaseError", "CasePage", "CaseQuery", "NUMBER_DIGITS", "OUTCOMES", "STATUSES", "attach",
            "attached", "by_number", "case_row", "close", "decide", "decisions", "disputed", "find", "next_number",
-           "of_record", "open_case", "reopen"]
+           "of_record", "open_case", "reopen", "search_text"]

@@ -23,6 +23,7 @@ from sqlite_utils import Database
 from audit.catalogue import LANGS, Lang
 from kit.answers import parse
 from kit.check import CheckError, Kit, check, load_kit
+from records import trail
 from records.db import atomic
 
 
@@ -87,7 +88,7 @@ def _text(value: Any, field: str, limit: int = 200) -> str:
 
 
 def submit(db: Database, folder: Path, *, kit_name: str, platform: str, client_version: str, answers: bytes,
-           uploader: str | None, stamp: str) -> int:
+           uploader: str | None, stamp: str, key: bytes) -> int:
     """Check the answers against the kit and store the run (one transaction); its id. The report is kept
     in every language (the engine's messages are rendered at check time), so a page shows either."""
     platform = _text(platform, "platform")
@@ -108,8 +109,21 @@ def submit(db: Database, folder: Path, *, kit_name: str, platform: str, client_v
     with atomic(db):
         run_id = db.execute(f"INSERT INTO conformance_runs ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
                             list(row.values())).lastrowid
-    assert run_id is not None
+        assert run_id is not None
+        trail.append(db, at=stamp, actor=uploader, action="conformance", key=key,
+                     detail={"run_id": int(run_id), "kit": kit_name, "platform": platform,
+                             "client_version": client_version, "row_sha256": run_digest({"id": int(run_id), **row})})
     return int(run_id)
+
+
+COLUMNS = ("id", "kit", "kit_sha256", "profile", "platform", "client_version", "uploader", "created_at", "total",
+           "passed", "ok", "answers_sha256", "report")
+"""Every column of `conformance_runs` (m006)."""
+
+
+def run_digest(row: dict[str, Any]) -> str:
+    """sha256 of a run's row, every column: its `conformance` entry records it, `verify` recomputes it."""
+    return trail.digest({name: row.get(name) for name in COLUMNS})
 
 
 RUN_COLUMNS = ("id", "kit", "kit_sha256", "profile", "platform", "client_version", "uploader", "created_at",

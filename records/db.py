@@ -14,7 +14,7 @@ import os
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -26,6 +26,12 @@ transactions (records, first audits, receipts), each with keyed trail entries; w
 uploading at once into one server process the queue for the write lock reached 2 s (measured
 in tests/records/test_concurrency.py), and 5 s left too little margin: a request then failed
 with "database is locked". 20 s keeps a busy queue a wait, not an error."""
+
+COMMIT_HOOKS: list[Callable[[str], None]] = []
+"""Called with "before-commit" and "after-commit" around every outermost commit of `atomic`: the
+fault-injection point of tests/records/test_kills.py, which exits the process there (os._exit) to
+prove that a kill at any commit boundary leaves a transaction's rows all there or all gone. Empty
+in the service (one truth test per commit)."""
 
 _savepoints = itertools.count()
 """Numbers the savepoints of nested `atomic` blocks, so an inner name never shadows an outer one."""
@@ -93,10 +99,14 @@ def atomic(db: Database, *, immediate: bool = True) -> Iterator[Database]:
         conn.rollback()
         raise
     try:
+        for hook in COMMIT_HOOKS:
+            hook("before-commit")
         conn.commit()
     except BaseException:
         conn.rollback()
         raise
+    for hook in COMMIT_HOOKS:
+        hook("after-commit")
 
 
 @contextmanager
@@ -157,4 +167,4 @@ def _close_anchors() -> None:
             _anchors.popitem()[1].close()
 
 
-__all__ = ["BUSY_TIMEOUT_MS", "atomic", "close", "connect", "snapshot"]
+__all__ = ["BUSY_TIMEOUT_MS", "COMMIT_HOOKS", "atomic", "close", "connect", "snapshot"]

@@ -254,6 +254,24 @@ def m008_case_numbers(db: Database) -> None:
     db.execute("CREATE UNIQUE INDEX idx_cases_platform_number ON cases (platform, number)")
 
 
+EVIDENCE_HORIZONS = ("conformance_runs", "record_receipts", "audit_errors")
+"""What m009 started to cover with trail entries (issue 22.4, 22.5): conformance runs (a
+`conformance` entry each), a record's receipt of the submission that created it (written in the
+record's own transaction since then), a record's engine-failure flag (an `audit-failed` entry).
+`trust_horizon` gets the last id written before (0 on a new database), so `verify` asks this only
+of later rows."""
+
+
+@migrations()
+def m009_evidence(db: Database) -> None:
+    """Issue 22: the horizon of what verify covers since this step (`EVIDENCE_HORIZONS`)."""
+    tops = {"conformance_runs": "SELECT coalesce(max(id), 0) FROM conformance_runs",
+            "record_receipts": "SELECT coalesce(max(id), 0) FROM records",
+            "audit_errors": "SELECT coalesce(max(id), 0) FROM records"}
+    for name in EVIDENCE_HORIZONS:
+        db.execute("INSERT INTO trust_horizon (name, max_id) VALUES (?, ?)", [name, db.execute(tops[name]).fetchone()[0]])
+
+
 def migrate(db: Database) -> None:
     """Bring the schema up to date; safe and cheap to call on every start (a database with
     nothing pending is only read). The pending steps run in one transaction (`atomic`; each
@@ -265,5 +283,5 @@ def migrate(db: Database) -> None:
             migrations.apply(db)
 
 
-__all__ = ["APPEND_ONLY", "APPEND_ONLY_M005", "HORIZON_TABLES", "IMMUTABLE_RECORD_COLUMNS", "WALK_COLUMNS",
+__all__ = ["APPEND_ONLY", "APPEND_ONLY_M005", "EVIDENCE_HORIZONS", "HORIZON_TABLES", "IMMUTABLE_RECORD_COLUMNS", "WALK_COLUMNS",
            "WALK_INDEXES", "migrate", "migrations"]

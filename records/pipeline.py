@@ -1,12 +1,14 @@
-"""The way of an upload: validate -> store the bytes -> audit -> store the audit.
+"""The way of an upload: validate -> audit -> store the bytes, the audits and the receipts at once.
 
 Ingest (`records.ingest`) has already validated and split the upload into units;
 this module decides when the engine runs and hands the store finished audits,
 so storage stays storage and the engine stays a pure function of a document.
-The order is the durability promise of docs/trust.md: bytes are committed
-before the engine sees them, so neither an engine failure nor a crash loses an
-upload or leaves half a unit; a record without an audit stays flagged or
-pending until a retry or `flask reaudit` audits it.
+The order is the durability promise of docs/trust.md (issue 22.5): the engine
+runs outside any transaction, then a batch's bytes, records, first audits and
+receipts are committed in one, so a kill at any point leaves all of a batch or
+none of it, never a record without its receipt or a receipt of nothing; an
+engine failure keeps the bytes and flags the record, until a retry or
+`flask reaudit` audits it.
 
 The engine is a value (`Engine`): the auditor function, its version, and
 whether it may be told `schema_checked`. The real one comes from `audit.api`;
@@ -21,9 +23,10 @@ from typing import Any
 
 from audit import api
 from audit.catalogue import Lang, rerender, seat_names
+from records import receipts
 from records.ingest import Unit
-from records.rows import VERDICTS
-from records.store import Outcome, Store, Stored
+from records.rows import VERDICTS, now
+from records.store import Outcome, Store, Stored, stored_line
 
 Auditor = Callable[..., list[dict[str, Any]]]
 """`audit_document(doc, *, profile=None, options=None[, schema_checked=False]) -> [audit, ...]`."""
@@ -32,6 +35,11 @@ UNITS_PER_TRANSACTION = 100
 """Units whose bytes share one write transaction, and whose audits share the next. A commit cost
 about 0.5 ms, as much as all of a record's rows, and there were two per record; 100 units hold
 the write lock for a few tens of milliseconds, far inside another writer's busy timeout."""
+
+
+Receipt = Callable[[int, list[list[Stored] | str]], None]
+"""Called inside a batch's write transaction with the index of its first unit and what became of
+each of its units, so that the receipts of what was sent commit with the records they describe."""
 
 
 class AuditFailed(RuntimeError):
@@ -93,53 +101,78 @@ class Pipeline:
         self.engine = engine or default_engine()
 
     def upload(self, units: Sequence[Unit], *, uploader: str | None = None,
-               actor: str | None = None) -> list[list[Stored]]:
-        """Store every hand of every unit, then audit them; one list of results per unit, in order.
-        The bytes of up to UNITS_PER_TRANSACTION units share one transaction, their audits the next."""
+               actor: str | None = None, receipt: Receipt | None = None) -> list[list[Stored]]:
+        """Audit and store every hand of every unit; one list of results per unit, in order. Per
+        batch of up to UNITS_PER_TRANSACTION units the engine runs first, outside any transaction,
+        then the bytes, the records and their first audits are written in one transaction, with
+        whatever `receipt` writes (the upload's receipts: `web.uploads`; by default the stored hands'
+        receipts) inside it. A data error
+        the store raises is the caller's (see `upload_isolating`)."""
         results: list[list[Stored]] = []
         for start in range(0, len(units), UNITS_PER_TRANSACTION):
-            chunk = units[start:start + UNITS_PER_TRANSACTION]
-            stored = self.store.insert_units(chunk, uploader=uploader, actor=actor)
-            outcomes = self._audit_units(chunk, stored)
-            results += self.store.attach_first_audits(stored, outcomes, self.engine.version, actor=actor or uploader)
+            chunk = list(units[start:start + UNITS_PER_TRANSACTION])
+            outcomes = self._audit_units(chunk, self.store.needs_audit(chunk))
+            with self.store.atomic():
+                stored = self.store.insert_units(chunk, uploader=uploader, actor=actor)
+                attached = self.store.attach_first_audits(stored, outcomes, self.engine.version,
+                                                          actor=actor or uploader)
+                (receipt or self._receipts(uploader, actor))(start, list(attached))
+            results += attached
         return results
 
     def upload_isolating(self, units: Sequence[Unit], *, uploader: str | None = None,
-                         actor: str | None = None) -> list[list[Stored] | str]:
+                         actor: str | None = None, receipt: Receipt | None = None) -> list[list[Stored] | str]:
         """`upload`, except that a unit the store cannot keep is refused alone: per unit, its results
-        or why it was not stored. A batch whose transaction raises a data error is rolled back
-        whole and its units are stored one per transaction, so the good ones are kept and the bad
-        one leaves nothing behind (never a partial commit of a unit)."""
+        or why it was not stored. A batch whose writes raise a data error is rolled back to the
+        savepoint before them and its units are written one per savepoint, so the good ones are
+        kept and the bad one leaves nothing behind; all of it, receipts included, is still one
+        transaction per batch (a kill leaves the whole batch or none of it)."""
         results: list[list[Stored] | str] = []
         for start in range(0, len(units), UNITS_PER_TRANSACTION):
             chunk = list(units[start:start + UNITS_PER_TRANSACTION])
-            try:
-                stored: list[list[Stored] | str] = list(self.store.insert_units(chunk, uploader=uploader, actor=actor))
-            except DATA_ERRORS:
-                stored = [self._insert_alone(unit, uploader, actor) for unit in chunk]
-            kept = [(unit, items) for unit, items in zip(chunk, stored) if not isinstance(items, str)]
-            audited = iter(self._attach(kept, actor or uploader))
-            results += [items if isinstance(items, str) else next(audited) for items in stored]
+            outcomes = self._audit_units(chunk, self.store.needs_audit(chunk))
+            with self.store.atomic():
+                try:
+                    stored: list[list[Stored] | str] = list(self.store.insert_units(chunk, uploader=uploader,
+                                                                                    actor=actor))
+                except DATA_ERRORS:
+                    stored = [self._insert_alone(unit, uploader, actor) for unit in chunk]
+                kept = [(items, outcome) for items, outcome in zip(stored, outcomes) if not isinstance(items, str)]
+                audited = iter(self._attach(kept, actor or uploader))
+                done = [items if isinstance(items, str) else next(audited) for items in stored]
+                (receipt or self._receipts(uploader, actor))(start, done)
+            results += done
         return results
 
+    def _receipts(self, uploader: str | None, actor: str | None) -> Receipt:
+        """The receipts of the stored hands alone, when the caller keeps none itself (`web.uploads`
+        keeps every line's, refused ones too): every stored record has the receipt of what created it."""
+
+        def write(_start: int, done: list[list[Stored] | str]) -> None:
+            lines = [stored_line(item) for items in done if not isinstance(items, str) for item in items]
+            if lines:
+                receipts.add(self.store.db, lines, uploader=uploader, actor=actor or uploader, at=now(),
+                             key=self.store.trail_key)
+
+        return write
+
     def _insert_alone(self, unit: Unit, uploader: str | None, actor: str | None) -> list[Stored] | str:
-        """One unit in its own transaction, or why the store refused it."""
+        """One unit in its own savepoint, or why the store refused it."""
         try:
             return self.store.insert_units([unit], uploader=uploader, actor=actor)[0]
         except DATA_ERRORS as exc:
             return f"the store cannot keep this item ({type(exc).__name__}: {exc}); nothing of it was stored"
 
-    def _attach(self, kept: list[tuple[Unit, list[Stored]]], actor: str | None) -> list[list[Stored]]:
-        """Audit the stored units and attach their first audits; an audit the store cannot keep
-        leaves its record flagged unaudited instead (the bytes stay, as after an engine failure)."""
-        units = [unit for unit, _ in kept]
-        stored = [items for _, items in kept]
-        outcomes = self._audit_units(units, stored)
+    def _attach(self, kept: list[tuple[list[Stored], Outcome]], actor: str | None) -> list[list[Stored]]:
+        """Attach the stored units' first audits; an audit the store cannot keep leaves its record
+        flagged unaudited instead (the bytes stay, as after an engine failure)."""
+        stored = [items for items, _ in kept]
+        outcomes = [outcome for _, outcome in kept]
         try:
             return self.store.attach_first_audits(stored, outcomes, self.engine.version, actor=actor)
         except DATA_ERRORS:
             attached = []
-            for items, outcome in zip(stored, outcomes):
+            for items, outcome in kept:
                 try:
                     attached += self.store.attach_first_audits([items], [outcome], self.engine.version, actor=actor)
                 except DATA_ERRORS as exc:
@@ -151,21 +184,20 @@ class Pipeline:
         """Store and audit one unit; see `upload`."""
         return self.upload([unit], uploader=uploader, actor=actor)[0]
 
-    def _audit_units(self, units: Sequence[Unit], stored: list[list[Stored]]) -> list[Outcome]:
-        """Per unit: the engine's audits, the failure message, or None when no record of it waits
-        for an audit from it (all audited already, or by an earlier unit of this batch: the same
-        bytes sent twice in one upload are audited once). Runs outside any transaction."""
+    def _audit_units(self, units: Sequence[Unit], needed: Sequence[bool]) -> list[Outcome]:
+        """Per unit: the engine's audits, the failure message, or None when the engine has nothing
+        to do for it (`Store.needs_audit`: every hand stored and audited, or covered by an earlier
+        unit of this batch: the same bytes sent twice in one upload are audited once). Runs
+        outside any transaction."""
         outcomes: list[Outcome] = []
-        covered: set[int] = set()
-        for unit, items in zip(units, stored):
-            if {item.record_id for item in items if item.verdict is None} <= covered:
+        for unit, todo in zip(units, needed):
+            if not todo:
                 outcomes.append(None)
                 continue
             try:
                 outcomes.append(self.engine.run(unit.doc, count=unit.audit_count, schema_checked=unit.schema_checked))
             except AuditFailed as exc:
                 outcomes.append(str(exc))
-            covered.update(item.record_id for item in items)
         return outcomes
 
     def what_if(self, record_id: int, *, profile: str | None = None, options: dict[str, Any] | None = None,

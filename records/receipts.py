@@ -74,9 +74,21 @@ def add(db: Database, results: Iterable[dict[str, Any]], *, uploader: str | None
         receipt_id = int(cursor.lastrowid or 0)
         trail.append(db, at=at, actor=actor or uploader, action="receipt", key=key, record_id=result.get("record_id"),
                      detail={"receipt_id": receipt_id, "outcome": outcome, "game_id": result.get("game_id"),
-                             "sha256": result.get("sha256"), "source": row["source"], "errors": codes})
+                             "sha256": result.get("sha256"), "source": row["source"], "errors": codes,
+                             "row_sha256": row_digest({"id": receipt_id, **row})})
         ids.append(receipt_id)
     return ids
+
+
+def row_digest(row: dict[str, Any]) -> str:
+    """sha256 of a receipt row, every column (`id` included): its entry records it, so that
+    `verify` names a change of any of them (uploader, platform, error texts, ...)."""
+    return trail.digest({name: row.get(name) for name in COLUMNS})
+
+
+COLUMNS = ("id", "at", "uploader", "actor", "source", "file", "member", "line", "hand", "game_id", "platform",
+           "sha256", "outcome", "record_id", "revision", "error_codes", "errors_json", "text")
+"""Every column of `receipts` (m005)."""
 
 
 def _storable(value: Any) -> Any:
@@ -174,5 +186,5 @@ def rejected_by_day(db: Database, *, platform: str | None = None, date_from: str
         "GROUP BY day ORDER BY day", params + list(NOT_ACCEPTED))}
 
 
-__all__ = ["ACCEPTED", "NOT_ACCEPTED", "OUTCOMES", "ReceiptPage", "ReceiptQuery", "add", "find", "of_record",
+__all__ = ["ACCEPTED", "COLUMNS", "row_digest", "NOT_ACCEPTED", "OUTCOMES", "ReceiptPage", "ReceiptQuery", "add", "find", "of_record",
            "rejected_by_day"]

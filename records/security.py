@@ -252,7 +252,7 @@ class Accounts:
             "VALUES (?, ?, ?, ?, ?, ?)",
             [account_id, hash_token(token), token[:10], (label or "")[:100] or None, stamp, created_by])
         self._log("token-create", account, created_by, stamp, token=token[:10], token_id=int(cursor.lastrowid or 0),
-                  token_hash=trail.fingerprint(self.key, hash_token(token)))
+                  token_hash=trail.fingerprint(self.key, hash_token(token)), label=(label or "")[:100] or None)
         return token
 
     def tokens(self, account_id: int) -> list[dict[str, Any]]:

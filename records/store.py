@@ -12,8 +12,9 @@ SQLite through sqlite-utils, no Flask. Design (see docs/service.md):
   settlement), so a re-audit under another profile or a newer engine adds a
   row and keeps the old ones; `audit_rules` indexes the rule codes of findings.
 - `uploads` logs every receipt, duplicates included: who sent what, when.
-- Bytes first: the hands of a batch of units (a unit is never split) are written in one
-  transaction, then audited outside any transaction, then their audits are written in a second.
+- One transaction per batch of units (a unit is never split): the engine runs first, outside any
+  transaction, then the bytes, records, first audits and (written by the caller inside the same
+  `atomic`) the receipts are committed together, so a kill leaves all of a batch or none of it.
 
 Each write method is one `atomic` block (`records.db`), so a caller may put several of them,
 and its own writes (a receipt, a note), in one transaction by calling them inside one more.
@@ -35,8 +36,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from records import db as connection
-from records import search, trail
-from records.ingest import Hand, Unit
+from records import receipts, search, trail
+from records.ingest import Hand, Origin, Problem, Unit
 from records.migrations import migrate
 from records.queries import Queries, UnknownRecord
 from records.rows import audit_digest, identity, now, players_of, rule_codes, searchable, section_of, sha256
@@ -63,6 +64,27 @@ class Stored:
     verdict: str | None
     audit_error: str | None = None
     """Why the record has no audit yet (the engine failed); the bytes are stored all the same."""
+
+
+def origin_fields(origin: Origin) -> dict[str, Any]:
+    """The fields of a result line (and of its receipt) that say where it comes from."""
+    return {"source": origin.label(), "file": origin.file, "member": origin.member, "line": origin.line,
+            "hand": origin.hand}
+
+
+def problem_error(problem: Problem) -> dict[str, Any]:
+    """One problem as the API shows it and a receipt keeps it; `message` already names the place."""
+    return {"code": problem.code, "message": problem.describe(), "path": problem.path, "rule": problem.rule,
+            "line": problem.line, "column": problem.column}
+
+
+def stored_line(stored: Stored) -> dict[str, Any]:
+    """The result line of a hand that is in the store (the upload's answer, and its receipt)."""
+    errors = [] if stored.audit_error is None else [problem_error(Problem(
+        stored.hand.origin, "engine", f"stored, but not audited: {stored.audit_error}"))]
+    return {**origin_fields(stored.hand.origin), "status": stored.status, "record_id": stored.record_id,
+            "game_id": stored.game_id, "platform": stored.platform, "revision": stored.revision,
+            "verdict": stored.verdict, "sha256": stored.hand.sha256, "errors": errors}
 
 
 class Store(Queries):
@@ -95,15 +117,16 @@ class Store(Queries):
 
     def insert_units(self, units: Sequence[Unit], *, uploader: str | None = None,
                      actor: str | None = None) -> list[list[Stored]]:
-        """Phase one of an upload: the bytes, records, seats and receipts of every hand of these
-        units, in one transaction (a unit is never split), none audited yet. `actor` is the
+        """The bytes, records, seats and upload log lines of every hand of these units, in one
+        transaction (a unit is never split), none audited yet (`records.pipeline` puts this, the
+        first audits and the receipts in one outer transaction). `actor` is the
         account named in the trail (default: the uploader)."""
         stamp = now()
         with self.atomic():
             return [self._insert_unit(unit, uploader, actor or uploader, stamp) for unit in units]
 
     def _insert_unit(self, unit: Unit, uploader: str | None, actor: str | None, stamp: str) -> list[Stored]:
-        """Phase one: the bytes, records, seats and receipts of a unit (inside a transaction)."""
+        """The bytes, records, seats and upload log lines of a unit (inside a transaction)."""
         match_id: int | None = None
         results = []
         for hand in unit.hands:
@@ -118,7 +141,7 @@ class Store(Queries):
 
     def attach_first_audits(self, stored: Sequence[list[Stored]], outcomes: Sequence[Outcome],
                             engine_version: str, actor: str | None = None) -> list[list[Stored]]:
-        """Phase two of an upload, in one transaction: give each stored record without an audit
+        """In one transaction (the upload's, when called inside it): give each stored record without an audit
         its first one from its unit's outcome, or flag it when the engine failed on the unit."""
         if all(outcome is None for outcome in outcomes):
             return list(stored)  # only duplicates of audited records: nothing to write
@@ -129,14 +152,17 @@ class Store(Queries):
 
     def _first_audit(self, item: Stored, outcome: Outcome, engine_version: str, stamp: str,
                      actor: str | None) -> Stored:
-        """A record's first audit from its unit's outcome (inside the second transaction)."""
+        """A record's first audit from its unit's outcome (inside the upload's transaction)."""
         if item.verdict is not None:
             return item
         if isinstance(outcome, list):
             return self._attach_audit(item, outcome[item.hand.index], engine_version, stamp, actor)
         if isinstance(outcome, str):  # kept, marked so that lists and `reaudit` find it
-            self.db.execute("UPDATE records SET audit_error = ? WHERE id = ? AND latest_audit_id IS NULL",
-                            [outcome, item.record_id])
+            changed = self.db.execute("UPDATE records SET audit_error = ? WHERE id = ? AND latest_audit_id IS NULL",
+                                      [outcome, item.record_id]).rowcount
+            if changed:  # the flag is evidence too: verify checks it against this entry
+                trail.append(self.db, at=stamp, actor=actor, action="audit-failed", record_id=item.record_id,
+                             key=self.trail_key, detail={"error": outcome})
             return replace(item, audit_error=outcome)
         row = self.db.execute("SELECT verdict, audit_error FROM records WHERE id = ?", [item.record_id]).fetchone()
         return replace(item, verdict=row[0], audit_error=row[1])  # set by an earlier unit of this batch
@@ -153,16 +179,18 @@ class Store(Queries):
     def load_audited(self, pairs: Iterable[tuple[Hand, dict[str, Any]]], *, engine_version: str,
                      uploader: str | None = None) -> int:
         """Bulk-load standalone hands whose audits are already known (imports, benchmarks),
-        in one transaction; bytes already held are skipped. Returns how many were stored."""
-        stamp, stored = now(), 0
+        in one transaction with their receipts (every stored record has the receipt of what created it,
+        `verify` asks it); bytes already held are skipped. Returns how many were stored."""
+        stamp, lines = now(), list[dict[str, Any]]()
         with self.atomic():
             for hand, audit in pairs:
                 existing, latest = self._known(hand)
                 if existing is None:
-                    record_id = self._insert_hand(hand, None, uploader, uploader, stamp, latest).record_id
-                    self._insert_audit(record_id, audit, None, engine_version, stamp, actor=uploader)
-                    stored += 1
-        return stored
+                    item = self._insert_hand(hand, None, uploader, uploader, stamp, latest)
+                    self._insert_audit(item.record_id, audit, None, engine_version, stamp, actor=uploader)
+                    lines.append(stored_line(replace(item, verdict=audit["verdict"])))
+            receipts.add(self.db, lines, uploader=uploader, actor=uploader, at=stamp, key=self.trail_key)
+        return len(lines)
 
     def add_audit(self, record_id: int, audit: dict[str, Any], *, options: dict[str, Any] | None,
                   engine_version: str, actor: str | None = None, reason: str | None = None) -> dict[str, Any]:
@@ -188,6 +216,28 @@ class Store(Queries):
                 ids.append(self._insert_audit(record_id, audit, options, engine_version, stamp,
                                               trail_action="reaudit", actor=actor, previous=row[0], reason=reason))
         return ids
+
+    def needs_audit(self, units: Sequence[Unit]) -> list[bool]:
+        """Per unit, whether the engine has work for it: a hand of it is not stored with exactly
+        these bytes, or is stored without an audit (pending or flagged: a duplicate audits it);
+        a unit whose hands an earlier unit of the list already covers has none. Read before the
+        write transaction so that the engine runs outside it; only a hint: the transaction reads
+        again, and an audit computed for a hand a concurrent upload audited first is dropped."""
+        covered: set[tuple[str, str, str]] = set()
+        needed: list[bool] = []
+        for unit in units:
+            keys = [(*identity(hand.doc), hand.sha256) for hand in unit.hands]
+            todo = False
+            for hand, key in zip(unit.hands, keys):
+                if key in covered:
+                    continue
+                existing, _ = self._known(hand)
+                if existing is None or existing["verdict"] is None:
+                    todo = True
+            if todo:
+                covered.update(keys)
+            needed.append(todo)
+        return needed
 
     def _known(self, hand: Hand) -> tuple[dict[str, Any] | None, int]:
         """The stored revision of this game with exactly these bytes, if any, and the game's highest
@@ -286,10 +336,12 @@ class Store(Queries):
                                   "upload_id": upload_id}
         if outcome != "duplicate":
             detail.update(platform=row[0], game_id=row[1], revision=row[2], document_id=row[3], match_id=row[4],
-                          match_index=row[5])
+                          match_index=row[5], raw_kind=hand.raw_kind)
             if row[4] is not None:
-                match = self.db.execute("SELECT sha256, document_id FROM matches WHERE id = ?", [row[4]]).fetchone()
-                detail.update(match_sha256=match[0], match_document_id=match[1])
+                match = self.db.execute("SELECT m.sha256, m.document_id, m.source, d.raw_kind FROM matches m "
+                                        "JOIN documents d ON d.id = m.document_id WHERE m.id = ?", [row[4]]).fetchone()
+                detail.update(match_sha256=match[0], match_document_id=match[1], match_source=match[2],
+                              match_raw_kind=match[3])
         trail.append(self.db, at=stamp, actor=actor, action="upload", record_id=record_id, detail=detail,
                      key=self.trail_key)
 
@@ -310,4 +362,4 @@ class Store(Queries):
             self.db.conn.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})",
                                      [list(row.values()) for row in rows])
 
-__all__ = ["Outcome", "Store", "Stored"]
+__all__ = ["Outcome", "Store", "Stored", "origin_fields", "problem_error", "stored_line"]

@@ -33,7 +33,8 @@ GENESIS = "0" * 64
 """The `prev` of the first trail row."""
 ACTIONS = ("upload", "view", "export", "audit", "reaudit", "annotate", "login", "login-failed", "logout",
            "account-create", "account-update", "token-create", "token-revoke", "bootstrap", "chain-keyed",
-           "receipt", "case-open", "case-attach", "case-decide", "case-close", "case-reopen")
+           "receipt", "case-open", "case-attach", "case-decide", "case-close", "case-reopen", "conformance",
+           "audit-failed")
 """Every action the trail records."""
 DECISIONS = ("open", "confirmed", "dismissed", "escalated", "closed")
 """What an auditor may record as the decision on a case."""

@@ -170,9 +170,26 @@ def case_query() -> cases.CaseQuery:
     return cases.CaseQuery(**values)
 
 
-def _open(values: dict[str, Any]) -> int:
-    """Open a case from checked values."""
-    return int(_change(lambda db, actor, at, key: cases.open_case(db, actor=actor, at=at, key=key, **values)))
+def _open(values: dict[str, Any], record_id: int | None = None, *, others: bool = False) -> int:
+    """Open a case from checked values, with its first record attached when one is named (from a
+    record's page; `others`: that record's other revisions too), in one transaction: a record
+    that does not exist or is of another platform refuses the whole request and leaves no case
+    behind (issue 22.3)."""
+    store = get_store()
+    if record_id is not None and not store.db.execute("SELECT 1 FROM records WHERE id = ?", [record_id]).fetchone():
+        raise refusal(404, "record", "case_record_missing", record=record_id)
+
+    def work(db: Any, actor: str, at: str, key: bytes) -> int:
+        case_id = cases.open_case(db, actor=actor, at=at, key=key, **values)
+        if record_id is not None:  # opened from a record's page: that record is the first attached
+            cases.attach(db, case_id=case_id, record_id=record_id, revision=None, actor=actor, at=at, key=key)
+            if others:
+                for revision in store.revisions(record_id):
+                    cases.attach(db, case_id=case_id, record_id=revision["id"], revision=None, actor=actor, at=at,
+                                 key=key)
+        return case_id
+
+    return int(_change(work))
 
 
 def _attach(case_id: int, values: dict[str, Any]) -> tuple[int, bool]:
@@ -293,22 +310,7 @@ def case_open_form() -> ResponseReturnValue:
     if (values.get("number") or "").strip() == (form.get("number_suggested") or "").strip():
         values["number"] = None
     record_id = _int_field("record", required=False)
-    others = form.get("revisions") == "all"
-    store = get_store()
-
-    def work(db: Any, actor: str, at: str, key: bytes) -> int:
-        case_id = cases.open_case(db, actor=actor, at=at, key=key, **values)
-        if record_id is not None:  # opened from a record's page: that record is the first attached
-            cases.attach(db, case_id=case_id, record_id=record_id, revision=None, actor=actor, at=at, key=key)
-            if others:
-                for revision in store.revisions(record_id):
-                    cases.attach(db, case_id=case_id, record_id=revision["id"], revision=None, actor=actor, at=at,
-                                 key=key)
-        return case_id
-
-    if record_id is not None and not store.db.execute("SELECT 1 FROM records WHERE id = ?", [record_id]).fetchone():
-        raise refusal(404, "record", "case_record_missing", record=record_id)
-    case_id = int(_change(work))
+    case_id = _open(values, record_id, others=form.get("revisions") == "all")
     return redirect(url_for("cases.case_page", case_id=case_id), code=303)
 
 

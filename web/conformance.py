@@ -88,7 +88,7 @@ def _submit(form: dict[str, str], answers: bytes | None) -> int:
     try:
         return conformance.submit(_db(), kits_folder(), kit_name=form.get("kit", ""), platform=platform,
                                   client_version=form.get("client_version", ""), answers=answers,
-                                  uploader=account_name(), stamp=now())
+                                  uploader=account_name(), stamp=now(), key=get_store().trail_key)
     except conformance.ConformanceError as exc:
         raise ApiError(400, str(exc), {exc.field: [str(exc)]}) from None
 

@@ -5,14 +5,14 @@ API uses. A result is a plain dict in the shape of `HandResultSchema`.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 from records import receipts
-from records.ingest import Batch, Limits, Origin, Problem, Unit, Validators, read_upload
-from records.pipeline import AuditFailed, Pipeline
+from records.ingest import Batch, Limits, Problem, Unit, Validators, read_upload
+from records.pipeline import Pipeline
 from records.rows import now
-from records.store import Store, Stored
+from records.store import Store, Stored, origin_fields, problem_error, stored_line
 
 OK_STATUSES = ("created", "revision", "duplicate")
 """Statuses of a hand that is stored (now or before)."""
@@ -36,36 +36,78 @@ def store_batch(pipeline: Pipeline, batch: Batch, *, uploader: str | None, actor
 def store_batches(pipeline: Pipeline, batches: list[Batch], *, uploader: str | None,
                   actor: str | None = None) -> list[dict[str, Any]]:
     """Store what was read from every file of a request; result lines in file order. The units of
-    all files are stored together (`Pipeline.upload`: a few transactions per request, not two
-    per record, which cost about 1 ms per record)."""
+    all files are stored together (`Pipeline.upload_isolating`: one transaction per batch of units,
+    not per record), and the receipt of every line is written in the transaction of the batch
+    its unit belongs to (a refused line: the transaction of the next batch, or of the last), so
+    that a kill at any point leaves no stored record without the receipt of the submission that
+    created it, and no receipt of a record that is not there (issue 22.5)."""
     units = [unit for batch in batches if batch.refused is None for unit in batch.units]
-    stored = iter(_store(pipeline, units, uploader, actor))
+    slots = _slots(batches)
     results: list[dict[str, Any]] = []
-    for batch in batches:
-        results += [_problem_result(batch.refused)] if batch.refused is not None else _lines(batch, stored)
-    keep_receipts(pipeline.store, results, uploader=uploader, actor=actor)
+    written = 0
+
+    def receipt(start: int, done: list[list[Stored] | str]) -> None:
+        """Inside a batch's transaction: its lines, and the refused lines before the next batch's."""
+        nonlocal written
+        end = start + len(done)
+        lines: list[dict[str, Any]] = []
+        while written < len(slots):
+            slot = slots[written]
+            if isinstance(slot, int):
+                if slot >= end:
+                    break
+                lines += _unit_lines(units[slot], done[slot - start])
+            else:
+                lines.append(slot)
+            written += 1
+        keep_receipts(pipeline.store, lines, uploader=uploader, actor=actor)
+        results.extend(lines)
+
+    if units:
+        pipeline.upload_isolating(units, uploader=uploader, actor=actor, receipt=receipt)
+    else:
+        receipt(0, [])
     return results
 
 
 def keep_receipts(store: Store, results: list[dict[str, Any]], *, uploader: str | None,
                   actor: str | None) -> None:
-    """A receipt for every result line, accepted or not, in one transaction after the upload
-    (`records.receipts`): the store already holds what was accepted, this says what was sent."""
+    """A receipt for every result line, accepted or not (`records.receipts`), in one transaction,
+    or in the caller's (`store_batches`: the transaction that stores what the lines describe)."""
     if results:
         with store.atomic():
             receipts.add(store.db, results, uploader=uploader, actor=actor or uploader, at=now(), key=store.trail_key)
 
 
-def _lines(batch: Batch, stored: Iterator[list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """One file's result lines, its units' taken in order from `stored` (a list per file, so that
-    the problems of two files never merge into one line)."""
-    lines: list[dict[str, Any]] = []
-    for item in batch.items:
-        if isinstance(item, Problem):
-            _add_problem(lines, item)
-        else:
-            lines.extend(next(stored))
-    return lines
+Slot = dict[str, Any] | int
+"""A result line in file order: finished (a refused item), or the index of the unit whose stored
+hands make its lines."""
+
+
+def _slots(batches: list[Batch]) -> list[Slot]:
+    """Every file's lines in order, a unit standing for the lines of its hands (a list per file,
+    so that the problems of two files never merge into one line)."""
+    slots: list[Slot] = []
+    index = 0
+    for batch in batches:
+        if batch.refused is not None:
+            slots.append(_problem_result(batch.refused))
+            continue
+        first = len(slots)
+        for item in batch.items:
+            if isinstance(item, Problem):
+                _add_problem(slots, item, first)
+            else:
+                slots.append(index)
+                index += 1
+    return slots
+
+
+def _unit_lines(unit: Unit, items: list[Stored] | str) -> list[dict[str, Any]]:
+    """The lines of one unit's hands: stored, or all refused by the store."""
+    if isinstance(items, str):
+        return [_problem_result(Problem(hand.origin, "store", items)) for hand in unit.hands]
+    return [stored_line(stored) for stored in items]
 
 
 def summarize(results: Iterable[dict[str, Any]]) -> dict[str, int]:
@@ -93,54 +135,19 @@ def totals(results: Iterable[dict[str, Any]]) -> dict[str, int]:
     return counts
 
 
-def _store(pipeline: Pipeline, units: list[Unit], uploader: str | None, actor: str | None) -> list[list[dict[str, Any]]]:
-    """Store the units, one list of result lines per unit. A failing engine does not raise (its hands
-    are kept, flagged, with an `engine` error); should the store still raise AuditFailed, every hand
-    gets that error."""
-    if not units:
-        return []
-    try:
-        outcomes = pipeline.upload_isolating(units, uploader=uploader, actor=actor)
-        return [[_problem_result(Problem(hand.origin, "store", items)) for hand in unit.hands]
-                if isinstance(items, str) else [_stored_result(stored) for stored in items]
-                for unit, items in zip(units, outcomes)]
-    except AuditFailed as exc:
-        return [[_problem_result(Problem(hand.origin, "engine", str(exc))) for hand in unit.hands] for unit in units]
-
-
-def _base(origin: Origin) -> dict[str, Any]:
-    """The fields that say where a result line comes from."""
-    return {"source": origin.label(), "file": origin.file, "member": origin.member, "line": origin.line,
-            "hand": origin.hand}
-
-
-def _stored_result(stored: Stored) -> dict[str, Any]:
-    """A hand that is in the store."""
-    errors = [] if stored.audit_error is None else [_error(Problem(
-        stored.hand.origin, "engine", f"stored, but not audited: {stored.audit_error}"))]
-    return {**_base(stored.hand.origin), "status": stored.status, "record_id": stored.record_id,
-            "game_id": stored.game_id, "platform": stored.platform, "revision": stored.revision,
-            "verdict": stored.verdict, "sha256": stored.hand.sha256, "errors": errors}
-
-
-def _error(problem: Problem) -> dict[str, Any]:
-    """One problem as the API shows it; `message` already names the place."""
-    return {"code": problem.code, "message": problem.describe(), "path": problem.path, "rule": problem.rule,
-            "line": problem.line, "column": problem.column}
-
-
 def _problem_result(problem: Problem) -> dict[str, Any]:
     """A bad item: rejected, or skipped when it was never meant to be a record."""
     status = "skipped" if problem.code == "junk" else "rejected"
-    return {**_base(problem.origin), "status": status, "record_id": None, "game_id": problem.game_id,
+    return {**origin_fields(problem.origin), "status": status, "record_id": None, "game_id": problem.game_id,
             "platform": None, "revision": None, "verdict": None, "sha256": problem.sha256,
-            "errors": [_error(problem)]}
+            "errors": [problem_error(problem)]}
 
 
-def _add_problem(results: list[dict[str, Any]], problem: Problem) -> None:
-    """Several errors of one item (every bad schema path) go on one result line."""
-    last = results[-1] if results else None
-    if last is not None and last["status"] == "rejected" and last["source"] == problem.origin.label():
-        last["errors"].append(_error(problem))
+def _add_problem(slots: list[Slot], problem: Problem, first: int) -> None:
+    """Several errors of one item (every bad schema path) go on one result line (never merged
+    into a line of an earlier file: `first` is where this file's lines start)."""
+    last = slots[-1] if len(slots) > first else None
+    if isinstance(last, dict) and last["status"] == "rejected" and last["source"] == problem.origin.label():
+        last["errors"].append(problem_error(problem))
     else:
-        results.append(_problem_result(problem))
+        slots.append(_problem_result(problem))

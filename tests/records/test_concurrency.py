@@ -86,6 +86,7 @@ def _stored(db_path: Path) -> list[dict[str, Any]]:
         return list(store.db.query(
             "SELECT r.id, r.game_id, r.sha256, r.verdict, r.latest_audit_id, d.raw, "
             "(SELECT count(*) FROM uploads u WHERE u.record_id = r.id) AS receipts, "
+            "(SELECT count(*) FROM receipts c WHERE c.record_id = r.id AND c.outcome = 'created') AS creating, "
             "(SELECT count(*) FROM record_players p WHERE p.record_id = r.id) AS seats, "
             "(SELECT count(*) FROM trail t WHERE t.record_id = r.id AND t.action = 'upload') AS trail_rows "
             "FROM records r LEFT JOIN documents d ON d.id = r.document_id WHERE r.platform = ?", [PLATFORM]))
@@ -94,13 +95,14 @@ def _stored(db_path: Path) -> list[dict[str, Any]]:
 
 
 def _check_whole(rows: list[dict[str, Any]], sent: dict[str, bytes]) -> None:
-    """Each stored record is entirely there: exact bytes, its hash, seats, receipt and trail row;
-    audited, or pending (no audit row at all) when the kill came between storing and auditing."""
+    """Each stored record is entirely there: exact bytes, its hash, seats, receipt and trail row, the
+    receipt of the submission that created it, and its audit (records, audits and receipts of a
+    batch commit together: issue 22.5)."""
     for row in rows:
         raw = bytes(row["raw"])
         assert raw == sent[row["game_id"]] and sha256(raw) == row["sha256"], row["game_id"]
         assert row["seats"] == len(json.loads(raw)["seats"]) and row["receipts"] >= 1 and row["trail_rows"] >= 1
-        assert (row["verdict"] is None) == (row["latest_audit_id"] is None)
+        assert row["creating"] == 1 and row["verdict"] is not None and row["latest_audit_id"] is not None
 
 
 def test_sigkill_mid_batch_keeps_every_acknowledged_record_whole(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from audit import jsontext
 from audit.play import Event, GameState, Phase, Settlement, advance, hands, settle, start_state
 from audit.catalogue import Lang, seat_names
 from audit.kinds import EventType, ItemKind, MeldKind, WinKind
@@ -878,10 +879,7 @@ def load_records(path: Path) -> Iterator[dict[str, Any]]:
         for p in sorted(path.glob("*.json")):
             yield from load_records(p)
         return
-    text = path.read_text(encoding="utf-8")
-    docs = [json.loads(line) for line in text.splitlines() if line.strip()] if path.suffix == ".jsonl" \
-        else [json.loads(text)]
-    for doc in docs:
+    for doc in jsontext.read_file(path):  # strictly, as the audit reads them
         yield from (doc["hands"] if doc.get("format") == "zhuoji-match/1" else [doc])
 
 

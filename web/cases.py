@@ -21,12 +21,14 @@ from records.security import UPLOADER
 from records.store import Store
 from web.auth import API_READERS, READERS, account_name, current_account, requires
 from web.db import get_store
-from web.dispute_schemas import AttachRequestSchema, CaseQuerySchema, CaseRequestSchema, DecisionRequestSchema
+from web.dispute_schemas import (MAX_AMOUNT, AttachRequestSchema, CaseQuerySchema, CaseRequestSchema,
+                                 DecisionRequestSchema)
 from web.errors import ApiError
+from web.numbers import query_error, read_number, require_number
 from web.i18n import api_language, page_language
 from web.pdf.bundle import bundle_response
 from web.pdf.record import record_pdf_html
-from web.views import first_messages, record_detail, strict_json
+from web.views import record_detail, strict_json
 
 bp = Blueprint("cases", __name__)
 
@@ -62,7 +64,7 @@ def _load(schema: Any, data: Any) -> dict[str, Any]:
     try:
         values: dict[str, Any] = schema.load(data)
     except ValidationError as exc:
-        raise ApiError(400, "bad request: " + first_messages(exc.messages), exc.messages) from exc
+        raise query_error(exc, "bad_request") from exc
     return values
 
 
@@ -263,12 +265,10 @@ def case_page(case_id: int) -> ResponseReturnValue:
 
 def _int_field(name: str, required: bool = True) -> int | None:
     """A whole-number form field; 400 naming it otherwise."""
-    text = (request.form.get(name) or "").strip().lstrip("#")
-    if not text and not required:
-        return None
-    if not text.isdigit():
-        raise ApiError(400, f"{name}: a whole number", {name: ["a whole number"]})
-    return int(text)
+    text = (request.form.get(name) or "").strip().lstrip("#")  # a form's `#12` is record 12
+    if not required:
+        return read_number(text, name)
+    return require_number(text, name)
 
 
 @bp.post("/cases/<int:case_id>/records")
@@ -289,9 +289,8 @@ def case_decide_form(case_id: int) -> ResponseReturnValue:
     payments = []
     for payer, payee, amount in zip(form.getlist("from"), form.getlist("to"), form.getlist("amount")):
         if payer.strip() or payee.strip() or amount.strip():
-            if not amount.strip().isdigit():
-                raise ApiError(400, "payments: amount: a whole number of points", {"amount": ["a whole number"]})
-            payments.append({"from": payer.strip(), "to": payee.strip(), "amount": int(amount)})
+            points = require_number(amount.strip(), "amount", low=1, high=MAX_AMOUNT)
+            payments.append({"from": payer.strip(), "to": payee.strip(), "amount": points})
     values = _form_values(DecisionRequestSchema(), {"outcome": form.get("outcome", ""), "note": form.get("note", ""),
                                                     "payments": payments,
                                                     "audit": _int_field("audit", required=False)})

@@ -15,10 +15,12 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 class ApiError(HTTPException):
     """An HTTP error with structured details (per-field or per-path problems)."""
 
-    def __init__(self, code: int, message: str, details: Any = None) -> None:
+    def __init__(self, code: int, message: str, details: Any = None, *, error_code: str | None = None) -> None:
         super().__init__(description=message)
         self.code = code
         self.details = details
+        self.error_code = error_code
+        """A stable code for the kind of problem (`number_not_digits`, ...), in the body as `code`."""
 
 
 def wants_json() -> bool:
@@ -26,10 +28,13 @@ def wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
-def error_response(code: int, name: str, message: str, details: Any = None) -> ResponseReturnValue:
+def error_response(code: int, name: str, message: str, details: Any = None,
+                   error_code: str | None = None) -> ResponseReturnValue:
     """The one place error responses are built."""
     if wants_json():
         body = {"status": code, "error": name, "message": message, "details": details}
+        if error_code:
+            body["code"] = error_code
         return jsonify(body), code
     return render_template("error.html", code=code, name=name, message=message, details=details), code
 
@@ -39,7 +44,8 @@ def handle_http(exc: HTTPException) -> ResponseReturnValue:
     if exc.code is not None and exc.code < 400:
         return exc
     code = exc.code or 500
-    return error_response(code, exc.name, exc.description or exc.name, getattr(exc, "details", None))
+    return error_response(code, exc.name, exc.description or exc.name, getattr(exc, "details", None),
+                          getattr(exc, "error_code", None))
 
 
 def handle_too_large(exc: RequestEntityTooLarge) -> ResponseReturnValue:

@@ -20,6 +20,7 @@ from typing import Any
 from audit import jsontext
 from audit.api import audit_record
 from audit.catalogue import Lang, finding_message
+from audit.numtext import is_digits
 from kit import KIT_FORMAT
 from kit.answers import Answer, Answers, check_rejection, check_settlement, parse
 from audit.rulebook import section_of
@@ -161,7 +162,7 @@ class Report:
 
 
 def _code_key(code: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in code.lstrip("RP").split(".") if p.isdigit()) or (999,)
+    return tuple(int(p) for p in code.lstrip("RP").split(".") if is_digits(p)) or (999,)
 
 
 def read_answers(path: Path) -> Answers:

@@ -83,7 +83,25 @@ def _form_limit(exc: BaseException) -> str | None:
     return None
 
 
+DEFAULT_MAX_URL_LENGTH = 8000
+"""Bytes of path and query string accepted (`MAX_URL_LENGTH`), below gunicorn's 8,190 for the
+whole request line, so Flask answers most over-long URLs itself, in the path's format."""
+
+
+def refuse_long_url() -> ResponseReturnValue | None:
+    """414 with code `url_too_long` for a URL past `MAX_URL_LENGTH`, before anything reads it:
+    JSON under /api/, the error page elsewhere (the server's own page only past its own limit,
+    and then JSON too: web/server.py)."""
+    limit = int(current_app.config.get("MAX_URL_LENGTH") or DEFAULT_MAX_URL_LENGTH)
+    size = len(request.full_path.encode("utf-8", "surrogateescape"))
+    if size <= limit:
+        return None
+    message = f"the URL is {size} bytes, over the limit of {limit} (MAX_URL_LENGTH): send a shorter query"
+    return error_response(414, "URI Too Long", message, None, "url_too_long")
+
+
 def init_app(app: Flask) -> None:
     """Register the handlers."""
+    app.before_request(refuse_long_url)
     app.register_error_handler(RequestEntityTooLarge, handle_too_large)
     app.register_error_handler(HTTPException, handle_http)

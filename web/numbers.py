@@ -3,7 +3,7 @@ that holds a whole number is read here (issue 22.1).
 
 `str.isdigit()` then `int()` let through what `int()` then refused (superscript digits: a 500) and
 what it silently took (Arabic-Indic or full-width digits, `+5`, ` 5`, `5_000`). Here a number is
-ASCII digits only, at most 19 of them, inside a range the caller names; anything else is a 400
+ASCII digits only (`audit.numtext.parse_number`), inside a range the caller names; anything else is a 400
 naming the field, with a stable `code` and its text in the request's language (the page dictionary
 of web/i18n.py): JSON under /api/, the error page elsewhere (web/errors.py).
 
@@ -13,28 +13,17 @@ every URL.
 """
 from __future__ import annotations
 
-import re
-from enum import Enum
 from typing import Any
 
 from marshmallow import ValidationError, fields
 from werkzeug.routing import BaseConverter, ValidationError as RouteMismatch
 
+from audit.numtext import NumberProblem, parse_number
 from web.errors import ApiError
 from web.i18n import message_text
 
 ROW_ID_MAX = 2**63 - 1
 """The largest id SQLite keeps: every id in a URL, form or query is 1..ROW_ID_MAX."""
-_DIGITS = re.compile(r"[0-9]{1,19}")
-"""ASCII digits only (`re` without ASCII would take every script's digits); 19 fit 64 bits."""
-
-
-class NumberProblem(str, Enum):
-    """Why a text is not a number of the range asked for; the value is the error `code`."""
-
-    MISSING = "number_missing"
-    NOT_DIGITS = "number_not_digits"
-    OUT_OF_RANGE = "number_out_of_range"
 
 
 TEXTS: dict[NumberProblem, str] = {
@@ -44,16 +33,6 @@ TEXTS: dict[NumberProblem, str] = {
     NumberProblem.OUT_OF_RANGE: "%(field)s: %(got)s is outside %(low)s to %(high)s",
 }
 """English message ids; their Chinese is in web/i18n.py's dictionary like every page text."""
-
-
-def parse_number(text: str, low: int, high: int) -> int | NumberProblem:
-    """The number `text` writes, if it is ASCII digits inside low..high; else why not. Pure."""
-    if text == "":
-        return NumberProblem.MISSING
-    if not _DIGITS.fullmatch(text):
-        return NumberProblem.OUT_OF_RANGE if text.isascii() and text.isdigit() else NumberProblem.NOT_DIGITS
-    value = int(text)
-    return value if low <= value <= high else NumberProblem.OUT_OF_RANGE
 
 
 def describe(problem: NumberProblem, field: str, got: str, low: int, high: int) -> str:

@@ -32,12 +32,12 @@ def is_digits(text: str) -> bool:
 
 def parse_number(text: str, low: int, high: int) -> int | NumberProblem:
     """The number `text` writes if it is ASCII digits inside low..high (both included), else why
-    not. More than MAX_DIGITS digits is out of range without converting them."""
+    not. More than MAX_DIGITS digits (leading zeros included) is out of range, unconverted."""
     if text == "":
         return NumberProblem.MISSING
     if not is_digits(text):
         return NumberProblem.NOT_DIGITS
-    if len(text.lstrip("0")) > MAX_DIGITS:
+    if len(text) > MAX_DIGITS:  # never convert thousands of digits; 20 or more are past 64 bits or padding
         return NumberProblem.OUT_OF_RANGE
     value = int(text)
     return value if low <= value <= high else NumberProblem.OUT_OF_RANGE

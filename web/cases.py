@@ -265,7 +265,7 @@ def case_page(case_id: int) -> ResponseReturnValue:
 
 def _int_field(name: str, required: bool = True) -> int | None:
     """A whole-number form field; 400 naming it otherwise."""
-    text = (request.form.get(name) or "").strip().lstrip("#")  # a form's `#12` is record 12
+    text = (request.form.get(name) or "").removeprefix("#")  # `#12`, as the pages write ids, is 12
     if not required:
         return read_number(text, name)
     return require_number(text, name)
@@ -289,7 +289,7 @@ def case_decide_form(case_id: int) -> ResponseReturnValue:
     payments = []
     for payer, payee, amount in zip(form.getlist("from"), form.getlist("to"), form.getlist("amount")):
         if payer.strip() or payee.strip() or amount.strip():
-            points = require_number(amount.strip(), "amount", low=1, high=MAX_AMOUNT)
+            points = require_number(amount, "amount", low=1, high=MAX_AMOUNT)
             payments.append({"from": payer.strip(), "to": payee.strip(), "amount": points})
     values = _form_values(DecisionRequestSchema(), {"outcome": form.get("outcome", ""), "note": form.get("note", ""),
                                                     "payments": payments,

@@ -14,7 +14,7 @@ from records.receipts import OUTCOMES as RECEIPT_OUTCOMES
 from records.search import MAX_QUERY
 from records.trail_pages import TrailQuery
 from web.errors import ApiError
-from web.numbers import ROW_ID_MAX, Number, query_error
+from web.numbers import ROW_ID_MAX, Number, WholeNumber, query_error
 
 MAX_AMOUNT = 1_000_000_000
 """Largest payment a decision orders (points)."""
@@ -96,10 +96,9 @@ class AttachRequestSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    record = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=2**63 - 1))
-    revision = fields.Integer(load_default=None, allow_none=True, strict=True,
-                              validate=validate.Range(min=1, max=1_000_000),
-                              metadata={"description": "another revision of the same game"})
+    record = WholeNumber(required=True, low=1, high=ROW_ID_MAX)
+    revision = WholeNumber(load_default=None, allow_none=True, low=1, high=1_000_000,
+                           metadata={"description": "another revision of the same game"})
 
 
 class PaymentSchema(Schema):
@@ -110,7 +109,7 @@ class PaymentSchema(Schema):
 
     from_ = fields.String(required=True, data_key="from", validate=validate.Length(min=1, max=200))
     to = fields.String(required=True, validate=validate.Length(min=1, max=200))
-    amount = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=MAX_AMOUNT))
+    amount = WholeNumber(required=True, low=1, high=MAX_AMOUNT)
 
 
 class DecisionRequestSchema(Schema):
@@ -122,9 +121,8 @@ class DecisionRequestSchema(Schema):
     outcome = fields.String(required=True, validate=validate.OneOf(OUTCOMES))
     note = fields.String(required=True, validate=validate.Length(min=1, max=CASE_LIMITS["note"]))
     payments = fields.List(fields.Nested(PaymentSchema), load_default=list, validate=validate.Length(max=20))
-    audit = fields.Integer(load_default=None, allow_none=True, strict=True,
-                           validate=validate.Range(min=1, max=2**63 - 1),
-                           metadata={"description": "the audit the decision rests on (an audit of an attached record)"})
+    audit = WholeNumber(load_default=None, allow_none=True, low=1, high=ROW_ID_MAX,
+                        metadata={"description": "the audit the decision rests on (an audit of an attached record)"})
 
 
 class CaseQuerySchema(Schema):

@@ -97,6 +97,26 @@ class Number(fields.Integer):
 
 
 
+class WholeNumber(fields.Integer):
+    """A JSON body's whole number: a JSON integer (not `true`, which marshmallow's strict Integer
+    takes as 1, not `1.0`, not `"1"`) inside [low, high], with the same codes as a query's."""
+
+    def __init__(self, *, low: int = 1, high: int = ROW_ID_MAX, **kwargs: Any) -> None:
+        metadata = {**kwargs.pop("metadata", {}), "minimum": low, "maximum": high}
+        super().__init__(strict=True, metadata=metadata, **kwargs)
+        self.low, self.high = low, high
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        field = self.data_key or attr or "value"
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValidationError(CodedMessage.of(describe(NumberProblem.NOT_DIGITS, field, repr(value)[:40],
+                                                           self.low, self.high), NumberProblem.NOT_DIGITS.value))
+        if not self.low <= value <= self.high:
+            raise ValidationError(CodedMessage.of(describe(NumberProblem.OUT_OF_RANGE, field, str(value)[:40],
+                                                           self.low, self.high), NumberProblem.OUT_OF_RANGE.value))
+        return value
+
+
 def first_code(messages: Any) -> str | None:
     """The code of the first coded message in marshmallow's error dict, if any."""
     if isinstance(messages, CodedMessage):
@@ -144,5 +164,5 @@ class RowId(BaseConverter):
         return str(int(value))
 
 
-__all__ = ["Number", "NumberProblem", "ROW_ID_MAX", "RowId", "first_code", "parse_number", "query_error",
+__all__ = ["Number", "NumberProblem", "WholeNumber", "ROW_ID_MAX", "RowId", "first_code", "parse_number", "query_error",
            "read_number", "require_number"]

@@ -61,7 +61,7 @@ def _parse(data: bytes | str, where: str, one_line: bool = False) -> Any:
     """One JSON text, read strictly; UsageError `where: JSON path: what (line, column)` (a line of
     a .jsonl file says only its column: its line is in `where`)."""
     try:
-        return jsontext.loads(data)
+        return jsontext.loads(data, allow_bom=not one_line)  # a .jsonl's mark was dropped with its file's
     except jsontext.JsonTextError as exc:
         text = f"{exc.path}: {exc.message}" if exc.path else exc.message
         if exc.line is not None:

@@ -258,7 +258,7 @@ def read_file(path: str | Path, *, lines: bool | None = None, max_depth: int = D
     for number, line in enumerate(text.split("\n"), 1):
         if line.strip():
             try:
-                docs.append(loads(line, max_depth=max_depth, utf8=True))
+                docs.append(loads(line, max_depth=max_depth, utf8=True, allow_bom=False))  # line 1's is gone
             except JsonTextError as exc:
                 exc.where = f"{path} line {number}"
                 raise

@@ -62,7 +62,7 @@ def parse(text: str) -> Answers:
         if not raw.strip():
             continue
         try:
-            obj = jsontext.loads(raw)
+            obj = jsontext.loads(raw, allow_bom=False)  # the file's own mark is gone; one inside is not JSON
         except jsontext.JsonTextError as exc:
             if exc.line is not None:
                 out.errors.append(f"line {no}: not JSON ({exc.message.removeprefix('malformed JSON: ')} "

@@ -73,7 +73,7 @@ def _batch_rows(tmp_path: Path, name: str, data: bytes) -> list[tuple[str, str |
     from batch.rows import Settings, audits
 
     folder = tmp_path / name.replace(".", "_")
-    folder.mkdir()
+    folder.mkdir(parents=True)
     (folder / name).write_bytes(data)
     return [(item.audit["verdict"], item.audit["game_id"], [(f["code"], f["params"]) for f in item.audit["findings"]])
             for part in plan([str(folder / name)]).partitions for item in audits(part.read(), Settings())]
@@ -81,8 +81,8 @@ def _batch_rows(tmp_path: Path, name: str, data: bytes) -> list[tuple[str, str |
 
 @pytest.mark.parametrize(("name", "data"), [("one.json", RECORD), ("day.jsonl", LINES)])
 def test_the_batch_reads_a_bom_as_it_reads_the_file_without(tmp_path: Path, name: str, data: bytes) -> None:
-    plain = _batch_rows(tmp_path / "plain", name, data) if (tmp_path / "plain").mkdir() is None else []
-    marked = _batch_rows(tmp_path / "marked", name, BOM + data) if (tmp_path / "marked").mkdir() is None else []
+    plain = _batch_rows(tmp_path / "plain", name, data)
+    marked = _batch_rows(tmp_path / "marked", name, BOM + data)
     assert plain == marked and plain and all(verdict != "invalid" for verdict, _, _ in plain)
 
 
@@ -157,7 +157,8 @@ def test_the_upload_reads_a_bom_as_it_reads_the_file_without(tmp_path: Path, nam
 
     answers = []
     for label, body in (("plain", data), ("bom", BOM + data)):
-        app: Flask = create_app(app_config(tmp_path / label if (tmp_path / label).mkdir() is None else tmp_path))
+        (tmp_path / label).mkdir()
+        app: Flask = create_app(app_config(tmp_path / label))
         client = login(app)
         kinds = {"one.json": "application/json", "day.jsonl": "application/x-ndjson"}
         single = client.post("/api/records", data=body, content_type=kinds[name])

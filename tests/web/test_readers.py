@@ -183,7 +183,7 @@ def test_a_json_body_with_a_bom_is_read(served: tuple[Flask, FlaskClient]) -> No
 def test_search_folds_the_turkish_dotted_and_dotless_i(served: tuple[Flask, FlaskClient]) -> None:
     _app, client = served
     base = load_example("hot-shot-weile")
-    ids = {}
+    ids: dict[str, int] = {}
     for name in ("İSMAİL", "ılgaz", "Işık"):
         seats = [dict(seat, name=name if i == 0 else seat["name"]) for i, seat in enumerate(base["seats"])]
         response = client.post("/api/records", data=dumps(variant(base, game_id=f"tr-{len(ids)}", seats=seats)),

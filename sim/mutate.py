@@ -35,6 +35,7 @@ from audit.catalogue import Lang, seat_names
 from audit.kinds import EventType, ItemKind, MeldKind, WinKind
 from audit.profiles import Profile, resolve
 from audit.tiles import BIRD, NUM_KINDS, code
+from audit.numtext import argument
 
 CLASSES = (
     "draw_wall", "discard_not_held", "pong_without_pair", "kong_concealed_without_four",
@@ -888,7 +889,7 @@ def run(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = Non
     p = argparse.ArgumentParser(prog="python -m sim.mutate", description="One-fault mutants of clean records.")
     p.add_argument("src", metavar="IN", help="a .jsonl, a .json or a folder of clean records")
     p.add_argument("dst", metavar="OUT", help="the .jsonl of mutants to write")
-    p.add_argument("--seed", type=int, default=0, help="mixed with each game_id to choose sites")
+    p.add_argument("--seed", type=argument(), default=0, help="mixed with each game_id to choose sites")
     p.add_argument("--strip-items", action="store_true",
                    help="write mis-settled mutants with scores only (no result.items), as most platforms record")
     args = p.parse_args(argv)

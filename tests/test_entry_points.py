@@ -169,3 +169,29 @@ def test_the_upload_reads_a_bom_as_it_reads_the_file_without(tmp_path: Path, nam
         stored = client.get("/api/records").get_json()["records"]
         assert stored and all(r["verdict"] != "invalid" for r in stored)
     assert answers[0] == answers[1]
+
+
+@pytest.mark.parametrize("bad", ["٥", "²", "+5", " 5", "5_0", "1" + "0" * 25])
+def test_command_line_numbers_are_ascii_digits(tmp_path: Path, bad: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--workers ٥` was 5 (argparse's int()); every command reads its numbers as the service does."""
+    from audit.fit import run as fit_cli
+    from batch.cli import run as batch_cli
+    from sim.simulate import run as simulate
+
+    (tmp_path / "one.json").write_bytes(RECORD)
+    err = io.StringIO()
+    commands = [lambda: fit_cli([str(tmp_path / "one.json"), "--min-gain", bad], io.StringIO(), io.StringIO()),
+                lambda: batch_cli([str(tmp_path), "--out", str(tmp_path / "o"), "--workers", bad],
+                                  out=io.StringIO(), err=io.StringIO()),
+                lambda: kit_cli(["build", "--profile", "weile", "--out", str(tmp_path / "k"), "--cases", bad],
+                                io.StringIO(), err),
+                lambda: simulate(["--hands", bad, "--out", str(tmp_path / "s.jsonl")])]
+    for command in commands:
+        code: Any
+        try:
+            code = command()
+        except SystemExit as stopped:  # argparse's own exit
+            code = stopped.code
+        assert code == 2
+        assert "is not a whole number" in capsys.readouterr().err + err.getvalue()
+        err.truncate(0)

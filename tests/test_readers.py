@@ -4,7 +4,8 @@ Every JSON text from outside is read by `audit.jsontext` and every number writte
 `audit.numtext` (the web layer through `web.numbers`). This reads every module of the project
 with `ast` and names each place that reads input another way: `json.loads` / `json.load`,
 `str.isdigit()` / `isdecimal()` / `isnumeric()`, `int()` of something taken from the request,
-`request.args.get(..., type=...)`, and a marshmallow `fields.Integer` / `fields.Float` in a
+`request.args.get(..., type=...)`, an argparse or click option read with `int` (`--workers ٥` was 5),
+and a marshmallow `fields.Integer` / `fields.Float` in a
 query-string schema (their int() takes `+5`, ` 5`, `５`). The few `json.loads` left read the
 service's own stored JSON (written by `jsontext.dumps` or `json.dumps` after a strict read) and
 are listed with that reason; a new one fails here until it reads through the readers or is added
@@ -64,6 +65,16 @@ def _problems(path: Path, name: str | None = None) -> list[str]:
             if (isinstance(func, ast.Attribute) and func.attr == "get" and _uses_request(func.value)
                     and any(k.arg == "type" for k in node.keywords)):
                 found.append(f"{name}:{node.lineno}: request ... .get(type=...) (use web.numbers.read_number)")
+            if isinstance(func, ast.Attribute) and func.attr in ("add_argument", "option", "argument"):
+                for keyword in node.keywords:
+                    value = keyword.value
+                    if keyword.arg == "type" and (
+                            isinstance(value, ast.Name) and value.id in ("int", "float")
+                            or isinstance(value, ast.Attribute) and value.attr in ("INT", "FLOAT", "IntRange", "FloatRange")
+                            or isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                            and value.func.attr in ("IntRange", "FloatRange")):
+                        found.append(f"{name}:{node.lineno}: a command-line number read with int() "
+                                     "(use audit.numtext.argument / web.numbers.CommandNumber)")
         if isinstance(node, ast.ClassDef) and node.name.endswith("QuerySchema"):
             for item in ast.walk(node):
                 if (isinstance(item, ast.Call) and isinstance(item.func, ast.Attribute)
@@ -86,10 +97,11 @@ def test_the_check_finds_each_way_of_reading_around_the_readers(tmp_path: Path) 
         "import json\nfrom flask import request\nfrom marshmallow import Schema, fields\n"
         "a = json.loads('1')\nb = '5'.isdigit()\nc = int(request.args['page'])\n"
         "d = request.args.get('page', type=int)\n"
+        "e = parser.add_argument('--n', type=int)\n"
         "class PagesQuerySchema(Schema):\n    page = fields.Integer()\n", encoding="utf-8")
     found = _problems(sample, "web/scratch.py")
     assert [p.split(": ", 1)[1].split(" ")[0] for p in found] == [
-        "json.loads", ".isdigit()", "int()", "request", "fields.Integer"]
+        "json.loads", ".isdigit()", "int()", "request", "a", "fields.Integer"]
 
 
 def test_the_own_json_list_names_only_modules_that_still_need_it() -> None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import click
+
 from marshmallow import ValidationError, fields
 from werkzeug.routing import BaseConverter, ValidationError as RouteMismatch
 
@@ -117,6 +119,24 @@ class WholeNumber(fields.Integer):
         return value
 
 
+class CommandNumber(click.ParamType):
+    """A whole number of a `flask` command's option (click's IntRange reads with int(), so
+    `--workers ٥` was 5)."""
+
+    name = "whole number"
+
+    def __init__(self, low: int = 0, high: int = ROW_ID_MAX) -> None:
+        self.low, self.high = low, high
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        found = parse_number(str(value), self.low, self.high)
+        if isinstance(found, NumberProblem):
+            self.fail(f"{value!r} is not a whole number from {self.low} to {self.high} (digits 0-9)", param, ctx)
+        return found
+
+
 def first_code(messages: Any) -> str | None:
     """The code of the first coded message in marshmallow's error dict, if any."""
     if isinstance(messages, CodedMessage):
@@ -164,5 +184,5 @@ class RowId(BaseConverter):
         return str(int(value))
 
 
-__all__ = ["Number", "NumberProblem", "WholeNumber", "ROW_ID_MAX", "RowId", "first_code", "parse_number", "query_error",
+__all__ = ["CommandNumber", "Number", "NumberProblem", "WholeNumber", "ROW_ID_MAX", "RowId", "first_code", "parse_number", "query_error",
            "read_number", "require_number"]

@@ -49,7 +49,7 @@ run: install native
 	$(BIN)/flask --app app load-samples samples
 	@echo "audit service: http://127.0.0.1:5000/ (log in at /login; $(WORKERS) workers)"
 	FLASK_SESSION_COOKIE_SECURE=false $(BIN)/gunicorn --bind 127.0.0.1:5000 --workers $(WORKERS) \
-		--threads $(THREADS) --timeout 120 --access-logfile - "app:create_app()"
+		--threads $(THREADS) --worker-class web.server.Worker --timeout 120 --access-logfile - "app:create_app()"
 
 test: install native
 	$(BIN)/python -m pytest -n auto --dist loadfile

@@ -12,9 +12,9 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, TextIO
 
+from audit import jsontext
 from audit.api import audit_document
 from audit.catalogue import LANGS, Lang, render_value
 from audit.profiles import ProfileError, load_profile, resolve
@@ -32,9 +32,12 @@ def parse_option(text: str) -> tuple[str, Any]:
     if not sep or not key:
         raise UsageError(f"--option needs KEY=VALUE, got {text!r}")
     try:
-        return key, json.loads(raw)
-    except json.JSONDecodeError:
-        return key, raw
+        return key, jsontext.loads(raw)
+    except jsontext.JsonTextError as exc:
+        if exc.reason == "malformed":  # not JSON at all: the value is the text itself
+            return key, raw
+        where = f"{key}.{exc.path}" if exc.path else key
+        raise UsageError(f"--option {where}: {exc.message}") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -51,19 +54,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def load_documents(path: str) -> list[Any]:
-    """The JSON documents of one file; UsageError when it cannot be read as JSON (R16.9)."""
+    """The JSON documents of one file, read strictly (`audit.jsontext.read_file`, as the upload
+    reads them: a byte order mark accepted; NaN, integers past 64 bits, lone surrogates, repeated
+    keys and deep nesting refused); UsageError naming the file, line and JSON path (R16.9)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: cannot read: {exc}") from None
-    try:
-        if path.endswith(".jsonl"):
-            return [json.loads(line) for line in text.splitlines() if line.strip()]
-        return [json.loads(text)]
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{path}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    except RecursionError:
-        raise UsageError(f"{path}: not JSON: nested too deeply") from None
+        return jsontext.read_file(path)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except jsontext.JsonTextError as exc:
+        raise UsageError(f"not JSON the audit reads: {exc.describe()}") from None
 
 
 def parse_lang(text: str) -> Lang:

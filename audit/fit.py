@@ -26,6 +26,7 @@ from audit.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UsageError, parse_l
 from audit.fitting import MIN_GAIN, Evidence, Fit, Record, Tally, Unexplained, fit, records_of
 from audit.profiles import ProfileError, load_profile
 from audit.rulebook import RulebookError, value_label
+from audit.numtext import argument
 
 LINES = (".jsonl", ".ndjson")
 """Files read as one JSON document a line."""
@@ -44,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", help="the fitted profile's name (default: the --out file's stem, else BASE_fit)")
     p.add_argument("--json", action="store_true", help="print the fit as JSON (docs/fit.md)")
     p.add_argument("--lang", default=Lang.EN.value, metavar="en|zh", help="language of the text and messages")
-    p.add_argument("--min-gain", type=int, default=MIN_GAIN, metavar="N",
+    p.add_argument("--min-gain", type=argument(), default=MIN_GAIN, metavar="N",
                    help=f"records a value must make clean, net, to be taken (default {MIN_GAIN})")
     return p
 
@@ -61,7 +62,7 @@ def _parse(data: bytes | str, where: str, one_line: bool = False) -> Any:
     """One JSON text, read strictly; UsageError `where: JSON path: what (line, column)` (a line of
     a .jsonl file says only its column: its line is in `where`)."""
     try:
-        return jsontext.loads(data)
+        return jsontext.loads(data, allow_bom=not one_line)  # a .jsonl's mark was dropped with its file's
     except jsontext.JsonTextError as exc:
         text = f"{exc.path}: {exc.message}" if exc.path else exc.message
         if exc.line is not None:

@@ -22,6 +22,7 @@ import json
 import math
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -45,24 +46,35 @@ def _has_surrogate(text: str) -> bool:
     return False
 
 
+REASONS = ("malformed", "not_utf8", "too_deep", "integer_range", "non_finite", "surrogate", "duplicate_key")
+"""Why a text is refused, as a stable word (the catalogue's `json_reason` forms say it in each language)."""
+
+
 class JsonTextError(ValueError):
-    """JSON the service refuses; `code` is `json` (not JSON, or not keepable) or `limit` (too deep)."""
+    """JSON the service refuses; `code` is `json` (not JSON, or not keepable), `encoding` or `limit`
+    (too deep); `reason` one of REASONS."""
 
     def __init__(self, message: str, *, code: str = "json", path: str | None = None,
-                 line: int | None = None, column: int | None = None) -> None:
+                 line: int | None = None, column: int | None = None, reason: str = "malformed",
+                 where: str | None = None, byte: int | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.code = code
         self.path = path
         self.line = line
         self.column = column
+        self.reason = reason
+        self.where = where
+        self.byte = byte
+        """The offset of the first byte that is not UTF-8 (`encoding` errors)."""
+        """The file (and line) the text came from, when `read_file` read it."""
 
     def describe(self) -> str:
-        """`path: message (line L, column C)`, as much as is known."""
+        """`[where: ]path: message (line L, column C)`, as much as is known."""
         text = f"{self.path}: {self.message}" if self.path else self.message
         if self.line is not None:
             text += f" (line {self.line}, column {self.column})"
-        return text
+        return f"{self.where}: {text}" if self.where else text
 
 
 class _Duplicated(dict[str, Any]):
@@ -74,8 +86,9 @@ class _Duplicated(dict[str, Any]):
 class _Bad:
     """A value the parser saw and the service refuses, left in place so the walk can name its path."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, kind: str) -> None:
         self.reason = reason
+        self.kind = kind
 
 
 class _Flags:
@@ -108,11 +121,11 @@ def _hooks(flags: _Flags) -> tuple[Callable[[list[tuple[str, Any]]], Any], Calla
         if math.isfinite(value):
             return value
         flags.seen = True
-        return _Bad(f"{text[:40]} is outside the range of a finite number")
+        return _Bad(f"{text[:40]} is outside the range of a finite number", "non_finite")
 
     def constant(text: str) -> Any:
         flags.seen = True
-        return _Bad(f"{text} is not valid JSON (not a number JSON knows)")
+        return _Bad(f"{text} is not valid JSON (not a number JSON knows)", "non_finite")
 
     def integer(text: str) -> Any:
         if len(text) < 19:  # at most 18 digits (and a sign): always inside 64 bits, the common case
@@ -121,7 +134,7 @@ def _hooks(flags: _Flags) -> tuple[Callable[[list[tuple[str, Any]]], Any], Calla
         if value is not None and INT_MIN <= value <= INT_MAX:
             return value
         flags.seen = True
-        return _Bad("integer outside the 64-bit range (-2**63 to 2**63-1)")
+        return _Bad("integer outside the 64-bit range (-2**63 to 2**63-1)", "integer_range")
 
     return pairs, number, constant, integer
 
@@ -208,7 +221,8 @@ def exact(data: bytes | str, *, max_depth: int = DEFAULT_MAX_DEPTH, allow_bom: b
         try:
             data = data.decode("utf-8-sig" if allow_bom else "utf-8")
         except UnicodeDecodeError as exc:
-            raise JsonTextError(f"not UTF-8: byte {exc.start} cannot be decoded", code="encoding") from exc
+            raise JsonTextError(f"not UTF-8: byte {exc.start} cannot be decoded", code="encoding",
+                                reason="not_utf8", byte=exc.start) from exc
         raw_surrogates = False  # strict UTF-8 decoding cannot produce one
     else:
         if allow_bom and data.startswith("\ufeff"):
@@ -222,7 +236,7 @@ def exact(data: bytes | str, *, max_depth: int = DEFAULT_MAX_DEPTH, allow_bom: b
     except json.JSONDecodeError as exc:
         raise JsonTextError(f"malformed JSON: {exc.msg}", line=exc.lineno, column=exc.colno) from exc
     except RecursionError as exc:
-        raise JsonTextError(f"JSON nested deeper than {max_depth} levels", code="limit") from exc
+        raise JsonTextError(f"JSON nested deeper than {max_depth} levels", code="limit", reason="too_deep") from exc
     except ValueError as exc:  # what int() or float() may still refuse
         raise JsonTextError(f"malformed JSON: {exc}") from exc
     if not (flags.seen or raw_surrogates or _ESCAPED_SURROGATE.search(data)):
@@ -230,37 +244,37 @@ def exact(data: bytes | str, *, max_depth: int = DEFAULT_MAX_DEPTH, allow_bom: b
     else:
         problem = hostile(doc)
     if problem is not None:
-        path, message = problem
-        raise JsonTextError(message, path=path or None)
+        path, message, reason = problem
+        raise JsonTextError(message, path=path or None, reason=reason)
     if check_depth and depth(doc) > max_depth:
-        raise JsonTextError(f"JSON nested deeper than {max_depth} levels", code="limit")
+        raise JsonTextError(f"JSON nested deeper than {max_depth} levels", code="limit", reason="too_deep")
     return doc
 
 
-def hostile(doc: Any) -> tuple[str, str] | None:
-    """(JSON path, why) of the first value in document order the service cannot keep, or None:
+def hostile(doc: Any) -> tuple[str, str, str] | None:
+    """(JSON path, why, reason of REASONS) of the first value in document order the service cannot keep, or None:
     a refused number, an integer outside 64 bits, a string or key with a lone surrogate, an
     object with a repeated key. Iterative: a deep document cannot exhaust the stack."""
     stack: list[tuple[Any, Any]] = [(doc, None)]
     while stack:
         value, link = stack.pop()
         if isinstance(value, _Bad):
-            return _render(link), value.reason
+            return _render(link), value.reason, value.kind
         if isinstance(value, bool) or value is None or isinstance(value, float):
             continue
         if isinstance(value, int):
             if not INT_MIN <= value <= INT_MAX:
-                return _render(link), "integer outside the 64-bit range (-2**63 to 2**63-1)"
+                return _render(link), "integer outside the 64-bit range (-2**63 to 2**63-1)", "integer_range"
         elif isinstance(value, str):
             if _SURROGATE.search(value):
-                return _render(link), "string holds a lone surrogate (\\ud800-\\udfff): not valid Unicode"
+                return _render(link), "string holds a lone surrogate (\\ud800-\\udfff): not valid Unicode", "surrogate"
         elif isinstance(value, dict):
             if isinstance(value, _Duplicated):
-                return _render(link), f"key {value.duplicate[:40]!r} appears twice in this object"
+                return _render(link), f"key {value.duplicate[:40]!r} appears twice in this object", "duplicate_key"
             for key in value:
                 if _SURROGATE.search(key):
-                    return _render((link, key.encode("utf-8", "backslashreplace").decode("ascii"))), (
-                        "key holds a lone surrogate (\\ud800-\\udfff): not valid Unicode")
+                    return (_render((link, key.encode("utf-8", "backslashreplace").decode("ascii"))),
+                            "key holds a lone surrogate (\\ud800-\\udfff): not valid Unicode", "surrogate")
             stack.extend(reversed([(child, (link, key)) for key, child in value.items()]))
         elif isinstance(value, list):
             stack.extend(reversed([(child, (link, index)) for index, child in enumerate(value)]))
@@ -292,9 +306,47 @@ def _render(link: Any) -> str:
     return text
 
 
+LINES_SUFFIXES = (".jsonl", ".ndjson")
+"""Files of one JSON document per line."""
+
+
+def read_file(path: str | Path, *, lines: bool | None = None, max_depth: int = DEFAULT_MAX_DEPTH) -> list[Any]:
+    """The JSON documents of a file, read strictly as `loads` reads one: a `.jsonl`/`.ndjson` file
+    (or `lines=True`) one per non-blank line, any other file one. A UTF-8 byte order mark at the
+    start is accepted (Windows editors write one), as by the upload. A refused text raises
+    JsonTextError whose `where` is `FILE` or `FILE line N`; OSError when the file cannot be read.
+    The one way the command-line tools (`python -m audit`, `kit check`, the mutation harness)
+    read a file, so they answer what the upload answers."""
+    path = Path(path)
+    data = path.read_bytes()
+    if lines is None:
+        lines = path.suffix.lower() in LINES_SUFFIXES
+    if not lines:
+        try:
+            return [loads(data, max_depth=max_depth)]
+        except JsonTextError as exc:
+            exc.where = str(path)
+            raise
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise JsonTextError(f"not UTF-8: byte {exc.start} cannot be decoded", code="encoding",
+                            reason="not_utf8", where=str(path), byte=exc.start) from exc
+    docs: list[Any] = []
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.strip():
+            try:
+                docs.append(loads(line, max_depth=max_depth, utf8=True, allow_bom=False))  # line 1's is gone
+            except JsonTextError as exc:
+                exc.where = f"{path} line {number}"
+                raise
+    return docs
+
+
 def dumps(value: Any) -> str:
     """Compact JSON that refuses to write NaN or Infinity (what went in strictly comes out valid)."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-__all__ = ["DEFAULT_MAX_DEPTH", "INT_MAX", "INT_MIN", "JsonTextError", "depth", "dumps", "exact", "hostile", "loads"]
+__all__ = ["DEFAULT_MAX_DEPTH", "INT_MAX", "INT_MIN", "REASONS", "JsonTextError", "depth", "dumps", "exact", "hostile",
+           "loads", "read_file"]

@@ -36,6 +36,7 @@ from marshmallow.utils import missing
 
 from audit.catalogue import Lang, finding_message
 from audit.kinds import EventType, MeldKind
+from audit.ranges import BASE, DEALER_STREAK, DIE, POINTS
 from audit.structure import (
     EVENT_TYPES,
     GAME_ID,
@@ -299,6 +300,10 @@ class Range(validate.Range):
         self.code = code
 
     def _format_error(self, value: Any, message: str) -> str:
+        if is_int(value) and self.max is not None and value > self.max and self.code != "die_out_of_range":
+            return Msg("int_out_of_range", got=short(value), low=self.min, high=self.max)  # too big, not too small
+        if self.code == "int_out_of_range":
+            return Msg(self.code, got=short(value), low=self.min, high=self.max)
         return Msg(self.code, got=short(value))
 
 
@@ -434,12 +439,12 @@ class ItemSchema(_Strict):
     kind = Str(required=True, validate=OneOf(ITEM_KINDS))
     from_ = Int(required=True, data_key="from")
     to = Int(required=True)
-    amount = Int(required=True)
+    amount = Int(required=True, validate=Range(POINTS.low, POINTS.high, code="int_out_of_range"))
     note = Str()
 
 
 class ResultSchema(_Strict):
-    scores = ListOf(Int(), required=True)
+    scores = ListOf(Int(validate=Range(POINTS.low, POINTS.high, code="int_out_of_range")), required=True)
     next_dealer = Int(required=True)
     flip = Tile(allow_none=True)
     items = ListOf(NestedObj(ItemSchema))
@@ -455,12 +460,12 @@ class RecordSchema(_Strict):
     platform = Str()
     client = Str()
     rules = NestedObj(RulesSchema, required=True)
-    base = Int(validate=Range(1, code="not_positive"))
+    base = Int(validate=Range(BASE.low, BASE.high, code="not_positive"))
     seats = ListOf(NestedObj(SeatSchema), required=True)
     dealer = Int(required=True)
-    dealer_streak = Int(validate=Range(0, code="negative"))
+    dealer_streak = Int(validate=Range(DEALER_STREAK.low, DEALER_STREAK.high, code="negative"))
     dice = ListOf(
-        Int(validate=Range(1, 6, code="die_out_of_range")),
+        Int(validate=Range(DIE.low, DIE.high, code="die_out_of_range")),
         sizes=(2,),
         size_error="dice_count",
     )

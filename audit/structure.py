@@ -23,6 +23,7 @@ from typing import Any, Final, TypeGuard
 
 from audit import kinds
 from audit.kinds import EventType, ItemKind, MeldKind, WinKind
+from audit.ranges import BASE, DEALER_STREAK, POINTS
 from audit.tiles import CODES
 
 TILE_CODES: Final[tuple[str, ...]] = CODES
@@ -201,6 +202,7 @@ def _item_ok(item: object) -> bool:
         and is_int(item["from"])
         and is_int(item["to"])
         and is_int(item["amount"])
+        and POINTS.low <= item["amount"] <= POINTS.high
         and _opt(item, "note", _is_str)
     )
 
@@ -211,7 +213,7 @@ def _result_ok(result: object) -> bool:
         isinstance(result, dict)
         and _has_keys(result, _RESULT_KEYS, _RESULT_REQUIRED)
         and isinstance(result["scores"], list)
-        and all(is_int(s) for s in result["scores"])
+        and all(is_int(s) and POINTS.low <= s <= POINTS.high for s in result["scores"])
         and is_int(result["next_dealer"])
         and _opt(result, "flip", lambda flip: flip is None or _is_tile(flip))
         and _opt(result, "items", lambda i: isinstance(i, list) and all(_item_ok(x) for x in i))
@@ -228,9 +230,9 @@ def _metadata_ok(doc: dict[str, Any]) -> bool:
         and _opt(doc, "played_at", lambda p: isinstance(p, str) and is_iso(p))
         and _opt(doc, "platform", _is_str)
         and _opt(doc, "client", _is_str)
-        and _opt(doc, "base", lambda b: is_int(b) and b >= 1)
+        and _opt(doc, "base", lambda b: is_int(b) and BASE.low <= b <= BASE.high)
         and is_int(doc["dealer"])
-        and _opt(doc, "dealer_streak", lambda s: is_int(s) and s >= 0)
+        and _opt(doc, "dealer_streak", lambda s: is_int(s) and DEALER_STREAK.low <= s <= DEALER_STREAK.high)
         and _opt(doc, "dice", _dice_ok)
         and _opt(doc, "extra", _is_obj)
     )

@@ -23,6 +23,7 @@ from batch.rows import Settings
 from batch.runner import RETRIES, cluster
 from audit.catalogue import LANGS, Lang
 from audit.cli import UsageError, check_options, parse_lang, parse_option
+from audit.numtext import argument
 
 EXIT_DONE, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 StorePlanner = Callable[[str, Sizes], list[Partition]]
@@ -34,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 description="Audit many hand records on a Dask cluster into Parquet datasets.")
     p.add_argument("inputs", nargs="*", metavar="INPUT", help=".jsonl, .json (records or matches), .zip, folders")
     p.add_argument("--out", required=True, help="output folder: hands/, findings/, summary.json, summary.html")
-    p.add_argument("--workers", type=int, default=None, help="local worker processes (default: one per CPU)")
+    p.add_argument("--workers", type=argument(1), default=None, help="local worker processes (default: one per CPU)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing cluster, e.g. tcp://10.0.0.5:8786")
     p.add_argument("--profile", help="audit every hand under this profile (what-if)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -43,9 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="language of the messages in the rows and of summary.html (default en)")
     p.add_argument("--resume", action="store_true", help="finish a batch: skip the partitions already written")
     p.add_argument("--from-db", metavar="PATH", help="also audit every record of the service's SQLite store")
-    p.add_argument("--partition-size", type=int, default=Sizes.hands, metavar="N",
+    p.add_argument("--partition-size", type=argument(1), default=Sizes.hands, metavar="N",
                    help=f"hands per partition at most (default {Sizes.hands})")
-    p.add_argument("--retries", type=int, default=RETRIES, help=f"reruns of a failing partition (default {RETRIES})")
+    p.add_argument("--retries", type=argument(), default=RETRIES, help=f"reruns of a failing partition (default {RETRIES})")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     return p
 

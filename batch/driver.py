@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from audit import jsontext
 from audit.api import ENGINE_VERSION
 from batch import summary
 from batch.inputs import Plan
@@ -70,7 +71,7 @@ def prepare(out: Path, plan: Plan, settings: Settings, resume: bool) -> None:
     path = out / "plan.json"
     if path.exists():
         try:
-            held = json.loads(path.read_text(encoding="utf-8"))
+            held = jsontext.loads(path.read_bytes())  # its own file, read as strictly as any
         except ValueError:
             held = None
         if not resume:

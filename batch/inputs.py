@@ -15,7 +15,6 @@ provide partitions with the same small interface (`Partition`).
 """
 from __future__ import annotations
 
-import json
 import os
 import zipfile
 from collections.abc import Iterator, Sequence
@@ -23,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from audit import jsontext
 from audit.origin import Origin
 from records.ingest import LINES_EXTENSIONS, RECORD_EXTENSIONS, ZIP_ERRORS, ZIP_EXTENSIONS, junk_reason
 
@@ -444,17 +444,22 @@ def parse(document: Document) -> tuple[Any, Unreadable | None]:
     """The parsed JSON of a document, or why it is not JSON (`not_utf8`, `not_json`)."""
     if document.problem is not None or document.raw is None:
         return None, document.problem or Unreadable("unreadable_input", {"error": "no bytes"})
-    raw = document.raw[3:] if document.raw.startswith(b"\xef\xbb\xbf") else document.raw
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return None, Unreadable("not_utf8", {"byte": exc.start})
-    try:
-        return json.loads(text), None  # as `python -m audit` parses it, so both give the same audit
-    except json.JSONDecodeError as exc:
-        return None, Unreadable("not_json", {"error": exc.msg, "line": exc.lineno, "column": exc.colno})
-    except RecursionError:
-        return None, Unreadable("not_json", {"error": "nested too deeply", "line": 1, "column": 1})
+    try:  # strictly, as `python -m audit` and the upload read it, so all three give the same answer
+        return jsontext.loads(document.raw), None  # a byte order mark is accepted
+    except jsontext.JsonTextError as exc:
+        return None, unreadable_json(exc)
+
+
+def unreadable_json(exc: jsontext.JsonTextError) -> Unreadable:
+    """The row's finding for a text the strict reader refused: `not_utf8`, `not_json` (with line and
+    column), or `json_refused` naming the JSON path and why (an integer past 64 bits, a lone
+    surrogate, a repeated key, a non-finite number, nesting too deep)."""
+    if exc.reason == "not_utf8":
+        return Unreadable("not_utf8", {"byte": exc.byte or 0})
+    if exc.line is not None:
+        return Unreadable("not_json", {"error": exc.message.removeprefix("malformed JSON: "), "line": exc.line,
+                                       "column": exc.column})
+    return Unreadable("json_refused", {"path": exc.path or "$", "reason": exc.reason})
 
 
 __all__ = ["BrokenPartition", "Document", "FilesPartition", "LinesPartition", "Origin", "Partition", "Plan",

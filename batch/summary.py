@@ -15,6 +15,7 @@ from datetime import date
 from typing import Any
 
 from audit.catalogue import Lang, render_value
+from audit.numtext import is_digits
 from report.charts import Bar, Series, bar_chart_svg
 from audit.rulebook import label as rule_label
 
@@ -127,8 +128,8 @@ def _group_rows(group: Mapping[str, Mapping[str, int]], order: str = "size") -> 
 def section_order(code: str) -> tuple[int, int, str]:
     """R1 < R2 < ... < R16 < P < anything else; R8.2 < R8.10 inside a section."""
     head, _, tail = code.partition(".")
-    if head[:1] == "R" and head[1:].isdigit():
-        return (int(head[1:]), int(tail) if tail.isdigit() else -1, "")
+    if head[:1] == "R" and is_digits(head[1:]):
+        return (int(head[1:]), int(tail) if is_digits(tail) else -1, "")
     return (1000, 0, code)
 
 

@@ -8,8 +8,16 @@ that the records added are exactly those the answer reports new; after every ref
 that no audit was added. At the end the whole store is verified (`records.verify`: every table
 against the keyed trail) and every record must be audited and carry its receipt.
 
-    .venv/bin/python bench/bench_hostile.py [--bodies 10000] [--seed 12]
+    .venv/bin/python bench/bench_hostile.py [--bodies 10000] [--seed 12] [--readers-share 0.3]
     .venv/bin/python bench/bench_hostile.py --bodies 0 --evidence 5 --kills   # the evidence section
+
+Issue 22's classes (the "readers" section at the end of `Run`, bodies from the same section of
+bench/hostile_bodies.py): numbers in the forms int() took (superscript, Arabic-Indic, full-width,
+signs, spaces, past 64 bits) in every numeric query parameter, path segment and form field,
+hostile JSON bodies of every JSON route (surrogates, nesting, huge integers, repeated keys, `true`
+for a number, a BOM), good records with a BOM (.json, .jsonl, zip member: they must be stored) and
+conformance answers with hostile lines. Each answer is checked against what it must be (a 400
+with a number `code`, 404, a JSON 4xx, a stored record); any other answer is counted as wrong.
 
 The evidence section (issue 22.4, 22.5; `evidence` and `kills` below) tampers every column of up to
 N rows of every table verify covers, on copies of a database filled through the service, and
@@ -28,6 +36,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from urllib.parse import quote
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +45,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from app import create_app  # noqa: E402
-from bench.hostile_bodies import (HOSTILE_TOKENS, good_record, hostile_note, hostile_options,  # noqa: E402
-                                  hostile_record, zip_of)
+from bench.hostile_bodies import (BAD_NUMBERS, BAD_SEGMENTS, BOM, HOSTILE_TOKENS, ID_ROUTES,  # noqa: E402
+                                  JSON_ROUTES, NUMERIC_FORMS, NUMERIC_QUERIES, good_record, hostile_answers,
+                                  hostile_json_body, hostile_note, hostile_options, hostile_record, zip_of)
+from kit.build import build_kit, write_kit  # noqa: E402
 from records.rows import now  # noqa: E402
 from records.security import Accounts  # noqa: E402
 from records.store import Store  # noqa: E402
@@ -54,9 +65,13 @@ def seeds() -> list[dict[str, Any]]:
 class Run:
     """The app, its client and the counts of one run."""
 
-    def __init__(self, folder: Path, rng: random.Random) -> None:
+    def __init__(self, folder: Path, rng: random.Random, readers_share: float = 0.0) -> None:
+        write_kit(build_kit("weile", {}, cases=30, seed=3, min_count=1), folder / "kits" / "bench")
         self.app = create_app({"TESTING": True, "DATABASE": str(folder / "hostile.sqlite3"),
-                               "TRAIL_KEY": "bench-hostile-key", "SESSION_COOKIE_SECURE": False})
+                               "TRAIL_KEY": "bench-hostile-key", "SESSION_COOKIE_SECURE": False,
+                               "CONFORMANCE_KITS": str(folder / "kits")})
+        self.readers_share = readers_share
+        self.wrong: list[str] = []
         self.rng = rng
         self.seeds = seeds()
         self.counter = 0
@@ -73,6 +88,9 @@ class Run:
             store.close()
         self.client = self.app.test_client()
         self.client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+        opened = self.client.post("/api/cases", json={"number": "BENCH-1", "platform": "p", "player": "x",
+                                                     "complaint": "the case the readers' forms aim at"})
+        assert opened.status_code == 201, opened.get_data(as_text=True)
 
     def store(self) -> Store:
         """A store on the run's database with its trail key."""
@@ -101,6 +119,9 @@ class Run:
 
     def one(self) -> None:
         """Send one body of a random kind and check what it did."""
+        if self.rng.random() < self.readers_share:  # issue 22's classes: the readers section below
+            self.readers_body()
+            return
         roll = self.rng.random()
         if roll < 0.30:
             self.upload("record", self.bad(), "application/json")
@@ -173,6 +194,85 @@ class Run:
         for url in ("/api/records", "/records", f"/records/{self.target()}"):
             response = self.client.get(url, query_string=f"{key}={value}")  # raw: a lone surrogate's bytes too
             self.answer("query", response.status_code)
+
+    # ----- issue 22 (readers): numbers, JSON bodies of every route, BOM, answers ---------------
+
+    def readers_body(self) -> None:
+        """One body of issue 22's classes, checked against the answer it must get."""
+        roll = self.rng.random()
+        if roll < 0.30:
+            self.number_query()
+        elif roll < 0.45:
+            self.number_segment()
+        elif roll < 0.60:
+            self.number_form()
+        elif roll < 0.80:
+            self.json_body()
+        elif roll < 0.92:
+            self.bom_upload()
+        else:
+            self.answers()
+
+    def expect(self, kind: str, response: Any, ok: bool, what: str) -> None:
+        """Count the answer; `ok` says whether it is the one it must be."""
+        self.answer(kind, response.status_code)
+        if not ok and len(self.wrong) < 1000:
+            self.wrong.append(f"{kind}: {what}: {response.status_code} {response.get_data(as_text=True)[:120]!r}")
+
+    def number_query(self) -> None:
+        url, name = self.rng.choice(NUMERIC_QUERIES)
+        url = url.format(id=self.target())
+        bad = self.rng.choice([b for b in BAD_NUMBERS if b])
+        response = self.client.get(url, query_string={name: bad})
+        body = response.get_json(silent=True) if url.startswith("/api/") else None
+        ok = response.status_code == 400 and (body is None and not url.startswith("/api/")
+                                              or body is not None and str(body.get("code", "")).startswith("number_"))
+        ok = ok or response.status_code == 404 and "/records/" in url  # a record not stored (yet)
+        self.expect("n:query", response, ok, f"{url}?{name}={bad!r}")
+
+    def number_segment(self) -> None:
+        url = self.rng.choice(ID_ROUTES).format(quote(self.rng.choice(BAD_SEGMENTS)))
+        method = self.rng.choice(["GET", "POST"])
+        response = self.client.open(url, method=method)
+        self.expect("n:segment", response, response.status_code in (404, 405), f"{method} {url}")
+
+    def number_form(self) -> None:
+        url, form, field, required = self.rng.choice(NUMERIC_FORMS)
+        bad = self.rng.choice([b for b in BAD_NUMBERS if b or required])
+        before = self.count("case_records") + self.count("case_decisions")
+        response = self.client.post(url, data={**form, field: bad})
+        ok = response.status_code == 400 and self.count("case_records") + self.count("case_decisions") == before
+        self.expect("n:form", response, ok, f"{url} {field}={bad!r}")
+
+    def json_body(self) -> None:
+        url = self.rng.choice(JSON_ROUTES).format(id=self.target())
+        response = self.client.post(url, data=hostile_json_body(self.rng), content_type="application/json")
+        ok = 400 <= response.status_code < 500 and response.is_json
+        self.expect("j:body", response, ok, url)
+
+    def bom_upload(self) -> None:
+        """A good record with a byte order mark, as a .json body, a .jsonl body or a zip member: stored."""
+        record = self.good()
+        shape = self.rng.choice(["json", "jsonl", "zip"])
+        if shape == "json":
+            response = self.client.post("/api/records", data=BOM + record, content_type="application/json")
+        elif shape == "jsonl":
+            response = self.client.post("/api/records", data=BOM + record + b"\n", content_type="application/x-ndjson")
+        else:
+            response = self.client.post("/api/records", data=zip_of({"w/rec.json": BOM + record}),
+                                        content_type="application/zip")
+        results = (response.get_json(silent=True) or {}).get("results", [])
+        ok = response.status_code == 201 and [r["status"] for r in results] == ["created"]
+        self.expect("b:upload", response, ok, shape)
+
+    def answers(self) -> None:
+        """Conformance answers with a hostile line: a stored failing run (201) naming the line."""
+        response = self.client.post("/api/conformance/runs", data={
+            "kit": "bench", "platform": "p", "client_version": "1",
+            "answers": (io.BytesIO(hostile_answers(self.rng)), "answers.jsonl")})
+        body = response.get_json(silent=True) or {}
+        ok = response.status_code == 201 and not body.get("report", {}).get("ok", True)
+        self.expect("j:answers", response, ok, "answers")
 
     # ----- the end ----------------------------------------------------------------------------
 
@@ -288,6 +388,8 @@ def main() -> int:
                         help="also tamper every column of up to ROWS rows of every table (issue 22.4)")
     parser.add_argument("--kills", action="store_true", help="also kill the batch upload at every commit boundary "
                                                               "(issue 22.5)")
+    parser.add_argument("--readers-share", type=float, default=0.3,
+                        help="share of bodies of issue 22's classes (numbers, JSON bodies, BOM, answers)")
     args = parser.parse_args()
     failed = 0
     if args.evidence:
@@ -297,7 +399,7 @@ def main() -> int:
     if not args.bodies:
         return 1 if failed else 0
     with tempfile.TemporaryDirectory() as folder:
-        run = Run(Path(folder), random.Random(args.seed))
+        run = Run(Path(folder), random.Random(args.seed), args.readers_share)
         started = time.perf_counter()
         for index in range(args.bodies):
             run.one()
@@ -313,10 +415,11 @@ def main() -> int:
     print("statuses: " + ", ".join(f"{status}: {count}" for status, count in sorted(run.statuses.items())))
     print(f"answers of 500: {sum(count for status, count in run.statuses.items() if status >= 500)}")
     print(f"partial records: {len(run.partial)}")
+    print(f"wrong answers (issue 22's classes): {len(run.wrong)}")
     print(f"stored: {records} records, {audits} audits; verify: {len(problems)} problem(s)")
-    for problem in (run.partial + problems)[:20]:
+    for problem in (run.partial + run.wrong + problems)[:20]:
         print("  " + problem)
-    return 1 if failed or run.partial or problems or any(status >= 500 for status in run.statuses) else 0
+    return 1 if failed or run.partial or run.wrong or problems or any(status >= 500 for status in run.statuses) else 0
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from audit import jsontext
 from audit.kinds import ITEM_KINDS
 from audit.tiles import CODES as TILE_CODES
 
@@ -44,16 +45,30 @@ def _is_seat(v: Any, seats: int) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < seats
 
 
+def _json_path(path: str | None) -> str:
+    """jsontext's `items[0].amount` as this file's messages write it: `$.items[0].amount`."""
+    if not path:
+        return "$"
+    return f"${path}" if path.startswith("[") else f"$.{path}"
+
+
 def parse(text: str) -> Answers:
-    """Every line of an answers file; blank lines are skipped."""
+    """Every line of an answers file; blank lines are skipped. Each line is read strictly
+    (`audit.jsontext`, as an upload is): a repeated key, an integer past 64 bits, a lone surrogate,
+    NaN or deep nesting is an error on that line naming the JSON path, so an answer two readers
+    would read differently is never counted. A byte order mark at the start is accepted."""
     out = Answers()
-    for no, raw in enumerate(text.splitlines(), 1):
+    for no, raw in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            out.errors.append(f"line {no}: not JSON ({exc.msg} at column {exc.colno})")
+            obj = jsontext.loads(raw, allow_bom=False)  # the file's own mark is gone; one inside is not JSON
+        except jsontext.JsonTextError as exc:
+            if exc.line is not None:
+                out.errors.append(f"line {no}: not JSON ({exc.message.removeprefix('malformed JSON: ')} "
+                                  f"at column {exc.column})")
+            else:
+                out.errors.append(f"line {no}: {_json_path(exc.path)}: {exc.message}")
             continue
         if not isinstance(obj, dict):
             out.errors.append(f"line {no}: $: expected an object, got {_short(obj)}")

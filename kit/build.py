@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from audit.api import ENGINE_VERSION, audit_record
+from audit.numtext import is_digits
 from sim.bots import Knobs
 from kit import KIT_FORMAT
 from kit.coverage import Exercised, Requirement, requirements, settlement_case
@@ -90,7 +91,7 @@ class Case:
     def manifest_entry(self) -> dict[str, Any]:
         """The manifest's row of this case."""
         sections = sorted({i for i in self.items if not i.startswith(("p:", "reject:")) and i[0] in "RP"
-                           and "." not in i and i[1:].isdigit()}, key=_rule_key)
+                           and "." not in i and is_digits(i[1:])}, key=_rule_key)
         events = sorted(i for i in self.items if not i.startswith(("p:", "reject:", "R")))
         params = sorted(i[2:] for i in self.items if i.startswith("p:"))
         out = {"id": self.id, "file": f"cases/{self.id}.json", "kind": self.kind, "sections": sections,
@@ -103,7 +104,7 @@ class Case:
 
 def _rule_key(code: str) -> tuple[int, ...]:
     """R2.10 after R2.9: rule codes sorted by their numbers."""
-    return tuple(int(p) for p in code.lstrip("RP").split(".") if p.isdigit()) or (0,)
+    return tuple(int(p) for p in code.lstrip("RP").split(".") if is_digits(p)) or (0,)
 
 
 @dataclass

@@ -17,8 +17,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from audit import jsontext
 from audit.api import audit_record
 from audit.catalogue import Lang, finding_message
+from audit.numtext import is_digits
 from kit import KIT_FORMAT
 from kit.answers import Answer, Answers, check_rejection, check_settlement, parse
 from audit.rulebook import section_of
@@ -45,7 +47,7 @@ class Kit:
 
     def record(self, case_id: str) -> dict[str, Any]:
         """The case's record, as the client got it."""
-        data: dict[str, Any] = json.loads((self.path / self.cases[case_id]["file"]).read_text("utf-8"))
+        data: dict[str, Any] = jsontext.read_file(self.path / self.cases[case_id]["file"], lines=False)[0]
         return data
 
 
@@ -53,11 +55,13 @@ def load_kit(path: Path) -> Kit:
     """The kit at `path`; CheckError naming what is wrong."""
     man = path / "manifest.json"
     try:
-        manifest = json.loads(man.read_text("utf-8"))
+        manifest = jsontext.read_file(man, lines=False)[0]
     except FileNotFoundError:
         raise CheckError(f"{path}: no manifest.json: not a kit folder (build one with `zhuoji-kit build`)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except OSError as exc:
         raise CheckError(f"{man}: cannot read the manifest: {exc}") from None
+    except jsontext.JsonTextError as exc:
+        raise CheckError(f"cannot read the manifest: {exc.describe()}") from None
     if not isinstance(manifest, dict) or manifest.get("format") != KIT_FORMAT or not isinstance(
             manifest.get("cases"), list):
         raise CheckError(f"{man}: not a {KIT_FORMAT} manifest")
@@ -158,13 +162,13 @@ class Report:
 
 
 def _code_key(code: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in code.lstrip("RP").split(".") if p.isdigit()) or (999,)
+    return tuple(int(p) for p in code.lstrip("RP").split(".") if is_digits(p)) or (999,)
 
 
 def read_answers(path: Path) -> Answers:
     """The answers file; CheckError when it cannot be read at all."""
     try:
-        return parse(path.read_text("utf-8"))
+        return parse(path.read_bytes().decode("utf-8-sig"))  # a byte order mark is accepted, as everywhere
     except FileNotFoundError:
         raise CheckError(f"{path}: no such answers file") from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -15,6 +15,7 @@ from typing import TextIO
 
 from audit.catalogue import LANGS, Lang
 from audit.cli import UsageError, parse_option
+from audit.numtext import argument
 
 EXIT_OK, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
 
@@ -33,10 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--profile", required=True)
     b.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="profile option, as rules.options (repeatable)")
-    b.add_argument("--cases", type=int, default=300, help="cases in the kit (default 300)")
-    b.add_argument("--seed", type=int, default=1)
-    b.add_argument("--min-count", type=int, default=5, help="cases each coverage item needs (default 5)")
-    b.add_argument("--max-hands", type=int, help="simulated hands before giving up (default max(4000, 12 x cases))")
+    b.add_argument("--cases", type=argument(1), default=300, help="cases in the kit (default 300)")
+    b.add_argument("--seed", type=argument(), default=1)
+    b.add_argument("--min-count", type=argument(1), default=5, help="cases each coverage item needs (default 5)")
+    b.add_argument("--max-hands", type=argument(1), help="simulated hands before giving up (default max(4000, 12 x cases))")
     b.add_argument("--out", required=True, help="the kit folder to write")
     c = sub.add_parser("check", help="check a client's answers against a kit")
     c.add_argument("kit", metavar="DIR")

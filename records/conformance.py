@@ -95,7 +95,7 @@ def submit(db: Database, folder: Path, *, kit_name: str, platform: str, client_v
     client_version = _text(client_version, "client_version", 100)
     kit = open_kit(folder, kit_name)
     try:
-        text = answers.decode("utf-8")
+        text = answers.decode("utf-8-sig")  # a byte order mark is accepted, as by every reader
     except UnicodeDecodeError as exc:
         raise ConformanceError("answers", f"not UTF-8 text (byte {exc.start})") from None
     parsed = parse(text)

@@ -272,6 +272,22 @@ def m009_evidence(db: Database) -> None:
         db.execute("INSERT INTO trust_horizon (name, max_id) VALUES (?, ?)", [name, db.execute(tops[name]).fetchone()[0]])
 
 
+@migrations()
+def m010_search_turkish_i(db: Database) -> None:
+    """Issue 22.7: `search.fold` makes İ and ı plain i (casefold had made İ into i + U+0307 and left
+    ı as it was). A record's search text is derived from its row and seats, so the texts the old
+    folding wrote differently (only those holding ı or U+0307) are computed again. Receipts' and
+    cases' texts are append-only and keep the folding they were written with."""
+    changed = [row["record_id"] for row in db.query(
+        "SELECT record_id FROM record_search WHERE instr(text, ?) > 0 OR instr(text, ?) > 0", ["\u0131", "\u0307"])]
+    for record_id in changed:
+        record = db.execute("SELECT game_id, platform, client FROM records WHERE id = ?", [record_id]).fetchone()
+        seats = list(db.query("SELECT name, player_id FROM record_players WHERE record_id = ? ORDER BY seat",
+                              [record_id]))
+        db.execute("UPDATE record_search SET text = ? WHERE record_id = ?",
+                   [search.record_text(record[0], record[1], record[2], seats), record_id])
+
+
 def migrate(db: Database) -> None:
     """Bring the schema up to date; safe and cheap to call on every start (a database with
     nothing pending is only read). The pending steps run in one transaction (`atomic`; each

@@ -21,10 +21,18 @@ MAX_QUERY = 200
 """Longest search text accepted, in characters."""
 
 
+_DOTTED_I = str.maketrans({"\u0130": "i", "\u0131": "i"})
+"""Turkish İ (dotted capital) and ı (dotless small) fold to plain i, as I and i do: `casefold`
+alone makes İ `i` + U+0307 and leaves ı alone, so `istanbul` missed `İstanbul` and `ılgaz`
+matched neither `ILGAZ` nor `ilgaz` (issue 22.7). One i for all four, whichever a name was
+typed with: a search cannot know which language a player's name is in."""
+
+
 def fold(text: str) -> str:
     """The form both sides of a search are compared in: NFKC (full-width letters and digits
-    become ASCII), case-folded (any script), control characters and outer spaces removed."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
+    become ASCII), the four Turkish i's made one (`_DOTTED_I`), case-folded (any script),
+    control characters and outer spaces removed."""
+    folded = unicodedata.normalize("NFKC", text).translate(_DOTTED_I).casefold().replace("i\u0307", "i")
     return "".join(ch for ch in folded if ch.isprintable()).strip()
 
 

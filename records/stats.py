@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from audit.numtext import is_digits
 from records import tally
 from records.queries import PREFIX_END, RecordQuery, tally_filters, where_filters
 from records.rows import VERDICTS
@@ -109,7 +110,7 @@ def by_section(db: Database, query: RecordQuery) -> list[Bucket]:
 
 def section_order(section: str) -> tuple[int, str]:
     """R1 < R2 < ... < R16 < P < anything else."""
-    if section[:1] == "R" and section[1:].isdigit():
+    if section[:1] == "R" and is_digits(section[1:]):
         return (int(section[1:]), "")
     return (1000, section)
 

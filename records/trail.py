@@ -29,6 +29,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from audit.numtext import is_digits
+
 GENESIS = "0" * 64
 """The `prev` of the first trail row."""
 ACTIONS = ("upload", "view", "export", "audit", "reaudit", "annotate", "login", "login-failed", "logout",
@@ -212,7 +214,7 @@ class Head:
     def parse(text: str) -> Head:
         """`ID:HASH` -> Head; ValueError when it is not that."""
         ident, _, value = text.strip().partition(":")
-        if not ident.isdigit() or len(value) != 64 or any(c not in "0123456789abcdef" for c in value):
+        if not is_digits(ident) or len(value) != 64 or any(c not in "0123456789abcdef" for c in value):
             raise ValueError("a head is ID:HASH as `flask trail-head` prints it (a row id, 64 hex digits)")
         return Head(int(ident), value)
 

@@ -15,8 +15,14 @@ sys.path.insert(0, str(ROOT))
 
 from audit.tiles import CODES  # noqa: E402
 from audit.kinds import KONG_KINDS, EventType, ItemKind, MeldKind, WinKind  # noqa: E402
+from audit.ranges import BASE, DEALER_STREAK, DIE, POINTS, IntRange  # noqa: E402
 
 BASE_URL: str = "https://zhuoji-audit.example/api/schema/"
+
+
+def ranged(r: IntRange) -> dict:
+    """An integer field of audit/ranges.py: the same bounds as the audit's schema."""
+    return {"type": "integer", "minimum": r.low, "maximum": r.high}
 
 
 def seat(n: int) -> dict:
@@ -54,7 +60,7 @@ def event_schema(n: int) -> dict:
 
 def item(n: int) -> dict:
     return {"type": "object", "properties": {"kind": {"enum": [k.value for k in ItemKind]}, "from": seat(n), "to": seat(n),
-            "amount": {"type": "integer"}, "note": {"type": "string"}}, "required": ["kind", "from", "to", "amount"],
+            "amount": ranged(POINTS), "note": {"type": "string"}}, "required": ["kind", "from", "to", "amount"],
             "additionalProperties": False}
 
 
@@ -94,11 +100,11 @@ RECORD: dict = {
         "platform": {"type": "string"}, "client": {"type": "string"},
         "rules": {"type": "object", "required": ["profile"], "additionalProperties": False,
                   "properties": {"profile": {"type": "string", "minLength": 1}, "options": {"type": "object"}}},
-        "base": {"type": "integer", "minimum": 1},
+        "base": ranged(BASE),
         "seats": {"type": "array", "minItems": 3, "maxItems": 4, "items": {"$ref": "#/$defs/seat"}},
         "dealer": {"type": "integer", "minimum": 0, "maximum": 3},
-        "dealer_streak": {"type": "integer", "minimum": 0},
-        "dice": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer", "minimum": 1, "maximum": 6}},
+        "dealer_streak": ranged(DEALER_STREAK),
+        "dice": {"type": "array", "minItems": 2, "maxItems": 2, "items": ranged(DIE)},
         "deal": {"type": "array", "items": {"type": "array", "items": tile}},
         "wall": {"type": "array", "items": tile},
         "events": {"type": "array"},
@@ -117,7 +123,7 @@ RECORD: dict = {
         "event3": event_schema(3), "event4": event_schema(4),
         "item3": item(3), "item4": item(4),
         "result": {"type": "object", "required": ["scores", "next_dealer"], "additionalProperties": False,
-                   "properties": {"scores": {"type": "array", "items": {"type": "integer"}},
+                   "properties": {"scores": {"type": "array", "items": ranged(POINTS)},
                                   "next_dealer": {"type": "integer", "minimum": 0},
                                   "flip": {"anyOf": [tile, {"type": "null"}]},
                                   "items": {"type": "array"}, "extra": ext}},

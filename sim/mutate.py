@@ -29,11 +29,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from audit import jsontext
 from audit.play import Event, GameState, Phase, Settlement, advance, hands, settle, start_state
 from audit.catalogue import Lang, seat_names
 from audit.kinds import EventType, ItemKind, MeldKind, WinKind
 from audit.profiles import Profile, resolve
 from audit.tiles import BIRD, NUM_KINDS, code
+from audit.numtext import argument
 
 CLASSES = (
     "draw_wall", "discard_not_held", "pong_without_pair", "kong_concealed_without_four",
@@ -878,10 +880,7 @@ def load_records(path: Path) -> Iterator[dict[str, Any]]:
         for p in sorted(path.glob("*.json")):
             yield from load_records(p)
         return
-    text = path.read_text(encoding="utf-8")
-    docs = [json.loads(line) for line in text.splitlines() if line.strip()] if path.suffix == ".jsonl" \
-        else [json.loads(text)]
-    for doc in docs:
+    for doc in jsontext.read_file(path):  # strictly, as the audit reads them
         yield from (doc["hands"] if doc.get("format") == "zhuoji-match/1" else [doc])
 
 
@@ -890,7 +889,7 @@ def run(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = Non
     p = argparse.ArgumentParser(prog="python -m sim.mutate", description="One-fault mutants of clean records.")
     p.add_argument("src", metavar="IN", help="a .jsonl, a .json or a folder of clean records")
     p.add_argument("dst", metavar="OUT", help="the .jsonl of mutants to write")
-    p.add_argument("--seed", type=int, default=0, help="mixed with each game_id to choose sites")
+    p.add_argument("--seed", type=argument(), default=0, help="mixed with each game_id to choose sites")
     p.add_argument("--strip-items", action="store_true",
                    help="write mis-settled mutants with scores only (no result.items), as most platforms record")
     args = p.parse_args(argv)

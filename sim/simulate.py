@@ -30,6 +30,7 @@ from audit.cli import UsageError, parse_option
 from audit.kinds import EventType, ItemKind, MeldKind, WinKind
 from audit.profiles import Profile, ProfileError, resolve
 from audit.tiles import BIRD, COPIES, NUM_KINDS, WUGU, code
+from audit.numtext import argument
 
 VERSION = "1.0"
 NAMES = ("阿明", "小红", "老王", "志强", "秀英", "建国", "丽丽", "大伟", "Lily", "Tom", "Mei", "Kai", "Ana", "Bo")
@@ -407,14 +408,14 @@ def build_parser() -> argparse.ArgumentParser:
     """The command line (docs/simulator.md)."""
     p = argparse.ArgumentParser(prog="python -m sim.simulate", description="Generate legal zhuoji/1 hands.")
     p.add_argument("--profile", default="weile", help="rule profile (default weile)")
-    p.add_argument("--hands", type=int, default=100, help="how many hands (default 100)")
-    p.add_argument("--seed", type=int, default=1, help="random seed: same seed, same bytes")
+    p.add_argument("--hands", type=argument(1), default=100, help="how many hands (default 100)")
+    p.add_argument("--seed", type=argument(), default=1, help="random seed: same seed, same bytes")
     p.add_argument("--out", required=True, help="a .jsonl file, a folder of .json files, or with --match a .json")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="profile option, as rules.options (repeatable)")
-    p.add_argument("--players", type=int, default=4, choices=(3, 4), help="3 where the profile allows it")
+    p.add_argument("--players", type=argument(3, 4), default=4, choices=(3, 4), help="3 where the profile allows it")
     p.add_argument("--knob", action="append", default=[], metavar="NAME=P", help="bot probability (repeatable)")
-    p.add_argument("--table-hands", type=int, default=8, help="hands per table before new players sit down")
+    p.add_argument("--table-hands", type=argument(1), default=8, help="hands per table before new players sit down")
     p.add_argument("--match", action="store_true", help="write one zhuoji-match/1 file: one table, every hand")
     p.add_argument("--quiet", action="store_true", help="no summary")
     return p

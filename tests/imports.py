@@ -35,6 +35,7 @@ ENGINE_PUBLIC: frozenset[str] = frozenset({
     "audit.profiles", "audit.option_check",          # table P and what-if options
     "audit.views", "audit.render",                   # step views as data; tiles and tables as SVG (as python-chess's svg)
     "audit.schema", "audit.jsontext", "audit.origin",  # the format's schema, the strict JSON reader, input origins
+    "audit.numtext", "audit.ranges",                 # the number reader (ASCII digits); the format's integer ranges
     "audit.cli",                                     # the engine's command line helpers the other commands share
 })
 """The engine's public face: the modules a package above `audit/` may import. Everything else in

@@ -14,6 +14,7 @@ from records import trail
 from records.queries import SORTS
 from records.rows import UNAUDITED, VERDICTS
 from records.search import MAX_QUERY
+from web.numbers import Number
 from web.uploads import STATUSES
 
 
@@ -203,6 +204,8 @@ class ErrorSchema(Schema):
     error = fields.String()
     message = fields.String()
     details = fields.Raw(allow_none=True)
+    code = fields.String(metadata={"description": "stable code of the problem where one is given "
+                                                  "(number_not_digits, number_out_of_range, number_missing, ...)"})
 
 
 class ReauditRequestSchema(Schema):
@@ -245,9 +248,9 @@ class ListQuerySchema(Schema):
                                                        "(q, game_id or case), else the current ones"})
     sort = fields.String(validate=validate.OneOf(sorted(SORTS)), load_default="id")
     order = fields.String(validate=validate.OneOf(["asc", "desc"]), load_default="desc")
-    page = fields.Integer(validate=validate.Range(min=1, max=1_000_000), load_default=1,
-                          metadata={"description": "capped so the offset stays a SQLite integer"})
-    per_page = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
+    page = Number(low=1, high=1_000_000, load_default=1,
+                  metadata={"description": "capped so the offset stays a SQLite integer"})
+    per_page = Number(low=1, high=200, load_default=50)
     exact = fields.Boolean(load_default=False,
                            metadata={"description": "count every match, however long it takes (a mix of filters "
                                                     "no tally answers is otherwise counted within a budget)"})

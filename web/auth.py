@@ -27,13 +27,13 @@ from typing import Any, TypeVar
 from flask import Flask, abort, current_app, g, make_response, redirect, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
-from werkzeug.routing import IntegerConverter
 
 from audit.jsontext import INT_MAX
 from records.queries import RecordQuery
 from records.security import ADMIN, AUDITOR, UPLOADER, Account, Accounts
 from web.db import get_store
 from web.errors import ApiError, error_response
+from web.numbers import RowId
 
 PUBLIC = frozenset({"auth.login", "auth.health", "static"})
 """Endpoints anyone may reach (the login blueprint, `web.login`, is named `auth`)."""
@@ -261,15 +261,6 @@ def check_upload_platform(platforms: list[tuple[str, str]]) -> None:
         details = {"platform": [f"{source}: {platform!r} is not {account.platform!r}" for source, platform in wrong]}
         raise ApiError(403, f"{source}: platform: {platform!r} is not the platform of this account "
                             f"({account.platform!r}); nothing was stored", details)
-
-
-class RowId(IntegerConverter):
-    """`<int:...>` in URLs, capped at SQLite's largest integer: a huge id is a 404, not an
-    OverflowError (found by the schemathesis run in tests/test_fuzz_api.py)."""
-
-    def __init__(self, url_map: Any, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("max", 2**63 - 1)
-        super().__init__(url_map, *args, **kwargs)
 
 
 def init_app(app: Flask) -> None:

@@ -21,16 +21,18 @@ from records.security import UPLOADER
 from records.store import Store
 from web.auth import API_READERS, READERS, account_name, current_account, requires
 from web.db import get_store
-from web.dispute_schemas import AttachRequestSchema, CaseQuerySchema, CaseRequestSchema, DecisionRequestSchema
+from web.dispute_schemas import (MAX_AMOUNT, AttachRequestSchema, CaseQuerySchema, CaseRequestSchema,
+                                 DecisionRequestSchema)
 from report.corrections import corrections
 from report.dispute import TEXTS as DISPUTE_TEXTS
 from report.dispute import text as dispute_text
 from web.errors import ApiError, wants_json
+from web.numbers import query_error, read_number, require_number
 from web.i18n import api_language, gettext_in, page_language
 from web.i18n_cases import case_error
 from web.pdf.bundle import bundle_response
 from web.pdf.record import record_pdf_html
-from web.views import first_messages, record_detail, strict_json
+from web.views import record_detail, strict_json
 
 bp = Blueprint("cases", __name__)
 
@@ -78,7 +80,7 @@ def _load(schema: Any, data: Any) -> dict[str, Any]:
     try:
         values: dict[str, Any] = schema.load(data)
     except ValidationError as exc:
-        raise ApiError(400, "bad request: " + first_messages(exc.messages), exc.messages) from exc
+        raise query_error(exc, "bad_request") from exc
     return values
 
 
@@ -363,9 +365,9 @@ def note_default(detail: dict[str, Any], lang: Lang) -> str:
 
 
 def _int_arg(name: str) -> int | None:
-    """A whole-number query parameter, or None (absent or not a number: the page's default)."""
-    text = (request.args.get(name) or "").strip()
-    return int(text) if text.isdigit() and len(text) < 19 else None
+    """A whole-number query parameter, or None when absent (the page's default); anything but ASCII
+    digits in range is a 400 naming it, as every number the service reads (web.numbers)."""
+    return read_number(request.args.get(name), name)
 
 
 def _other_revisions(detail: dict[str, Any]) -> list[dict[str, Any]]:
@@ -382,12 +384,10 @@ def _other_revisions(detail: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _int_field(name: str, required: bool = True) -> int | None:
     """A whole-number form field; 400 naming it otherwise."""
-    text = (request.form.get(name) or "").strip().lstrip("#")
-    if not text and not required:
-        return None
-    if not text.isdigit() or len(text) > 18:
-        raise refusal(400, name, "case_field_not_number", name=name)
-    return int(text)
+    text = (request.form.get(name) or "").removeprefix("#")  # `#12`, as the pages write ids, is 12
+    if not required:
+        return read_number(text, name)
+    return require_number(text, name)
 
 
 @bp.post("/cases/<int:case_id>/records")
@@ -407,17 +407,16 @@ def form_payments(form: Any, choices: list[str]) -> list[dict[str, Any]]:
     payments = []
     for index, (payer, payee, amount) in enumerate(zip(form.getlist("from"), form.getlist("to"),
                                                        form.getlist("amount"))):
-        payer, payee, amount = payer.strip(), payee.strip(), amount.strip()
-        if not amount:
+        payer, payee = payer.strip(), payee.strip()
+        if not amount:  # read as sent (the one number reader): " 5" is refused, not trimmed
             continue
+        points = require_number(amount, f"payments[{index}].amount", low=1, high=MAX_AMOUNT)
         if not payer or not payee:
             raise refusal(400, f"payments[{index}]", "case_payment_incomplete", index=index + 1)
         for seat in (payer, payee):
             if seat not in choices:
                 raise refusal(400, f"payments[{index}]", "case_payment_seat_unknown", index=index + 1, seat=seat)
-        if not amount.isdigit() or len(amount) > 10:
-            raise refusal(400, f"payments[{index}]", "case_amount_not_number", index=index + 1)
-        payments.append({"from": payer, "to": payee, "amount": int(amount)})
+        payments.append({"from": payer, "to": payee, "amount": points})
     return payments
 
 

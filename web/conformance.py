@@ -8,7 +8,9 @@
   form on `/conformance`. The run is checked by the engine (`kit.check`) and stored
   (`records.conformance`); its page shows the report, and any two runs of the same kit compare:
   newly failing and newly passing cases, so a regression between builds shows at once.
-- An uploader token submits and reads runs of its own platform only (as for records).
+- An uploader token submits and reads runs of its own platform only (as for records), through the
+  API: the pages (`/conformance`, a run's page) are for people (admin, auditor), as every page is
+  (docs/trust.md: uploaders have no web pages).
 
 Kits are folders under `CONFORMANCE_KITS` (default `instance/kits`), written there with
 `zhuoji-kit build --out instance/kits/NAME`; the service only reads them.
@@ -26,9 +28,10 @@ from kit.schemas import SCHEMA_NAMES, schema_bytes
 from records import conformance
 from records.rows import now
 from records.security import UPLOADER
-from web.auth import API_READERS, account_name, current_account, requires
+from web.auth import API_READERS, READERS, account_name, current_account, requires
 from web.db import get_store
 from web.errors import ApiError
+from web.numbers import read_number
 from web.i18n import api_language, page_language
 
 bp = Blueprint("conformance", __name__)
@@ -161,7 +164,7 @@ def api_compare(run_id: int, base_id: int) -> ResponseReturnValue:
 
 
 @bp.get("/conformance")
-@requires(*API_READERS)
+@requires(*READERS)
 def index() -> ResponseReturnValue:
     """The kits, the runs, and the form to submit a build's answers."""
     scope = _platform_scope()
@@ -170,7 +173,7 @@ def index() -> ResponseReturnValue:
 
 
 @bp.post("/conformance")
-@requires(*API_READERS)
+@requires(*READERS)
 def submit_form() -> ResponseReturnValue:
     """The page's form: check, store, then show the run (or the form again with the problem)."""
     try:
@@ -183,12 +186,12 @@ def submit_form() -> ResponseReturnValue:
 
 
 @bp.get("/conformance/runs/<int:run_id>")
-@requires(*API_READERS)
+@requires(*READERS)
 def run_page(run_id: int) -> ResponseReturnValue:
     """One run's report; with the previous run of the same kit and platform compared (or `?with=ID`)."""
     lang = page_language()
     found = _run_or_404(run_id, lang)
-    other = request.args.get("with", type=int) or conformance.previous(_db(), found)
+    other = read_number(request.args.get("with"), "with", low=0) or conformance.previous(_db(), found)
     diff = None
     if other is not None and other != run_id:
         try:

@@ -14,6 +14,10 @@ from records.receipts import OUTCOMES as RECEIPT_OUTCOMES
 from records.search import MAX_QUERY
 from records.trail_pages import TrailQuery
 from web.errors import ApiError
+from web.numbers import ROW_ID_MAX, Number, WholeNumber, query_error
+
+MAX_AMOUNT = 1_000_000_000
+"""Largest payment a decision orders (points)."""
 
 
 class ReceiptQuerySchema(Schema):
@@ -28,8 +32,8 @@ class ReceiptQuerySchema(Schema):
     platform = fields.String(validate=validate.Length(max=200))
     date_from = fields.Date()
     date_to = fields.Date()
-    page = fields.Integer(validate=validate.Range(min=1, max=1_000_000), load_default=1)
-    per_page = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
+    page = Number(low=1, high=1_000_000, load_default=1)
+    per_page = Number(low=1, high=200, load_default=50)
     lang = fields.String(validate=validate.OneOf(["zh", "en"]))
 
 
@@ -94,10 +98,9 @@ class AttachRequestSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    record = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=2**63 - 1))
-    revision = fields.Integer(load_default=None, allow_none=True, strict=True,
-                              validate=validate.Range(min=1, max=1_000_000),
-                              metadata={"description": "another revision of the same game"})
+    record = WholeNumber(required=True, low=1, high=ROW_ID_MAX)
+    revision = WholeNumber(load_default=None, allow_none=True, low=1, high=1_000_000,
+                           metadata={"description": "another revision of the same game"})
 
 
 class PaymentSchema(Schema):
@@ -108,7 +111,7 @@ class PaymentSchema(Schema):
 
     from_ = fields.String(required=True, data_key="from", validate=validate.Length(min=1, max=200))
     to = fields.String(required=True, validate=validate.Length(min=1, max=200))
-    amount = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=1_000_000_000))
+    amount = WholeNumber(required=True, low=1, high=MAX_AMOUNT)
 
 
 class DecisionRequestSchema(Schema):
@@ -120,9 +123,8 @@ class DecisionRequestSchema(Schema):
     outcome = fields.String(required=True, validate=validate.OneOf(OUTCOMES))
     note = fields.String(required=True, validate=validate.Length(min=1, max=CASE_LIMITS["note"]))
     payments = fields.List(fields.Nested(PaymentSchema), load_default=list, validate=validate.Length(max=20))
-    audit = fields.Integer(load_default=None, allow_none=True, strict=True,
-                           validate=validate.Range(min=1, max=2**63 - 1),
-                           metadata={"description": "the audit the decision rests on (an audit of an attached record)"})
+    audit = WholeNumber(load_default=None, allow_none=True, low=1, high=ROW_ID_MAX,
+                        metadata={"description": "the audit the decision rests on (an audit of an attached record)"})
 
 
 class CaseQuerySchema(Schema):
@@ -135,8 +137,8 @@ class CaseQuerySchema(Schema):
     platform = fields.String(validate=validate.Length(max=200))
     number = fields.String(validate=validate.Length(max=CASE_LIMITS["number"]))
     q = fields.String(validate=validate.Length(max=MAX_QUERY))
-    page = fields.Integer(validate=validate.Range(min=1, max=1_000_000), load_default=1)
-    per_page = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
+    page = Number(low=1, high=1_000_000, load_default=1)
+    per_page = Number(low=1, high=200, load_default=50)
     lang = fields.String(validate=validate.OneOf(["zh", "en"]))
 
 
@@ -148,11 +150,11 @@ class TrailQuerySchema(Schema):
 
     actor = fields.String(validate=validate.Length(max=200))
     action = fields.String(validate=validate.OneOf(trail.ACTIONS))
-    record = fields.Integer(validate=validate.Range(min=1, max=2**63 - 1))
+    record = Number(low=1, high=ROW_ID_MAX)
     date_from = fields.Date()
     date_to = fields.Date()
-    page = fields.Integer(validate=validate.Range(min=1, max=1_000_000), load_default=1)
-    per_page = fields.Integer(validate=validate.Range(min=1, max=500), load_default=100)
+    page = Number(low=1, high=1_000_000, load_default=1)
+    per_page = Number(low=1, high=500, load_default=100)
     lang = fields.String(validate=validate.OneOf(["zh", "en"]))
 
 
@@ -161,9 +163,7 @@ def trail_query() -> TrailQuery:
     try:
         values: dict[str, Any] = TrailQuerySchema().load({k: v for k, v in request.args.items() if v != ""})
     except ValidationError as exc:
-        raise ApiError(400, "bad query parameter: " + "; ".join(f"{k}: {' '.join(map(str, v))}"
-                                                              for k, v in exc.normalized_messages().items()),
-                       exc.messages) from exc
+        raise query_error(exc) from exc
     values.pop("lang", None)
     for key in ("date_from", "date_to"):
         if key in values:

@@ -17,11 +17,12 @@ class ApiError(HTTPException):
     refusal has one, its stable `error_code` (`case_number_taken`), which the API answers as
     `code` so a client (and a test) never reads the wording."""
 
-    def __init__(self, code: int, message: str, details: Any = None, error_code: str | None = None) -> None:
+    def __init__(self, code: int, message: str, details: Any = None, *, error_code: str | None = None) -> None:
         super().__init__(description=message)
         self.code = code
         self.details = details
         self.error_code = error_code
+        """A stable code for the kind of problem (`number_not_digits`, ...), in the body as `code`."""
 
 
 def wants_json() -> bool:
@@ -34,7 +35,7 @@ def error_response(code: int, name: str, message: str, details: Any = None,
     """The one place error responses are built."""
     if wants_json():
         body = {"status": code, "error": name, "message": message, "details": details}
-        if error_code is not None:
+        if error_code:
             body["code"] = error_code
         return jsonify(body), code
     return render_template("error.html", code=code, name=name, message=message, details=details,
@@ -85,7 +86,25 @@ def _form_limit(exc: BaseException) -> str | None:
     return None
 
 
+DEFAULT_MAX_URL_LENGTH = 8000
+"""Bytes of path and query string accepted (`MAX_URL_LENGTH`), below gunicorn's 8,190 for the
+whole request line, so Flask answers most over-long URLs itself, in the path's format."""
+
+
+def refuse_long_url() -> ResponseReturnValue | None:
+    """414 with code `url_too_long` for a URL past `MAX_URL_LENGTH`, before anything reads it:
+    JSON under /api/, the error page elsewhere (the server's own page only past its own limit,
+    and then JSON too: web/server.py)."""
+    limit = int(current_app.config.get("MAX_URL_LENGTH") or DEFAULT_MAX_URL_LENGTH)
+    size = len(request.full_path.encode("utf-8", "surrogateescape"))
+    if size <= limit:
+        return None
+    message = f"the URL is {size} bytes, over the limit of {limit} (MAX_URL_LENGTH): send a shorter query"
+    return error_response(414, "URI Too Long", message, None, "url_too_long")
+
+
 def init_app(app: Flask) -> None:
     """Register the handlers."""
+    app.before_request(refuse_long_url)
     app.register_error_handler(RequestEntityTooLarge, handle_too_large)
     app.register_error_handler(HTTPException, handle_http)

@@ -22,6 +22,7 @@ from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
 from web.errors import ApiError
+from web.numbers import ROW_ID_MAX, read_number
 from web.fit_records import Chosen, max_records, stored, uploaded
 from web.i18n import page_language
 
@@ -54,12 +55,7 @@ def _date(form: dict[str, str], key: str) -> str | None:
 
 
 def _limit(form: dict[str, str]) -> int | None:
-    text = (form.get("limit") or "").strip()
-    if not text:
-        return None
-    if not text.isdigit():
-        raise ApiError(400, f"limit: {text!r} is not a number", {"limit": ["a number"]})
-    return int(text)
+    return read_number(form.get("limit"), "limit", low=1, high=ROW_ID_MAX)
 
 
 def _chosen(form: dict[str, str]) -> Chosen:

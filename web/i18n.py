@@ -509,6 +509,11 @@ ZH: dict[str, str] = {
     "Field": "字段",
     "%(count)s events are the same in both, in the same order.": "两版中有 %(count)s 个事件相同，顺序一致。",
     "Result entries": "结算条目",
+    # the number reader (web/numbers.py)
+    "%(field)s: required, a whole number from %(low)s to %(high)s": "%(field)s：必填，应为 %(low)s 到 %(high)s 之间的整数",
+    "%(field)s: %(got)s is not a whole number written in the digits 0-9 (from %(low)s to %(high)s)":
+        "%(field)s：%(got)s 不是用数字 0-9 写的整数（应为 %(low)s 到 %(high)s）",
+    "%(field)s: %(got)s is outside %(low)s to %(high)s": "%(field)s：%(got)s 超出 %(low)s 到 %(high)s 的范围",
 }
 """Chinese for every message id; English is the id itself."""
 ZH.update(PDF_ZH)
@@ -548,6 +553,17 @@ def gettext(message: str, **params: object) -> str:
 def gettext_in(language: Lang | str, message: str, **params: object) -> str:
     """Translate a message id into `language` (a text stored from a page, written in its words)."""
     text = ZH.get(message, message) if Lang(language) is Lang.ZH else message
+    return text % params if params else text
+
+
+def message_text(message: str, **params: object) -> str:
+    """An error message id in the language of the answer: the API's (`api_language`) under
+    /api/, the page's elsewhere; %(name)s parameters filled in."""
+    if request.path.startswith("/api/"):
+        language = api_language().value
+    else:
+        language = g.get("lang", DEFAULT_LANGUAGE)
+    text = ZH.get(message, message) if language == "zh" else message
     return text % params if params else text
 
 

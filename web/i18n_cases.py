@@ -19,11 +19,9 @@ CASE_ERRORS: dict[str, str] = {
     "case_payment_to_self": "payment %(index)s: the payer and the payee are the same (%(seat)s)",
     "case_payment_incomplete": "payment %(index)s: a row needs the payer, the payee and the amount",
     "case_payment_seat_unknown": "payment %(index)s: %(seat)s is not a seat of this case's records",
-    "case_amount_not_number": "payment %(index)s: the amount is a whole number of points",
     "case_audit_not_attached": "audit: audit %(audit)s is not an audit of a record attached to this case",
     "case_not_decided": "case: case %(number)s has no decision yet; decide it before closing",
     "case_not_closed": "case: case %(number)s is not closed",
-    "case_field_not_number": "%(name)s: a whole number",
 }
 """Every refusal of case work by code (records.cases.CaseError.code and web.cases), in English;
 the Chinese is in CASES_ZH under the same text."""
@@ -42,11 +40,9 @@ CASES_ZH: dict[str, str] = {
     CASE_ERRORS["case_payment_to_self"]: "第 %(index)s 笔付款：付款方与收款方相同（%(seat)s）",
     CASE_ERRORS["case_payment_incomplete"]: "第 %(index)s 笔付款：需要付款方、收款方和金额",
     CASE_ERRORS["case_payment_seat_unknown"]: "第 %(index)s 笔付款：%(seat)s 不是本案件记录中的座位",
-    CASE_ERRORS["case_amount_not_number"]: "第 %(index)s 笔付款：金额须为整数分",
     CASE_ERRORS["case_audit_not_attached"]: "审计：审计 #%(audit)s 不是本案件所附记录的审计",
     CASE_ERRORS["case_not_decided"]: "案件：案件 %(number)s 尚无决定，请先作出决定再结案",
     CASE_ERRORS["case_not_closed"]: "案件：案件 %(number)s 尚未结案",
-    CASE_ERRORS["case_field_not_number"]: "%(name)s：需要整数",
     # the record page's case bar, the case page and the upload results
     "Case number (editable)": "案件编号（可修改）",
     "Attach the other revisions of this game too": "同时附上本局的其他版本",

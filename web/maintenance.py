@@ -23,6 +23,7 @@ from records.rows import UNAUDITED, VERDICTS
 from records.store import Store
 from web.admin import cli_actor
 from web.db import get_pipeline, get_store, init_db
+from web.numbers import CommandNumber
 
 _VERSION_PART = re.compile(r"\d+")
 
@@ -60,7 +61,7 @@ def select_records(store: Store, *, verdict: str | None, profile: str | None,
 @click.option("--engine-version-below", "below", metavar="X", help="Records last audited by an engine older than X "
               "(and records never audited).")
 @click.option("--dry-run", is_flag=True, help="List the records, change nothing.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=CommandNumber(1), default=None,
               help="Local Dask worker processes (default: one per CPU).")
 @click.option("--scheduler", metavar="ADDRESS", help="Audit on an existing Dask cluster (tcp://host:8786) instead.")
 @with_appcontext

@@ -18,7 +18,7 @@ from web.auth import API_READERS, READERS, current_account, requires
 from web.db import get_store
 from web.dispute_schemas import ReceiptPageSchema, ReceiptQuerySchema
 from web.errors import ApiError
-from web.views import first_messages
+from web.numbers import query_error
 
 bp = Blueprint("receipts", __name__)
 
@@ -28,7 +28,7 @@ def receipt_query() -> receipts.ReceiptQuery:
     try:
         values: dict[str, Any] = ReceiptQuerySchema().load({k: v for k, v in request.args.items() if v != ""})
     except ValidationError as exc:
-        raise ApiError(400, "bad query parameter: " + first_messages(exc.messages), exc.messages) from exc
+        raise query_error(exc) from exc
     values.pop("lang", None)
     for key in ("date_from", "date_to"):
         if key in values:

@@ -18,6 +18,7 @@ from web.pdf.record import record_pdf_html
 from web.pdf.typeset import pdf_response
 from web.report_model import record_result, whatif_side
 from web.safe_audit import option_problem
+from web.numbers import require_number
 from web.views import find_record, form_options, record_detail, what_if_audit
 
 bp = Blueprint("report", __name__)
@@ -72,9 +73,9 @@ def revision_diff_page(record_id: int) -> ResponseReturnValue:
     revisions = store.revisions(record_id)
     other_text = request.args.get("with", "")
     if other_text:
-        if not other_text.isdigit() or int(other_text) not in {r["id"] for r in revisions}:
+        other_id = require_number(other_text, "with")
+        if other_id not in {r["id"] for r in revisions}:
             abort(400, f"with: {other_text!r} is not the record id of a revision of game {record['game_id']}")
-        other_id = int(other_text)
     else:
         current = next((r for r in revisions if r["is_current"]), revisions[-1])
         earlier = [r for r in revisions if r["revision"] < record["revision"]]

@@ -25,6 +25,7 @@ from web.api_schemas import NoteRequestSchema, NoteSchema, TrailEntrySchema
 from web.auth import READERS, account_name, current_account, requires
 from web.db import get_access_db, get_store, trail_key
 from web.errors import ApiError
+from web.numbers import read_number
 from web.views import find_record, merged_entries, strict_json
 
 bp = Blueprint("trail", __name__)
@@ -143,10 +144,9 @@ def post_note(record_id: int) -> ResponseReturnValue:
 def get_trail(record_id: int) -> ResponseReturnValue:
     """A record's trail, newest first (`limit`, 1–1000, default 200)."""
     _require_record(record_id)
-    limit = request.args.get("limit", str(SHOWN_ON_PAGE))
-    if not limit.isdigit() or not 1 <= int(limit) <= 1000:
-        raise ApiError(400, "limit: a whole number from 1 to 1000", {"limit": ["a whole number from 1 to 1000"]})
-    return jsonify(TrailEntrySchema(many=True).dump(record_trail(record_id, int(limit))))
+    limit = read_number(request.args.get("limit"), "limit", low=1, high=1000, default=SHOWN_ON_PAGE)
+    assert limit is not None
+    return jsonify(TrailEntrySchema(many=True).dump(record_trail(record_id, limit)))
 
 
 def init_app(app: Flask) -> None:

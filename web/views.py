@@ -22,6 +22,7 @@ from web.api_schemas import ListQuerySchema
 from web.auth import account_name, visible
 from web.db import get_access_db, get_pipeline, get_store
 from web.errors import ApiError
+from web.numbers import query_error
 from web.safe_audit import check_options, refused_error
 
 
@@ -60,7 +61,7 @@ def parse_list_query(args: dict[str, str]) -> RecordQuery:
     try:
         values = ListQuerySchema().load({key: value for key, value in args.items() if value != ""})
     except ValidationError as exc:
-        raise ApiError(400, "bad query parameter: " + first_messages(exc.messages), exc.messages) from exc
+        raise query_error(exc) from exc
     values.pop("lang", None)
     for key in ("date_from", "date_to"):
         if key in values:

@@ -371,6 +371,7 @@ FINDING_TRIGGERS: dict[str, Trigger] = {
     "wrong_format": t(lambda: doc(lambda d: d.update(format="zhuoji/2"))),
     "not_positive": t(lambda: doc(lambda d: d.update(base=0))),
     "negative": t(lambda: doc(lambda d: d.update(dealer_streak=-1))),
+    "int_out_of_range": t(lambda: doc(lambda d: d.update(base=2**63 - 1))),
     "die_out_of_range": t(lambda: doc(lambda d: d.update(dice=[3, 7]))),
     "dice_count": t(lambda: doc(lambda d: d.update(dice=[3]))),
     "no_hands": t(lambda: findings(audit_document({"format": "zhuoji-match/1", "hands": []}))),
@@ -425,6 +426,7 @@ FINDING_TRIGGERS: dict[str, Trigger] = {
     # R16.9 unreadable input: rows of `python -m batch`
     "not_json": lambda tmp_path, monkeypatch: batch_findings(tmp_path, "broken.jsonl", b'{"game_id": \n'),
     "not_utf8": lambda tmp_path, monkeypatch: batch_findings(tmp_path, "latin1.jsonl", b'{"x": "\xe9"}\n'),
+    "json_refused": lambda tmp_path, monkeypatch: batch_findings(tmp_path, "twice.jsonl", b'{"x": 1, "x": 2}\n'),
     "unreadable_input": lambda tmp_path, monkeypatch: batch_findings(tmp_path, "junk.zip", b"PK not a zip"),
 }
 """Every finding code of the catalogue and a case that emits it."""

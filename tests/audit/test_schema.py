@@ -140,7 +140,8 @@ VALID_VARIANTS: list[tuple[str, Callable[[Doc], Any]]] = [
     ("exposed kong with from", lambda d: d["events"].__setitem__(KONG, {"type": "kong", "seat": 0, "tile": "1m", "kind": "exposed", "from": 2})),
     ("negative amount", lambda d: d["result"]["items"][0].update(amount=-3)),
     ("empty name", lambda d: d["seats"][0].update(name="")),
-    ("big base", lambda d: d.update(base=10**30)),
+    ("largest base", lambda d: d.update(base=1_000_000)),  # audit/ranges.py; 10**30 is refused now (issue 22.2)
+    ("largest streak", lambda d: d.update(dealer_streak=1_000)),
 ]
 
 
@@ -186,6 +187,10 @@ MUTATIONS: list[tuple[str, Callable[[Doc], Any], list[tuple[str, str | None]]]] 
     ("base negative", lambda d: d.update(base=-2), [("base", None)]),
     ("base float", lambda d: d.update(base=1.0), [("base", None)]),
     ("base bool", lambda d: d.update(base=True), [("base", None)]),
+    ("base past its range", lambda d: d.update(base=1_000_001), [("base", None)]),
+    ("base near 2**63", lambda d: d.update(base=2**63 - 1), [("base", None)]),
+    ("streak past its range", lambda d: d.update(dealer_streak=1_001), [("dealer_streak", None)]),
+    ("score past 2**53", lambda d: d["result"]["scores"].__setitem__(0, 2**53), [("result.scores[0]", None)]),
     ("seats 5", lambda d: d["seats"].append({"name": "E"}), [("seats", "R1.1")]),
     ("seats 2", lambda d: d.update(seats=d["seats"][:2]), [("seats", "R1.1")]),
     ("seats not list", lambda d: d.update(seats={"name": "A"}), [("seats", None)]),

@@ -113,3 +113,32 @@ def test_migration_fills_the_text_of_records_stored_before_it(store: Store) -> N
         store.db.execute(f"DROP INDEX idx_trail_{column}")
     m005.fn(store.db)
     assert found(store, q="bob") == {ids["a"], ids["c"]}
+
+
+def test_the_turkish_i_folds_like_i_whichever_of_the_four_it_is() -> None:
+    """Issue 22.7: İ and ı are i, as I and i are (casefold alone: İ -> i + U+0307, ı -> ı)."""
+    assert fold("İSTANBUL") == fold("istanbul") == fold("ıstanbul") == fold("Istanbul") == "istanbul"
+    assert fold("ILGAZ") == fold("ılgaz") == fold("İLGAZ") == "ilgaz"
+    assert fold("i\u0307") == "i"  # the decomposed dotted i typed on its own
+
+
+def test_m010_refolds_the_texts_the_old_folding_wrote(store: Store) -> None:
+    import unicodedata
+
+    first = one(store, doc("tr-1", "alpha", "web", ("İSMAİL", "u-1"), ("ılgaz", "u-2"), ("C", "u-3"),
+                           ("D", "u-4"))).record_id
+    other = one(store, doc("tr-2", "alpha", "web", *PLAYERS)).record_id
+    untouched = store.db.execute("SELECT text FROM record_search WHERE record_id = ?", [other]).fetchone()[0]
+
+    def old_fold(text: str) -> str:
+        folded = unicodedata.normalize("NFKC", text).casefold()
+        return "".join(ch for ch in folded if ch.isprintable()).strip()
+
+    old = "\x1f" + "\x1f".join(old_fold(v) for v in ("tr-1", "alpha", "web", "İSMAİL", "u-1", "ılgaz", "u-2",
+                                                     "C", "u-3", "D", "u-4")) + "\x1f"
+    store.db.execute("UPDATE record_search SET text = ? WHERE record_id = ?", [old, first])
+    assert found(store, q="ismail") == set()  # what a database written before issue 22 answered
+    m010 = next(m for m in migrations._migrations if m.name == "m010_search_turkish_i")
+    m010.fn(store.db)
+    assert found(store, q="ismail") == found(store, q="ILGAZ") == {first}
+    assert store.db.execute("SELECT text FROM record_search WHERE record_id = ?", [other]).fetchone()[0] == untouched

@@ -124,7 +124,7 @@ def test_without_other_revisions_only_the_record(client: FlaskClient) -> None:
     ({"complaint": "  "}, 400, "case_complaint_missing"),
     ({"record": "99999"}, 404, "case_record_missing"),
     ({"platform": "beta"}, 400, "case_other_platform"),  # the record is alpha's: no case is left behind
-    ({"record": "x"}, 400, "case_field_not_number"),
+    ({"record": "x"}, 400, "number_not_digits"),
 ])
 def test_refused_opening_writes_nothing(app: Flask, client: FlaskClient, fields: dict[str, str], status: int,
                                         code: str) -> None:
@@ -189,7 +189,7 @@ def test_the_decision_form_is_filled_from_the_disputed_audit(client: FlaskClient
 @pytest.mark.parametrize("rows, code", [
     ({"from": ["老王"], "to": ["1号位 P1"], "amount": ["1"]}, "case_payment_seat_unknown"),
     ({"from": ["0号位 P0"], "to": [""], "amount": ["1"]}, "case_payment_incomplete"),
-    ({"from": ["0号位 P0"], "to": ["1号位 P1"], "amount": ["一"]}, "case_amount_not_number"),
+    ({"from": ["0号位 P0"], "to": ["1号位 P1"], "amount": ["一"]}, "number_not_digits"),
     ({"from": ["0号位 P0"], "to": ["0号位 P0"], "amount": ["1"]}, "case_payment_to_self"),
     ({"from": [""], "to": [""], "amount": [""], "note": " "}, "case_note_missing"),
     ({"from": [""], "to": [""], "amount": [""], "audit": "999999"}, "case_audit_not_attached"),

@@ -124,3 +124,16 @@ def test_the_pages_show_the_form_the_run_and_the_comparison(app: Flask, kits: Pa
     missing = people.post("/conformance", data={"kit": "cuocuo-5", "platform": "p", "client_version": "1"},
                           content_type="multipart/form-data")
     assert missing.status_code == 400 and "answers" in missing.get_data(as_text=True)
+
+
+def test_answers_with_a_bom_or_a_repeated_key_are_read_as_kit_check_reads_them(client: FlaskClient,
+                                                                               kits: Path) -> None:
+    """Issue 22.6: a Windows client's byte order mark changes nothing; issue 22.1: an answer line
+    with a repeated key is a malformed line (two readers could count it differently), not a pass."""
+    plain = _post(client, _answers(kits)).get_json()["report"]
+    marked = _post(client, b"\xef\xbb\xbf" + _answers(kits)).get_json()["report"]
+    assert plain["ok"] and marked["ok"] and marked["passed"] == plain["passed"] == plain["total"]
+    first, *rest = _answers(kits).split(b"\n")
+    twice = first[:-1] + b', "case": ' + json.dumps(json.loads(first)["case"]).encode() + b"}"
+    refused = _post(client, b"\n".join([twice, *rest])).get_json()["report"]
+    assert not refused["ok"] and refused["malformed_lines"][0].startswith("line 1:")

@@ -116,7 +116,9 @@ def test_hostile_reaudit_options_are_400_nothing_stored(app: Flask, client: Flas
 @pytest.mark.parametrize("options", ['{"x": 1e400}', '{"a":' * 70 + "1" + "}" * 70, "[" * 50_000,
                                      '{"x": "\\udfff"}', '{"x": 1, "x": 1}'])
 def test_hostile_what_if_and_form_options_are_400(client: FlaskClient, record_id: int, options: str) -> None:
-    assert client.get(f"/records/{record_id}/whatif", query_string={"options": options}).status_code == 400
+    url_bytes = len(f"/records/{record_id}/whatif?options=") + 3 * len(options)  # "[" is %5B
+    expected = 414 if url_bytes > 8000 else 400  # past MAX_URL_LENGTH the URL itself is refused (issue 22.7)
+    assert client.get(f"/records/{record_id}/whatif", query_string={"options": options}).status_code == expected
     form = client.post(f"/records/{record_id}/audit", data={"options": options, "profile": ""})
     assert form.status_code == 400
 

@@ -15,7 +15,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from records import search, tally
+from records import search, search_index, tally
 from records.db import atomic
 
 migrations = Migrations("zhuoji-records")
@@ -243,6 +243,16 @@ WALK_COLUMNS = ("is_current", "verdict", "platform", "profile", "client", "playe
 WALK_INDEXES = {"idx_records_walk_id": ("id", *WALK_COLUMNS),
                 "idx_records_walk_played": ("played_utc", "id", *WALK_COLUMNS)}
 """m007's indexes, in the order of the sort each serves (id, then played_utc with id to break ties)."""
+
+
+@migrations()
+def m008_search_index(db: Database) -> None:
+    """Issue 23.7: the search answered from an index instead of a scan of every text
+    (`records.search_index`): FTS5 trigrams of `record_search` for queries of three characters
+    or more, a table of each field's one- and two-character grams for shorter ones, both filled
+    here from the texts already stored; `record_search` becomes insert-only (its text comes from
+    immutable columns), so the trigram index, which reads it as external content, cannot drift."""
+    search_index.install(db)
 
 
 def migrate(db: Database) -> None:

@@ -29,7 +29,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from records import tally, trail
+from records import search_index, tally, trail
 from records.db import snapshot
 from records.rows import audit_digest, players_of, rule_codes, searchable
 from records.security import Accounts
@@ -304,6 +304,14 @@ def check_tally(context: Context) -> Iterator[Mismatch]:
     triggers keep them, so a difference means rows were written around the triggers."""
     for line in tally.differences(context.db):
         yield Mismatch("tally", 0, line)
+
+
+@check("search")
+def check_search(context: Context) -> Iterator[Mismatch]:
+    """The search indexes (`records.search_index`) against a recomputation from the stored search
+    texts: derived data, so any difference means rows were written around the store."""
+    for line in search_index.differences(context.db):
+        yield Mismatch("search", 0, line)
 
 
 @check("documents")

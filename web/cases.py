@@ -24,8 +24,8 @@ from web.db import get_store
 from web.dispute_schemas import AttachRequestSchema, CaseQuerySchema, CaseRequestSchema, DecisionRequestSchema
 from web.errors import ApiError
 from web.i18n import api_language, page_language
-from web.pdf.bundle import bundle_response
-from web.pdf.record import record_pdf_html
+from web.pdf.record import record_pdf_body
+from web.pdf.typeset import pdf_response
 from web.views import first_messages, record_detail, strict_json
 
 bp = Blueprint("cases", __name__)
@@ -324,11 +324,9 @@ def case_pdf(case_id: int) -> ResponseReturnValue:
     store = get_store()
     lang = page_language()
     detail = case_detail(store, case_id, lang)
-    htmls = [render_template("pdf/case.html", case=detail, outcomes=cases.OUTCOMES, pdf=True)]
-    for row in detail["records"]:
-        record = record_detail(store, row["id"], lang)
-        htmls.append(record_pdf_html(store, record))
-    return bundle_response(htmls, f"case-{detail['number']}.pdf")
+    reports = [record_pdf_body(store, record_detail(store, row["id"], lang)) for row in detail["records"]]
+    html = render_template("pdf/case.html", case=detail, outcomes=cases.OUTCOMES, pdf=True, reports=reports)
+    return pdf_response(html, f"case-{detail['number']}.pdf")
 
 
 def record_cases(record_id: int) -> list[dict[str, Any]]:

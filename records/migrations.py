@@ -15,7 +15,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from records import search, tally
+from records import search, search_index, tally
 from records.db import atomic
 
 migrations = Migrations("zhuoji-records")
@@ -286,6 +286,16 @@ def m010_search_turkish_i(db: Database) -> None:
                               [record_id]))
         db.execute("UPDATE record_search SET text = ? WHERE record_id = ?",
                    [search.record_text(record[0], record[1], record[2], seats), record_id])
+
+
+@migrations()
+def m011_search_index(db: Database) -> None:
+    """Issue 23.7: the search answered from an index instead of a scan of every text
+    (`records.search_index`): FTS5 trigrams of `record_search` for queries of three characters
+    or more, a table of each field's one- and two-character grams for shorter ones, both filled
+    here from the texts already stored; `record_search` becomes insert-only (its text comes from
+    immutable columns), so the trigram index, which reads it as external content, cannot drift."""
+    search_index.install(db)
 
 
 def migrate(db: Database) -> None:

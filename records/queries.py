@@ -1,7 +1,6 @@
 """The store's reads: one record, its bytes, revisions and audits, and the records list.
 
-`Queries` reads through a connection and never writes the database (the `q` search fills a
-temporary table of its own connection); `records.store.Store` adds the writes to it, so the web
+`Queries` reads through a connection and never writes the database; `records.store.Store` adds the writes to it, so the web
 layer holds one object for both. The list (`Queries.search`) reads its counts per verdict from
 `records.tally` when the filters allow, and otherwise counts row by row within a budget of work
 (`COUNT_BUDGET`); it then reads the page through the filters' indexes or along the sort order,
@@ -18,8 +17,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from records import search, tally
-from records.db import atomic
+from records import search, search_index, tally
 from records.rows import UNAUDITED, VERDICTS
 
 PREFIX_END = "\U0010ffff"
@@ -189,19 +187,22 @@ class Queries:
                                   "WHERE record_id = ? ORDER BY id", [record_id]))
 
     def search(self, query: RecordQuery) -> Page:
-        """One page of records matching every filter, and counts per verdict. A `q` search scans
-        the search texts once into a temporary table (this connection's, in memory), which the
-        counts and the page then share, instead of scanning twice. The counts come from
+        """One page of records matching every filter, and counts per verdict. A `q` search reads
+        its matches from `records.search_index` (grams or trigrams), joined to the records in the
+        index's id order, so a page in the id order stops after its rows. The counts come from
         `records.tally` when it answers the filters; knowing them, the page is read either through
         the filters' indexes (few matches) or along the sort order (`_walks`)."""
-        hits = bool(query.q and search.fold(query.q))
+        folded = search.fold(query.q or "")
+        found = search_index.hits(folded) if folded else None
+        hits = found is not None
         clauses, params = where_filters(replace(query, q=None))
-        if hits:
-            self._search_hits(query.q or "")
-            clauses.append("r.id IN (SELECT id FROM temp.search_hits)")
+        source = "records r"
+        if found is not None:
+            source, clauses, params = found.source, [found.clause, *clauses], [found.param, *params]
         counts, exact = self._tallied_counts(query), True
         if counts is None:
-            counts, exact = self._verdict_counts(clauses, params, None if query.exact else COUNT_BUDGET)
+            counts, exact = self._verdict_counts(clauses, params, None if query.exact else COUNT_BUDGET,
+                                                 source=source)
         if query.verdict == UNAUDITED:
             total = counts.get(UNAUDITED, 0)
         elif query.verdict:
@@ -217,17 +218,20 @@ class Queries:
             # the count ran out of budget, so many records match: try the walk, within a budget too
             rows = self._page(query, column, offset, clauses=None, params=None, budget=COUNT_BUDGET)
         if rows is None:  # unbudgeted: always the rows
-            rows = self._page(query, column, offset, clauses=clauses, params=params) or []
+            order = found.order if found is not None and column == "r.id" else column
+            rows = self._page(query, order, offset, clauses=clauses, params=params, source=source) or []
         if not exact:
             counts, total, exact = _counted_from_page(rows, query.verdict, counts, total, offset,
                                                       len(rows) < query.per_page)
         return Page(rows, total, counts, max(query.page, 1), query.per_page, exact)
 
     def _page(self, query: RecordQuery, column: str, offset: int, *, clauses: list[str] | None,
-              params: list[Any] | None, budget: int | None = None) -> list[dict[str, Any]] | None:
+              params: list[Any] | None, budget: int | None = None,
+              source: str = "records r") -> list[dict[str, Any]] | None:
         """The rows of the page: through the filters' indexes (`clauses` and `params`, from
-        `where_filters`), or, with None, walking m007's index of the sort order (`_walks`). With
-        a `budget`, None when it runs out before the page is read."""
+        `where_filters`, read from `source`: the records, or a search index joined to them, whose
+        id is then the `column` of the id order), or, with None, walking m007's index of the sort
+        order (`_walks`). With a `budget`, None when it runs out before the page is read."""
         walk = clauses is None
         if clauses is None or params is None:
             clauses, params = where_filters(replace(query, q=None), walk=True)
@@ -237,8 +241,10 @@ class Queries:
             clauses, params = clauses + ["+r.verdict = ?" if walk else "r.verdict = ?"], params + [query.verdict]
         where = " AND ".join(clauses) or "1"
         direction = "DESC" if query.descending else "ASC"
-        order = f"{column} {direction}" + ("" if column == "r.id" else f", r.id {direction}")
-        source = f"records r INDEXED BY {WALKABLE[column]}" if walk else "records r"
+        ids = column == "r.id" or not column.startswith("r.")
+        order = f"{column} {direction}" + ("" if ids else f", r.id {direction}")
+        if walk:
+            source = f"records r INDEXED BY {WALKABLE[column]}"
         sql = f"SELECT {LIST_COLUMNS} FROM {source} WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?"
         rows: list[dict[str, Any]] | None = None
         with self._budget(budget) as within:
@@ -284,15 +290,6 @@ class Queries:
         records = int(row[0] or 0)
         return (offset + query.per_page) * records < matches * matches
 
-    def _search_hits(self, text: str) -> None:
-        """Fill temp.search_hits with the ids of records whose search text contains `text`."""
-        self.db.execute("PRAGMA temp_store = MEMORY")
-        self.db.execute("CREATE TEMP TABLE IF NOT EXISTS search_hits (id INTEGER PRIMARY KEY)")
-        with atomic(self.db, immediate=False):  # temp writes only: the database's write lock is not taken
-            self.db.execute("DELETE FROM temp.search_hits")
-            self.db.execute(f"INSERT INTO temp.search_hits SELECT record_id FROM record_search WHERE {search.MATCH}",
-                            [search.pattern(text)])
-
     def _tallied_counts(self, query: RecordQuery) -> dict[str, int] | None:
         """The counts per verdict from `records.tally` when its rows answer this query's filters
         (the same numbers `_verdict_counts` gives, from a few rows); None when they do not."""
@@ -305,21 +302,21 @@ class Queries:
             counts[verdict or UNAUDITED] = count
         return counts
 
-    def _verdict_counts(self, clauses: list[str], params: list[Any],
-                        budget: int | None = None) -> tuple[dict[str, int], bool]:
+    def _verdict_counts(self, clauses: list[str], params: list[Any], budget: int | None = None, *,
+                        source: str = "records r") -> tuple[dict[str, int], bool]:
         """Counts per verdict under every filter but the verdict one (for the tabs), row by row;
         records with no audit yet are counted as `unaudited`, a key present only when there are
         some. With a `budget` (`COUNT_BUDGET`) SQLite is interrupted once it is spent and the
         counts so far are returned with False (lower bounds); True when every match was counted."""
         where = " AND ".join(clauses) or "1"
         counts = dict.fromkeys(VERDICTS, 0)
-        sql = f"SELECT r.verdict, count(*) FROM records r WHERE {where} GROUP BY r.verdict"
+        sql = f"SELECT r.verdict, count(*) FROM {source} WHERE {where} GROUP BY r.verdict"
         if budget is None:
             for verdict, count in self.db.execute(sql, params):
                 counts[verdict or UNAUDITED] = count
             return counts, True
         with self._budget(budget) as within:
-            for (verdict,) in self.db.execute(f"SELECT r.verdict FROM records r WHERE {where}", params):
+            for (verdict,) in self.db.execute(f"SELECT r.verdict FROM {source} WHERE {where}", params):
                 key = verdict or UNAUDITED
                 counts[key] = counts.get(key, 0) + 1
         return counts, within()
@@ -412,9 +409,11 @@ def where_filters(query: RecordQuery, *, walk: bool = False) -> tuple[list[str],
                        "p.player_id = ?))" if walk else
                        "r.id IN (SELECT record_id FROM record_players WHERE name = ? OR player_id = ?)")
         params += [query.player, query.player]
-    if query.q and search.fold(query.q):
-        clauses.append(f"r.id IN (SELECT record_id FROM record_search WHERE {search.MATCH})")
-        params.append(search.pattern(query.q))
+    folded = search.fold(query.q or "")
+    if folded:
+        found = search_index.hits(folded)
+        clauses.append(f"r.id IN ({found.ids})")
+        params.append(found.param)
     if query.case:
         clauses.append("(r.id IN (SELECT cr.record_id FROM case_records cr JOIN cases c ON c.id = cr.case_id "
                        "WHERE c.number = ?) OR r.id IN (SELECT record_id FROM notes WHERE case_number = ?))")

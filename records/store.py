@@ -36,7 +36,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from records import db as connection
-from records import receipts, search, trail
+from records import receipts, search, search_index, trail
 from records.ingest import Hand, Origin, Problem, Unit
 from records.migrations import migrate
 from records.queries import Queries, UnknownRecord
@@ -292,8 +292,9 @@ class Store(Queries):
         record_id = self._insert("records", row)
         players = players_of(record_id, hand.doc)
         self._insert_many("record_players", players)
-        self._insert("record_search", {"record_id": record_id,
-                                       "text": search.record_text(game_id, platform, row["client"], players)})
+        text = search.record_text(game_id, platform, row["client"], players)
+        self._insert("record_search", {"record_id": record_id, "text": text})
+        search_index.index(self.db, [(record_id, text)])  # the trigram index follows by m011's trigger
         self._log_upload(record_id, hand, uploader, actor, stamp, "created" if revision == 1 else "revision")
         return Stored(hand, record_id, game_id, platform, revision, "created" if revision == 1 else "revision", None)
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from records import cases, search, tally, trail
+from records import cases, search, search_index, tally, trail
 from records.db import snapshot
 from records.conformance import run_digest
 from records.migrations import EVIDENCE_HORIZONS
@@ -395,6 +395,14 @@ def check_tally(context: Context) -> Iterator[Mismatch]:
     triggers keep them, so a difference means rows were written around the triggers."""
     for line in tally.differences(context.db):
         yield Mismatch("tally", 0, line)
+
+
+@check("search")
+def check_search_index(context: Context) -> Iterator[Mismatch]:
+    """The search indexes (`records.search_index`) against a recomputation from the stored search
+    texts: derived data, so any difference means rows were written around the store."""
+    for line in search_index.differences(context.db):
+        yield Mismatch("search", 0, line)
 
 
 @check("documents")

@@ -30,8 +30,8 @@ from web.errors import ApiError, wants_json
 from web.numbers import query_error, read_number, require_number
 from web.i18n import api_language, gettext_in, page_language
 from web.i18n_cases import case_error
-from web.pdf.bundle import bundle_response
-from web.pdf.record import record_pdf_html
+from web.pdf.record import record_pdf_body
+from web.pdf.typeset import pdf_response
 from web.views import record_detail, strict_json
 
 bp = Blueprint("cases", __name__)
@@ -461,11 +461,9 @@ def case_pdf(case_id: int) -> ResponseReturnValue:
     store = get_store()
     lang = page_language()
     detail = case_detail(store, case_id, lang)
-    htmls = [render_template("pdf/case.html", case=detail, outcomes=cases.OUTCOMES, pdf=True)]
-    for row in detail["records"]:
-        record = record_detail(store, row["id"], lang)
-        htmls.append(record_pdf_html(store, record))
-    return bundle_response(htmls, f"case-{detail['number']}.pdf")
+    reports = [record_pdf_body(store, record_detail(store, row["id"], lang)) for row in detail["records"]]
+    html = render_template("pdf/case.html", case=detail, outcomes=cases.OUTCOMES, pdf=True, reports=reports)
+    return pdf_response(html, f"case-{detail['number']}.pdf")
 
 
 def record_cases(record_id: int) -> list[dict[str, Any]]:

@@ -18,10 +18,8 @@ from web.pdf.images import embedded, picture_url
 
 TILE_PX = 20
 """Width of a tile in the step table, in CSS pixels."""
-PDF_TILE_PX = 14
-"""Width of a tile in the PDF's step tables (the key steps of the compact hand)."""
-PDF_LINE_TILE_PX = 9
-"""Width of a tile in the PDF's one line per event."""
+PDF_TILE_PX = 16
+"""Width of a tile in the PDF's tables, in CSS pixels: 4.2 mm on paper (issue 23.6: at least 4 mm)."""
 
 
 LABEL_ROOM = 76.0
@@ -87,15 +85,6 @@ def step_picture(step: Any, dealer: Any, slots: int, width: float = PDF_TILE_PX,
     return Markup('<img class="table-image" alt="{}" src="{}">').format(picture.label, picture_url(picture))
 
 
-def seat_line(step: Any, seat: int, dealer: Any, width: float = PDF_LINE_TILE_PX, seats: Sequence[Any] = ()) -> Markup:
-    """One seat's line after a step for the PDF's compact hand (`render.seat_picture`): its
-    label and badges, concealed tiles and melds, the tile it discarded; placed like
-    `step_picture`'s pieces."""
-    labels = seat_labels(len(step.seats), dealer, seats)
-    picture = render.seat_picture(step, seat, width=width, label=labels[seat])
-    return Markup('<img class="line-image" alt="" src="{}">').format(picture_url(picture))  # the text beside it says it
-
-
 def compact_tiles(codes: Iterable[str]) -> list[tuple[str, str]]:
     """Tile notation groups: [("m", "123"), ("p", "55")]."""
     return render.compact(codes)
@@ -104,5 +93,5 @@ def compact_tiles(codes: Iterable[str]) -> list[tuple[str, str]]:
 def init_app(app: Flask) -> None:
     """Make the drawings template globals."""
     app.jinja_env.globals.update(tile=tile, hand=hand, tile_sprite=tile_sprite, step_table=step_table,
-                                 step_picture=step_picture, seat_line=seat_line,
-                                 compact_tiles=compact_tiles)
+                                 step_picture=step_picture, compact_tiles=compact_tiles,
+                                 pdf_tile_px=PDF_TILE_PX)

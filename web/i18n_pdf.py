@@ -21,8 +21,8 @@ PDF_ZH: dict[str, str] = {
     "Step %(step)s: %(event)s": "第 %(step)s 步：%(event)s",
     "The table as the hand ended (step %(step)s: %(event)s)": "终局牌桌（第 %(step)s 步：%(event)s）",
     "The whole hand": "全局回放",
-    "One line per event: the step, the event, the tiles left in the wall, and the acting seat's tiles after it (the event's tile outlined; a discarded tile at the right). The whole table is drawn after the deal, claims, kongs, declarations, wins, pass locks, hot shots, robbed kongs, late kongs, responsibility chickens, findings and the last step.":
-        "每行一个事件：步数、事件、牌墙余牌，以及行动者在这一步之后的手牌（本步的牌加框；打出的牌在最右）。"
-        "发牌、碰、杠、报听、胡牌、过胡、热炮、抢杠、憨包豆、责任鸡、有问题的步骤和最后一步另画整桌。",
+    "Every event in order: the step, the event and the tiles left in the wall. The whole table is drawn after the deal, claims, kongs, declarations, wins, pass locks, hot shots, robbed kongs, late kongs, responsibility chickens, findings and the last step, beside the events that led to it.":
+        "按顺序列出每个事件：步数、事件、牌墙余牌。发牌、碰、杠、报听、胡牌、过胡、热炮、抢杠、憨包豆、责任鸡、"
+        "有问题的步骤和最后一步另画整桌，画在引出它的事件旁边。",
 }
 """Chinese for the PDF's message ids (English is the id itself)."""

@@ -118,7 +118,8 @@ def test_case_pages_and_pdf(client: FlaskClient, tmp_path: Path) -> None:
     (tmp_path / "one.pdf").write_bytes(sheet.data)
     text = text_of(bundle)
     assert text.index("K-7") < text.index("G-1")  # the case sheet first, then the reports
-    assert pages_of(bundle) > 2 * pages_of(tmp_path / "one.pdf") - 1  # the sheet and two reports
+    assert text.index("K-7") < text.index("G-1 r1") < text.index("G-1 r2")  # the sheet, then both reports
+    assert pages_of(bundle) >= pages_of(tmp_path / "one.pdf")  # in one flow (tests/web/test_pdf_pages.py)
 
 
 def test_receipts_api_and_page(client: FlaskClient) -> None:

@@ -1,5 +1,5 @@
 """What the PDF adds to the report's data (`web.report_model`): the evidence block of its first
-page and the steps the compact hand draws as whole tables.
+page, the steps the hand draws as whole tables, and the events written beside each.
 
 The PDF is handed to someone who was not at the table (a player who disputes a
 payment, an arbiter), so its first page says what it is evidence of: which
@@ -49,6 +49,23 @@ def drawn_steps(steps: Sequence[StepView], keys: frozenset[int]) -> frozenset[in
     deal and the last step (how the hand began and how it ended)."""
     ends = {steps[0].index, steps[-1].index} if steps else set()
     return frozenset(keys | ends)
+
+
+def segments(steps: Sequence[StepView], drawn: frozenset[int]) -> list[tuple[list[StepView], StepView]]:
+    """The hand as the PDF prints it: for each step drawn as a whole table (`drawn_steps`, which
+    always holds the last step), the steps since the previous drawn one, written as text beside
+    it, and the drawn step itself. Every step is in exactly one segment, in order."""
+    found: list[tuple[list[StepView], StepView]] = []
+    since: list[StepView] = []
+    for step in steps:
+        if step.index in drawn:
+            found.append((since, step))
+            since = []
+        else:
+            since.append(step)
+    if since:  # not reached while the last step is drawn; kept so no step is ever dropped
+        found.append((since[:-1], since[-1]))
+    return found
 
 
 def finding_steps(steps: Sequence[StepView], findings: Sequence[dict[str, Any]]) -> list[tuple[StepView | None, StepView]]:

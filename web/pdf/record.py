@@ -1,27 +1,41 @@
 """The HTML of one record's PDF report, for its own route (`/records/<id>.pdf`) and for a case's
-bundle (`/cases/<id>.pdf`), so that both print the same evidence: page 1 the dispute and what the
-document is evidence of, then the whole hand."""
+PDF (`/cases/<id>.pdf`), so that both print the same evidence: page 1 the dispute and what the
+document is evidence of, then the settlement and the whole hand. A case prints each record's
+body (`record_pdf_body`) inside its own document, so the case is one layout: one font, one
+page-number sequence, and a record starts where the previous one ends (issue 23.6)."""
 from __future__ import annotations
 
 from typing import Any
 
 from flask import render_template
+from markupsafe import Markup
 
 from records import trail
 from records.rows import now
 from records.store import Store
-from web.pdf.contents import drawn_steps, evidence, finding_steps
+from web.pdf.contents import drawn_steps, evidence, finding_steps, segments
 from web.report_model import report_context
 
 
-def record_pdf_html(store: Store, detail: dict[str, Any]) -> str:
-    """The PDF template rendered for a record's detail (`web.views.record_detail`)."""
+def _context(store: Store, detail: dict[str, Any]) -> dict[str, Any]:
+    """What the PDF's templates read of a record's detail (`web.views.record_detail`)."""
     context = report_context(detail)
     findings = (detail["audit"] or {}).get("findings") or []
-    return render_template("pdf/report.html", record=detail, audit=detail["audit"], pdf=True, **context,
-                           evidence=evidence(detail, trail.notes(store.db, detail["id"]), now()),
-                           drawn=drawn_steps(context["steps"], context["key_steps"]),
-                           finding_steps=finding_steps(context["steps"], findings))
+    drawn = drawn_steps(context["steps"], context["key_steps"])
+    return {"record": detail, "audit": detail["audit"], "pdf": True, **context,
+            "evidence": evidence(detail, trail.notes(store.db, detail["id"]), now()),
+            "drawn": drawn, "segments": segments(context["steps"], drawn),
+            "finding_steps": finding_steps(context["steps"], findings)}
 
 
-__all__ = ["record_pdf_html"]
+def record_pdf_html(store: Store, detail: dict[str, Any]) -> str:
+    """The whole HTML document of a record's PDF."""
+    return render_template("pdf/report.html", **_context(store, detail))
+
+
+def record_pdf_body(store: Store, detail: dict[str, Any]) -> Markup:
+    """A record's report without its document around it, for a case's PDF."""
+    return Markup(render_template("pdf/report_body.html", **_context(store, detail)))
+
+
+__all__ = ["record_pdf_body", "record_pdf_html"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from records import trail
+from records import search_index, trail
 from records.migrations import migrations
 from records.queries import RecordQuery
 from records.rows import now
@@ -136,9 +136,14 @@ def test_m010_refolds_the_texts_the_old_folding_wrote(store: Store) -> None:
 
     old = "\x1f" + "\x1f".join(old_fold(v) for v in ("tr-1", "alpha", "web", "İSMAİL", "u-1", "ılgaz", "u-2",
                                                      "C", "u-3", "D", "u-4")) + "\x1f"
+    # a database written before issue 22: m010 runs on it before m011 makes record_search
+    # insert-only and indexes it, so the trigger is not there yet and the index follows the texts
+    store.db.execute("DROP TRIGGER record_search_no_update")
     store.db.execute("UPDATE record_search SET text = ? WHERE record_id = ?", [old, first])
+    search_index.rebuild(store.db)
     assert found(store, q="ismail") == set()  # what a database written before issue 22 answered
     m010 = next(m for m in migrations._migrations if m.name == "m010_search_turkish_i")
     m010.fn(store.db)
+    search_index.rebuild(store.db)  # what m011 does after it
     assert found(store, q="ismail") == found(store, q="ILGAZ") == {first}
     assert store.db.execute("SELECT text FROM record_search WHERE record_id = ?", [other]).fetchone()[0] == untouched

@@ -3,7 +3,7 @@
    Keys: ← → step, Home / End first and last, n / p next and previous finding.
    Every step is #step-N: the address shows the step, and a link to it opens it (so does ?step=N).
    The table view (templates/report/table.html) follows the same step: its panels are kept once
-   in <template>s and each step names its panels (#table-steps), so a step swaps panels.
+   in <template>s and each step names its panels (data-steps), so a step swaps panels.
    Without this script the page shows every step, and the table the step of ?step=N; the CSP
    allows only our own files. */
 (function () {
@@ -27,7 +27,7 @@
   // The table view: panels by number from the <template>s, the wall, the acting seat, the
   // timeline, the step's findings, the win screen at the last step, the seat it is seen from.
   function tableView(root) {
-    var data = JSON.parse(root.querySelector("#table-steps").textContent);
+    var data = JSON.parse(root.getAttribute("data-steps"));
     var panels = {};
     var found = {};
     Array.prototype.forEach.call(root.querySelectorAll("template[data-panel]"), function (t) {

@@ -103,6 +103,7 @@ def panel_html(panel: SeatPanel, seats: int, words: PanelWords) -> Markup:
     if panel.drawn is not None:
         hand += f'<span class="drawn" title="{escape(words.drawn)}">{tile_html(panel.drawn, mark=mark is not None)}</span>'
     melds = _melds(panel, mark, seats)
+    melds_html = f'<span class="melds">{melds}</span>' if melds else ""
     if panel.won is not None:
         won_mark = mark is not None and mark.place is Place.WON
         hand += f'<span class="won" title="{escape(words.won)}">{tile_html(panel.won, mark=won_mark)}</span>'
@@ -115,7 +116,7 @@ def panel_html(panel: SeatPanel, seats: int, words: PanelWords) -> Markup:
         f'<div class="seat-panel{acting}" data-seat="{panel.seat}">'
         f'<p class="badges">{"".join(badges)}</p>'
         f'<div class="hand" role="img" aria-label="{label}">{hand}'
-        f'{f"<span class=melds>{melds}</span>" if melds else ""}</div>'
+        f'{melds_html}</div>'
         f'<ol class="pond" aria-label="{pond_label}">{pond}</ol></div>')
 
 

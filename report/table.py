@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 
 from audit.kinds import EventType
 from audit.views import MeldView, StepView, Trace
@@ -33,10 +33,10 @@ class Place(str, Enum):
     WON = "won"
 
 
-@dataclass(frozen=True)
-class PondTile:
+class PondTile(NamedTuple):
     """One discard in a pond, in the order it was made: the step that made it, and when a claim
-    took it, the seat that claimed it and how (`pong`, `kong` or `win`)."""
+    took it, the seat that claimed it and how (`pong`, `kong` or `win`). A named tuple: a step's
+    panels are compared by value, and a tuple hashes in C (a dataclass in Python, per tile)."""
 
     tile: str
     step: int
@@ -49,13 +49,12 @@ class PondTile:
         return self.claim is not None
 
 
-@dataclass(frozen=True)
-class Mark:
+class Mark(NamedTuple):
     """The tile (or meld) the step is about: the place in the acting seat's panel and its index
-    there (the pond's, the meld's, the concealed tiles')."""
+    there, `at` (the pond's, the meld's, the concealed tiles')."""
 
     place: Place
-    index: int
+    at: int
 
 
 @dataclass(frozen=True)

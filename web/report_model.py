@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from flask import current_app, request
+from markupsafe import Markup
 
 from audit import api as engine_api
 from audit.catalogue import Lang
@@ -74,9 +75,17 @@ def table_context(detail: dict[str, Any], model: ReportModel) -> dict[str, Any]:
     seat_text = request.args.get("seat", "")
     perspective = int(seat_text) if seat_text.isdigit() and int(seat_text) < view.seats else 0
     words = panel_words([seat_words(seat, detail.get("seats") or ()) for seat in range(view.seats)])
+    drawn: dict[int, Markup] = {}
+
+    def seat_panel_html(number: int) -> Markup:
+        """Panel `number` of the view, drawn once per page (a shown panel is also in the store)."""
+        if number not in drawn:
+            drawn[number] = panel_html(view.panels[number], view.seats, words)
+        return drawn[number]
+
     return {"table": view, "table_position": opening_position(view, request.args.get("step")),
             "perspective": perspective, "table_steps": table_steps(view),
-            "seat_panel_html": lambda panel: panel_html(panel, view.seats, words),
+            "seat_panel_html": seat_panel_html,
             "table_tiles": tiles_html, "table_melds": meld_row}
 
 

@@ -6,13 +6,13 @@ rest of the page (`web.report_model.event_words` says the same of the step list)
 inline SVG placing the page's tile sprite (`audit.render.tile_sprite_svg`, ids `zj-<code>` and
 `zj-<code>-r` sideways), so the page carries each tile's drawing once; CSS sizes the tiles
 (static/table.css), which is how the phone layout makes them smaller without a second drawing.
-Panels are cached by their value and the page's words: the same seat state draws once.
+The page draws each distinct panel once (`report.table` numbers them; `web.report_model` keeps
+what it drew per page).
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from markupsafe import Markup, escape
 
@@ -81,12 +81,11 @@ def _melds(panel: SeatPanel, mark: Mark | None, seats: int) -> str:
     for i, meld in enumerate(panel.melds):
         layout = render.meld_layout(meld, panel.seat, seats)
         tiles = "".join(tile_html(code, rotated) for code, rotated in layout)
-        marked = " mark" if mark is not None and mark.place is Place.MELD and mark.index == i else ""
+        marked = " mark" if mark is not None and mark.place is Place.MELD and mark.at == i else ""
         out.append(f'<span class="meld meld-{escape(meld.kind)}{marked}">{tiles}</span>')
     return "".join(out)
 
 
-@lru_cache(maxsize=4096)
 def panel_html(panel: SeatPanel, seats: int, words: PanelWords) -> Markup:
     """One seat's panel: badges, the concealed tiles (the drawn tile apart), the melds, the tile
     won on, and the pond in order, claimed tiles marked with the seat that took them."""
@@ -98,7 +97,7 @@ def panel_html(panel: SeatPanel, seats: int, words: PanelWords) -> Markup:
         badges.append(f'<span class="badge badge-declared" title="{escape(words.declared)}">听</span>')
     if panel.locked:
         badges.append(f'<span class="badge badge-locked" title="{escape(words.locked)}">过</span>')
-    hand = "".join(tile_html(code, mark=mark is not None and mark.place is Place.HAND and mark.index == i)
+    hand = "".join(tile_html(code, mark=mark is not None and mark.place is Place.HAND and mark.at == i)
                    for i, code in enumerate(panel.concealed))
     if panel.drawn is not None:
         hand += f'<span class="drawn" title="{escape(words.drawn)}">{tile_html(panel.drawn, mark=mark is not None)}</span>'
@@ -107,7 +106,7 @@ def panel_html(panel: SeatPanel, seats: int, words: PanelWords) -> Markup:
     if panel.won is not None:
         won_mark = mark is not None and mark.place is Place.WON
         hand += f'<span class="won" title="{escape(words.won)}">{tile_html(panel.won, mark=won_mark)}</span>'
-    pond_mark = mark.index if mark is not None and mark.place is Place.POND else -1
+    pond_mark = mark.at if mark is not None and mark.place is Place.POND else -1
     pond = "".join(_pond_tile(t, i == pond_mark, words) for i, t in enumerate(panel.pond))
     label = escape(f"{words.hand}: {_names(panel.concealed + ((panel.drawn,) if panel.drawn else ()))}")
     pond_label = escape(f"{words.pond}: {_names(tuple(t.tile for t in panel.pond))}")

@@ -77,12 +77,12 @@ def test_every_step_is_the_traces_table_with_every_discard_in_order(name: str) -
         last -= 1  # the replay refused that move: the table is the one before it
     claims = claims_from_events(doc["events"], last)
     final = view.seat_panels(view.steps[-1])
-    for seat, panel in enumerate(final):
+    for number, panel in enumerate(final):
         discards = [(i, ev["tile"]) for i, ev in enumerate(doc["events"][:last + 1])
-                    if ev["type"] == "discard" and ev["seat"] == seat]
+                    if ev["type"] == "discard" and ev["seat"] == number]
         assert [(t.step, t.tile) for t in panel.pond] == discards  # every discard, in the order made
-        assert {(seat, t.step): t.claimed_by for t in panel.pond if t.claimed} == \
-            {k: v for k, v in claims.items() if k[0] == seat}
+        assert {(number, t.step): t.claimed_by for t in panel.pond if t.claimed} == \
+            {k: v for k, v in claims.items() if k[0] == number}
 
 
 def test_a_claimed_discard_stays_in_its_pond_marked_with_the_claimer() -> None:
@@ -114,7 +114,7 @@ def test_the_step_marks_its_tile_and_sets_the_drawn_tile_apart() -> None:
     assert doc["events"][discard]["type"] == "discard"
     after = view.panels[view.step_at(view.position_of(discard) or 0).panels[seat]]
     assert after.drawn is None and after.mark is not None and after.mark.place is Place.POND
-    assert after.pond[after.mark.index].tile == doc["events"][discard]["tile"]
+    assert after.pond[after.mark.at].tile == doc["events"][discard]["tile"]
     others = [view.panels[i] for s, i in enumerate(step.panels) if s != seat]
     assert all(p.mark is None and not p.acting for p in others)
 

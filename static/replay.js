@@ -63,10 +63,10 @@
       root.classList.toggle("at-end", pos === data.last);
       if (at >= 0) { ticks[at].classList.remove("current"); }
       ticks[pos].classList.add("current");
-      var title = ticks[pos].querySelector("a").getAttribute("title") || "";
-      var space = title.indexOf(" ");
-      label.querySelector(".n").textContent = space > 0 ? title.slice(0, space) : title;
-      label.querySelector(".words").textContent = space > 0 ? title.slice(space + 1) : "";
+      var tick = ticks[pos].querySelector("a");
+      var n = tick.getAttribute("data-n") || "";
+      label.querySelector(".n").textContent = n;
+      label.querySelector(".words").textContent = (tick.getAttribute("title") || "").slice(n.length).trim();
       findingsBox.textContent = "";
       if (found[String(pos)]) { findingsBox.appendChild(found[String(pos)].content.cloneNode(true)); }
       var go = {first: 0, prev: Math.max(pos - 1, 0), next: Math.min(pos + 1, data.last), last: data.last};

@@ -86,6 +86,9 @@
         else { a.removeAttribute("aria-current"); }
       });
       root.setAttribute("data-perspective", String(seat));
+      Array.prototype.forEach.call(root.querySelectorAll(".timeline a, .table-controls a[data-go]"), function (a) {
+        a.setAttribute("href", a.getAttribute("href").replace(/([?&])seat=\d+/, "$1seat=" + seat));
+      });
       if (history.replaceState) {
         var params = new URLSearchParams(location.search);
         params.set("seat", String(seat));
@@ -207,7 +210,8 @@
     }
     var name = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", n: "next-finding",
                 p: "prev-finding"}[event.key];
-    if ((name === "first" || name === "last") && !viewer.contains(document.activeElement)) { return; }
+    var inside = viewer.contains(document.activeElement) || (tableRoot && tableRoot.contains(document.activeElement));
+    if ((name === "first" || name === "last") && !inside) { return; }
     if (name) { event.preventDefault(); actions[name](); }
   });
   window.addEventListener("hashchange", function () {

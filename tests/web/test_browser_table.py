@@ -93,7 +93,12 @@ def test_keys_and_timeline_step_the_table_as_the_server_draws_it(site: tuple[str
     page.click("#table .perspective a[data-seat='2']")
     assert "pos-bottom" in (page.get_attribute("#table .seat-slot[data-seat='2']", "class") or "")
     assert "pos-top" in (page.get_attribute("#table .seat-slot[data-seat='0']", "class") or "")
-    assert "seat=2" in page.url
+    assert "seat=2" in page.url and "seat=2" in (page.get_attribute("#table .timeline li:nth-child(3) a", "href") or "")
+    page.focus("#table .table-controls a[data-go=first]")
+    page.keyboard.press("End")  # Home / End work with the focus in the table too
+    assert page.is_visible("#table .win-screen")
+    page.keyboard.press("Home")
+    assert step_shown(page) == "" and not page.is_visible("#table .win-screen")
     assert page.errors == []
 
 

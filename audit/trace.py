@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from audit.catalogue import Lang, render_note
-from audit.chickens import SeatChickens
+from audit.chickens import SeatChickens, flip_of
 from audit import hands
+from audit.house import species
 from audit.engine import audit_hand
 from audit.attributed import due_step
 from audit.findings import Finding
@@ -61,10 +62,20 @@ def trace(doc: object, *, profile: str | None = None, options: dict[str, Any] | 
     if hand.settlement is not None:
         state = hand.replay.state if hand.replay is not None else None
         out.chickens = [_chicken_view(c, lang, hand.settlement, state) for c in hand.settlement.chickens]
+    if hand.replay is not None:
+        out.chicken_tiles, out.flip_chickens = chicken_tiles(hand.replay.state, hand.settlement)
     out.due_steps = [due_step_of(f, hand.replay.state if hand.replay is not None else None, hand.settlement)
                      for f in out.audit["findings"]]
     _attach_findings(out)
     return out
+
+
+def chicken_tiles(st: GameState, sett: Settlement | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The standing chickens (R11.1: 幺鸡; 8p under 乌骨鸡, R17.6), which the settlement's own
+    `house.species` names, and the chickens of the flip when one was turned (R11.5)."""
+    standing = tuple(code(sp.tile) for sp in species(st, None))
+    flip = flip_of(st.profile, sett.flip) if sett is not None else None
+    return standing, (tuple(code(t) for t in flip.chickens) if flip is not None else ())
 
 
 def due_step_of(finding: dict[str, Any], st: GameState | None, sett: Settlement | None) -> int | None:

@@ -148,6 +148,12 @@ class Trace:
     """Per finding of `audit` (same order): the step it points at: its own step, or for a
     settlement finding (whose step is null) the step that made its payment due: the kong of a
     dou, the claim of a 责任鸡, the win for the rest (the `step` param of an attribution)."""
+    chicken_tiles: tuple[str, ...] = ()
+    """The chickens in play from the deal on (幺鸡, and 8p where the profile plays 乌骨鸡): what a
+    table view shows as known before the flip."""
+    flip_chickens: tuple[str, ...] = ()
+    """The chickens the flip (翻牌) made, known only at the end of a settled hand; empty when
+    nothing was turned."""
 
 
 __all__ = ["ChickenReason", "ChickenView", "Marker", "MarkerKind", "MeldView", "SeatView", "StepView", "Trace"]

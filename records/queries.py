@@ -160,6 +160,11 @@ class Queries:
             "SELECT id, match_index, game_id, revision, verdict FROM records WHERE match_id = ? "
             "ORDER BY match_index", [match_id]))
 
+    def match(self, match_id: int) -> dict[str, Any] | None:
+        """A stored match (table id, number of hands, its document's sha256), None when there is none."""
+        rows = list(self.db.query("SELECT id, table_id, hands, sha256 FROM matches WHERE id = ?", [match_id]))
+        return rows[0] if rows else None
+
     def audits(self, record_id: int) -> list[dict[str, Any]]:
         """Every audit of a record, oldest first, each in full."""
         self.record(record_id)

@@ -1,8 +1,11 @@
 /* The replay viewer of the report (templates/report/steps.html), in the manner of Tenhou's
    replayer and lichess's analysis board: one table at a time, the event list beside it.
    Keys: ← → step, Home / End first and last, n / p next and previous finding.
-   Every step is #step-N: the address shows the step, and a link to it opens it.
-   Without this script the page shows every step; the CSP allows only our own files. */
+   Every step is #step-N: the address shows the step, and a link to it opens it (so does ?step=N).
+   The table view (templates/report/table.html) follows the same step: its panels are kept once
+   in <template>s and each step names its panels (data-steps), so a step swaps panels.
+   Without this script the page shows every step, and the table the step of ?step=N; the CSP
+   allows only our own files. */
 (function () {
   "use strict";
   var viewer = document.getElementById("viewer");
@@ -18,6 +21,93 @@
   var current = -1;
   var prevFinding = controls.querySelector("[data-go=prev-finding]");
   var nextFinding = controls.querySelector("[data-go=next-finding]");
+  var tableRoot = document.getElementById("table");
+  var table = tableRoot ? tableView(tableRoot) : null;
+
+  // The table view: panels by number from the <template>s, the wall, the acting seat, the
+  // timeline, the step's findings, the win screen at the last step, the seat it is seen from.
+  function tableView(root) {
+    var data = JSON.parse(root.getAttribute("data-steps"));
+    var panels = {};
+    var found = {};
+    Array.prototype.forEach.call(root.querySelectorAll("template[data-panel]"), function (t) {
+      panels[t.getAttribute("data-panel")] = t;
+    });
+    Array.prototype.forEach.call(root.querySelectorAll("template[data-findings]"), function (t) {
+      found[t.getAttribute("data-findings")] = t;
+    });
+    var slots = Array.prototype.slice.call(root.querySelectorAll(".seat-slot"));
+    var ticks = Array.prototype.slice.call(root.querySelectorAll(".timeline li"));
+    var wall = root.querySelector(".wall-count");
+    var label = root.querySelector(".table-step");
+    var findingsBox = root.querySelector(".step-findings");
+    var shownPanels = slots.map(function () { return null; });
+    var names = data.seats === 4 ? ["bottom", "right", "top", "left"] : ["bottom", "right", "left"];
+    var at = -1;
+
+    function link(pos) { return ticks[pos].querySelector("a").getAttribute("href"); }
+
+    function show(pos) {
+      var step = data.steps[pos];
+      if (!step) { return; }
+      slots.forEach(function (slot, seat) {
+        if (shownPanels[seat] !== step.p[seat] || at < 0) {
+          var old = slot.querySelector(".seat-panel");
+          var fresh = panels[String(step.p[seat])].content.firstElementChild.cloneNode(true);
+          if (old) { slot.replaceChild(fresh, old); } else { slot.appendChild(fresh); }
+          shownPanels[seat] = step.p[seat];
+        }
+        slot.classList.toggle("acting", step.a === seat);
+      });
+      wall.textContent = String(step.w);
+      root.classList.toggle("at-end", pos === data.last);
+      if (at >= 0) { ticks[at].classList.remove("current"); }
+      ticks[pos].classList.add("current");
+      var tick = ticks[pos].querySelector("a");
+      var n = tick.getAttribute("data-n") || "";
+      label.querySelector(".n").textContent = n;
+      label.querySelector(".words").textContent = (tick.getAttribute("title") || "").slice(n.length).trim();
+      findingsBox.textContent = "";
+      if (found[String(pos)]) { findingsBox.appendChild(found[String(pos)].content.cloneNode(true)); }
+      var go = {first: 0, prev: Math.max(pos - 1, 0), next: Math.min(pos + 1, data.last), last: data.last};
+      Object.keys(go).forEach(function (name) {
+        root.querySelector(".table-controls a[data-go=" + name + "]").setAttribute("href", link(go[name]));
+      });
+      at = pos;
+    }
+
+    function seeFrom(seat) {
+      slots.forEach(function (slot, s) {
+        names.forEach(function (name) { slot.classList.remove("pos-" + name); });
+        slot.classList.add("pos-" + names[(s - seat + data.seats) % data.seats]);
+      });
+      Array.prototype.forEach.call(root.querySelectorAll(".perspective a"), function (a) {
+        if (Number(a.getAttribute("data-seat")) === seat) { a.setAttribute("aria-current", "true"); }
+        else { a.removeAttribute("aria-current"); }
+      });
+      root.setAttribute("data-perspective", String(seat));
+      Array.prototype.forEach.call(root.querySelectorAll(".timeline a, .table-controls a[data-go]"), function (a) {
+        a.setAttribute("href", a.getAttribute("href").replace(/([?&])seat=\d+/, "$1seat=" + seat));
+      });
+      if (history.replaceState) {
+        var params = new URLSearchParams(location.search);
+        params.set("seat", String(seat));
+        history.replaceState(null, "", "?" + params.toString() + location.hash);
+      }
+    }
+
+    root.addEventListener("click", function (event) {
+      var target = event.target.closest("a[data-go], a[data-pos], a[data-seat]");
+      if (!target || !root.contains(target)) { return; }
+      event.preventDefault();
+      if (target.hasAttribute("data-go")) { actions[target.getAttribute("data-go")](); }
+      else if (target.hasAttribute("data-pos")) { showAt(Number(target.getAttribute("data-pos"))); }
+      else { seeFrom(Number(target.getAttribute("data-seat"))); }
+    });
+    return {show: show};
+  }
+
+  function showAt(i) { show(i, true); }
 
   function findingRowOf(row) {
     var next = row.nextElementSibling;
@@ -50,6 +140,7 @@
       list.scrollTop = top - list.clientHeight / 2;
     }
     if (write && history.replaceState) { history.replaceState(null, "", "#" + rows[i].id); }
+    if (table) { table.show(i); }
     // a finding button that has nowhere to go says so (disabled), never silently does nothing
     prevFinding.disabled = !hasFinding(i, -1);
     nextFinding.disabled = !hasFinding(i, 1);
@@ -87,6 +178,14 @@
     return false;
   }
 
+  function fromQuery() {  // ?step=N (an event index, or "deal"): the table's links without script
+    var step = new URLSearchParams(location.search).get("step");
+    var target = step !== null ? document.getElementById("step-" + (step === "-1" ? "deal" : step)) : null;
+    var i = target ? rows.indexOf(target) : -1;
+    if (i >= 0) { show(i, false); return true; }
+    return false;
+  }
+
   viewer.classList.add("live");
   controls.hidden = false;
   controls.addEventListener("click", function (event) {
@@ -111,16 +210,17 @@
     }
     var name = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", n: "next-finding",
                 p: "prev-finding"}[event.key];
-    if ((name === "first" || name === "last") && !viewer.contains(document.activeElement)) { return; }
+    var inside = viewer.contains(document.activeElement) || (tableRoot && tableRoot.contains(document.activeElement));
+    if ((name === "first" || name === "last") && !inside) { return; }
     if (name) { event.preventDefault(); actions[name](); }
   });
   window.addEventListener("hashchange", function () {
     if (fromHash()) { viewer.scrollIntoView({block: "start"}); }
   });
-  if (!fromHash()) {
+  if (fromHash()) {
+    viewer.scrollIntoView({block: "start"});
+  } else if (!fromQuery()) {
     var flagged = rows.findIndex(function (row) { return row.hasAttribute("data-finding"); });
     show(flagged >= 0 ? flagged : 0, false);
-  } else {
-    viewer.scrollIntoView({block: "start"});
   }
 }());

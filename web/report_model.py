@@ -11,16 +11,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flask import current_app
+from flask import current_app, request
+from markupsafe import Markup
 
 from audit import api as engine_api
 from audit.catalogue import Lang
 from audit.tiles import CODES, zh_name
 from audit.views import StepView, Trace
-from report.model import build_report, key_steps, record_result, whatif_side
+from report.match import HandInput, match_view, running_totals
+from report.model import ReportModel, build_report, key_steps, record_result, whatif_side
+from report.table import TableView, opening_position, table_view
+from records.store import Store
 from web.db import get_store
 from web.i18n import gettext as _
 from web.i18n import page_language, seat_words
+from web.table_html import meld_row, panel_html, panel_words, tiles_html
 from web.views import what_if_audit
 
 
@@ -51,10 +56,71 @@ def report_context(detail: dict[str, Any]) -> dict[str, Any]:
                          event_words(steps, detail.get("seats") or ()))
     return {
         **model.context(),
+        **table_context(detail, model),
         "trace_verdict": current_verdict(detail, latest, trace),
         "match_hands": get_store().match_hands(detail["match_id"]) if detail.get("match_id") is not None else [],
         "current_revision": next((r for r in detail.get("revisions", []) if r["is_current"]), None),
     }
+
+
+def table_context(detail: dict[str, Any], model: ReportModel) -> dict[str, Any]:
+    """The table view (report.table) of the record's trace, the step it opens on (`?step=N`) and
+    the seat it is seen from (`?seat=K`, default 0), and the drawing helpers its template uses."""
+    store = get_store()
+    before = match_before(store, detail)
+    view = table_view(model.trace, detail.get("dealer"), totals=model.totals, ledger=model.ledger,
+                      chicken_lines=model.chicken_lines, settled=model.settled, before=before)
+    if view is None:
+        return {"table": None}
+    seat_text = request.args.get("seat", "")
+    perspective = int(seat_text) if seat_text.isdigit() and int(seat_text) < view.seats else 0
+    words = panel_words([seat_words(seat, detail.get("seats") or ()) for seat in range(view.seats)])
+    drawn: dict[int, Markup] = {}
+
+    def seat_panel_html(number: int) -> Markup:
+        """Panel `number` of the view, drawn once per page (a shown panel is also in the store)."""
+        if number not in drawn:
+            drawn[number] = panel_html(view.panels[number], view.seats, words)
+        return drawn[number]
+
+    return {"table": view, "table_position": opening_position(view, request.args.get("step")),
+            "perspective": perspective, "table_steps": table_steps(view),
+            "seat_panel_html": seat_panel_html,
+            "table_tiles": tiles_html, "table_melds": meld_row}
+
+
+def table_steps(view: TableView) -> dict[str, Any]:
+    """What static/replay.js needs to step the table without the server: per step its panels,
+    wall count, acting seat and finding kind (the panels themselves are in the page's <template>s)."""
+    return {"seats": view.seats, "last": view.last,
+            "steps": [{"p": list(s.panels), "w": s.wall_left, "a": s.actor, "f": s.finding} for s in view.steps]}
+
+
+def stored_audit(store: Store, record_id: int) -> dict[str, Any] | None:
+    """The record's latest stored audit (contract JSON), None when the engine failed on it."""
+    record = store.record(record_id)
+    return store.latest_audit(record_id) if record.get("latest_audit_id") is not None else None
+
+
+def match_before(store: Store, detail: dict[str, Any]) -> list[int] | None:
+    """For a hand of a match, each seat's running total by the rules before it (the stored audits
+    of the hands before); None for a lone hand."""
+    if detail.get("match_id") is None:
+        return None
+    earlier = [h for h in store.match_hands(detail["match_id"]) if (h["match_index"] or 0) < (detail["match_index"] or 0)]
+    seats = len(detail.get("seats") or ())
+    if not earlier:
+        return [0] * seats
+    return list(running_totals([stored_audit(store, h["id"]) for h in earlier], seats)[-1])
+
+
+def match_page(store: Store, match_id: int) -> Any:
+    """The match page's data (report.match.MatchView) from its stored hands, audits and documents."""
+    match = store.match(match_id)
+    if match is None:
+        return None
+    hands = [HandInput(h, store.document(h["id"]), stored_audit(store, h["id"])) for h in store.match_hands(match_id)]
+    return match_view(match_id, match.get("table_id"), hands)
 
 
 VERBS: dict[tuple[str, str | None], str] = {
@@ -104,5 +170,5 @@ def current_verdict(detail: dict[str, Any], latest: dict[str, Any] | None, trace
     return verdict if isinstance(verdict, str) else None
 
 
-__all__ = ["current_verdict", "event_words", "key_steps", "record_result", "report_context", "trace_for",
-           "whatif_side"]
+__all__ = ["current_verdict", "event_words", "key_steps", "match_before", "match_page", "record_result",
+           "report_context", "stored_audit", "table_context", "table_steps", "trace_for", "whatif_side"]

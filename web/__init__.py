@@ -16,7 +16,7 @@ def register(app: Flask) -> None:
     The modules are imported here, not at the top, so that importing one of them (`web.charts`,
     `web.i18n` in a test) does not load every blueprint."""
     from web import admin, api, auth, cli, db, drawings, errors, i18n, labels, login, maintenance, pages, trail
-    from web import cases, cli_trust, conformance, fit, listing, overview, receipts, report
+    from web import cases, cli_trust, conformance, fit, listing, overview, receipts, report, trail_words
 
     db.init_app(app)
     i18n.init_app(app)
@@ -29,6 +29,7 @@ def register(app: Flask) -> None:
     drawings.init_app(app)
     labels.init_app(app)
     listing.init_app(app)
+    trail_words.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(report.bp)

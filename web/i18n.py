@@ -508,6 +508,12 @@ ZH: dict[str, str] = {
     "Field": "字段",
     "%(count)s events are the same in both, in the same order.": "两版中有 %(count)s 个事件相同，顺序一致。",
     "Result entries": "结算条目",
+    # issue 23, point 1: the trail's own words
+    "system": "系统",
+    "json": "JSON 格式", "encoding": "编码", "format": "文件类型", "limit": "超限", "junk": "无关文件", "archive": "压缩包",
+    "engine": "审计引擎", "store": "保存",
+    "trail keyed": "日志启用密钥",
+    "line %(line)s, column %(column)s": "第%(line)s行第%(column)s列",
 }
 """Chinese for every message id; English is the id itself."""
 ZH.update(PDF_ZH)
@@ -531,6 +537,11 @@ def api_language() -> Lang:
         if primary in LANGUAGES:
             return Lang(primary)
     return Lang.EN
+
+
+def request_language() -> Lang:
+    """The language of this response: an API path's (`api_language`), else the page's."""
+    return api_language() if request.path.startswith("/api/") else Lang(g.get("lang", DEFAULT_LANGUAGE))
 
 
 def page_language() -> Lang:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from records import receipts
+from audit.catalogue import Lang
+from records import problem_words, receipts
 from records.ingest import Batch, Limits, Origin, Problem, Unit, Validators, read_upload
 from records.pipeline import AuditFailed, Pipeline
 from records.rows import now
@@ -101,11 +102,13 @@ def _store(pipeline: Pipeline, units: list[Unit], uploader: str | None, actor: s
         return []
     try:
         outcomes = pipeline.upload_isolating(units, uploader=uploader, actor=actor)
-        return [[_problem_result(Problem(hand.origin, "store", items)) for hand in unit.hands]
+        return [[_problem_result(Problem(hand.origin, "store", items, problem="store_failed", params={"error": items}))
+                 for hand in unit.hands]
                 if isinstance(items, str) else [_stored_result(stored) for stored in items]
                 for unit, items in zip(units, outcomes)]
     except AuditFailed as exc:
-        return [[_problem_result(Problem(hand.origin, "engine", str(exc))) for hand in unit.hands] for unit in units]
+        return [[_problem_result(Problem(hand.origin, "engine", str(exc), problem="store_failed",
+                                         params={"error": str(exc)})) for hand in unit.hands] for unit in units]
 
 
 def _base(origin: Origin) -> dict[str, Any]:
@@ -117,16 +120,36 @@ def _base(origin: Origin) -> dict[str, Any]:
 def _stored_result(stored: Stored) -> dict[str, Any]:
     """A hand that is in the store."""
     errors = [] if stored.audit_error is None else [_error(Problem(
-        stored.hand.origin, "engine", f"stored, but not audited: {stored.audit_error}"))]
+        stored.hand.origin, "engine", f"stored, but not audited: {stored.audit_error}", problem="not_audited",
+        params={"error": stored.audit_error}))]
     return {**_base(stored.hand.origin), "status": stored.status, "record_id": stored.record_id,
             "game_id": stored.game_id, "platform": stored.platform, "revision": stored.revision,
             "verdict": stored.verdict, "sha256": stored.hand.sha256, "errors": errors}
 
 
 def _error(problem: Problem) -> dict[str, Any]:
-    """One problem as the API shows it; `message` already names the place."""
+    """One problem as the API shows it; `message` already names the place (in English until
+    `localized` renders it in the request's language from `problem` and `params`)."""
     return {"code": problem.code, "message": problem.describe(), "path": problem.path, "rule": problem.rule,
-            "line": problem.line, "column": problem.column}
+            "line": problem.line, "column": problem.column, "problem": problem.problem or None,
+            "params": dict(problem.params)}
+
+
+def localized(results: list[dict[str, Any]], lang: Lang | str) -> list[dict[str, Any]]:
+    """Result lines whose error messages speak `lang`, the place kept exactly (`records.problem_words`)."""
+    return [{**result, "errors": [localized_error(result["source"], error, lang) for error in result["errors"]]}
+            for result in results]
+
+
+def localized_error(source: str, error: dict[str, Any], lang: Lang | str) -> dict[str, Any]:
+    """One error of a result line (or a receipt) in `lang`; one without a problem code keeps its message.
+    `text` is what is wrong without the place, for a page that shows the place beside it."""
+    if not error.get("problem"):
+        return error
+    params = error.get("params") or {}
+    message = problem_words.describe(source, error["problem"], params, lang, line=error.get("line"),
+                                     column=error.get("column"), path=error.get("path"), fallback=error["message"])
+    return {**error, "message": message, "text": problem_words.message(error["problem"], params, lang, error["message"])}
 
 
 def _problem_result(problem: Problem) -> dict[str, Any]:

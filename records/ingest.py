@@ -516,7 +516,7 @@ def _json_refusal(exc: jsontext.JsonTextError) -> tuple[str, dict[str, Any]]:
         return "too_deep", {"max": int(found.group(1)) if found else 0}
     for words, reason in _REFUSALS:
         if words in text:
-            return "not_keepable", {"reason": reason}
+            return "not_keepable", {"reason": reason, "text": text}
     return "malformed_json", {"reason": text.removeprefix("malformed JSON: ")}
 
 

@@ -38,9 +38,12 @@ class CaseError(ValueError):
     """A change a case refuses; `status` is the HTTP answer (400, 404, 409), the message names
     the field first (`record: ...`)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, code: str | None = None, **params: Any) -> None:
         super().__init__(message)
         self.status = status
+        self.code = code
+        """The error's stable code (web/errors.toml) where one is given; `params` its values."""
+        self.params = params
 
     @property
     def field(self) -> str:
@@ -93,7 +96,7 @@ def case_row(db: Database, case_id: int) -> dict[str, Any]:
     rows = list(db.query("SELECT id, number, platform, player, complaint, status, created_at, created_by, "
                          "updated_at FROM cases WHERE id = ?", [case_id]))
     if not rows:
-        raise CaseError(404, f"case: case {case_id} does not exist")
+        raise CaseError(404, f"case: case {case_id} does not exist", "case_missing", id=case_id)
     return rows[0]
 
 
@@ -111,7 +114,7 @@ def attach(db: Database, *, case_id: int, record_id: int, revision: int | None, 
     case = _changeable(db, case_id)
     row = db.execute("SELECT id, platform, game_id, revision FROM records WHERE id = ?", [record_id]).fetchone()
     if row is None:
-        raise CaseError(404, f"record: record {record_id} does not exist")
+        raise CaseError(404, f"record: record {record_id} does not exist", "record_missing", id=record_id)
     if revision is not None and revision != row[3]:
         other = db.execute("SELECT id FROM records WHERE platform = ? AND game_id = ? AND revision = ?",
                            [row[1], row[2], revision]).fetchone()

@@ -489,7 +489,7 @@ def _parse(origin: Origin, raw: bytes, max_depth: int) -> tuple[Any, str, int | 
     try:
         doc = jsontext.loads(text, max_depth=max_depth, allow_bom=False, check_depth=False, utf8=True)
     except jsontext.JsonTextError as exc:
-        code, params = _json_refusal(exc)
+        code, params = json_refusal(exc)
         return Problem(origin, exc.code, problem_words.message(code, params, Lang.EN), path=exc.path, line=exc.line,
                        column=exc.column, problem=code, params=params)
     shape = _text_shape(text, max_depth)
@@ -505,7 +505,7 @@ _REFUSALS = (("outside the range of a finite number", "not_finite"), ("not a num
 problems.toml."""
 
 
-def _json_refusal(exc: jsontext.JsonTextError) -> tuple[str, dict[str, Any]]:
+def json_refusal(exc: jsontext.JsonTextError) -> tuple[str, dict[str, Any]]:
     """The problem code and params of what `jsontext.loads` refused."""
     text = exc.message
     if exc.code == "encoding":

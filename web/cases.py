@@ -22,8 +22,8 @@ from records.store import Store
 from web.auth import API_READERS, READERS, account_name, current_account, requires
 from web.db import get_store
 from web.dispute_schemas import AttachRequestSchema, CaseQuerySchema, CaseRequestSchema, DecisionRequestSchema
-from web.errors import ApiError
-from web.i18n import api_language, page_language
+from web.errors import ApiError, bad_fields, fail
+from web.i18n import api_language, page_language, request_language
 from web.pdf.bundle import bundle_response
 from web.pdf.record import record_pdf_html
 from web.views import first_messages, record_detail, strict_json
@@ -41,7 +41,10 @@ def _uploader_platform() -> str | None:
 
 
 def _fail(exc: cases.CaseError) -> ApiError:
-    """A refused change as an HTTP error naming its field."""
+    """A refused change as an HTTP error naming its field (in the request's language when the
+    refusal has a code)."""
+    if exc.code is not None:
+        return fail(exc.status, exc.code, field=exc.field, **exc.params)
     return ApiError(exc.status, str(exc), {exc.field: [str(exc)]})
 
 
@@ -53,7 +56,7 @@ def find_case(store: Store, case_id: int) -> dict[str, Any]:
         raise _fail(exc) from exc
     confined = _uploader_platform()
     if confined is not None and case["platform"] != confined:
-        raise ApiError(404, f"case: case {case_id} does not exist", {"case": [f"case {case_id} does not exist"]})
+        raise fail(404, "case_missing", field="case", id=case_id)
     return case
 
 
@@ -62,7 +65,7 @@ def _load(schema: Any, data: Any) -> dict[str, Any]:
     try:
         values: dict[str, Any] = schema.load(data)
     except ValidationError as exc:
-        raise ApiError(400, "bad request: " + first_messages(exc.messages), exc.messages) from exc
+        raise bad_fields("bad_body", exc.messages) from exc
     return values
 
 

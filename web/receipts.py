@@ -17,7 +17,7 @@ from records.security import UPLOADER
 from web.auth import API_READERS, READERS, current_account, requires
 from web.db import get_store
 from web.dispute_schemas import ReceiptPageSchema, ReceiptQuerySchema
-from web.errors import ApiError
+from web.errors import ApiError, bad_fields
 from web.i18n import page_language
 from web.uploads import localized_error
 from web.views import first_messages
@@ -30,7 +30,7 @@ def receipt_query() -> receipts.ReceiptQuery:
     try:
         values: dict[str, Any] = ReceiptQuerySchema().load({k: v for k, v in request.args.items() if v != ""})
     except ValidationError as exc:
-        raise ApiError(400, "bad query parameter: " + first_messages(exc.messages), exc.messages) from exc
+        raise bad_fields("bad_query", exc.messages) from exc
     values.pop("lang", None)
     for key in ("date_from", "date_to"):
         if key in values:

@@ -13,6 +13,7 @@ from records.revision_diff import revision_diff
 from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
+from web.errors import fail
 from web.i18n import page_language
 from web.pdf.record import record_pdf_html
 from web.pdf.typeset import pdf_response
@@ -45,7 +46,7 @@ def what_if(record_id: int) -> ResponseReturnValue:
     profiles = engine.profiles()
     profile = request.args.get("profile") or None
     if profile is not None and profile not in profiles:
-        abort(400, f"profile: unknown profile {profile!r}; known: {', '.join(profiles)}")
+        raise fail(400, "unknown_profile", field="profile", profile=profile, known=list(profiles))
     options_text = request.args.get("options", "")
     options = form_options(options_text)
     problem = option_problem(record_id, profile, options)
@@ -73,7 +74,7 @@ def revision_diff_page(record_id: int) -> ResponseReturnValue:
     other_text = request.args.get("with", "")
     if other_text:
         if not other_text.isdigit() or int(other_text) not in {r["id"] for r in revisions}:
-            abort(400, f"with: {other_text!r} is not the record id of a revision of game {record['game_id']}")
+            raise fail(400, "not_a_revision", field="with", value=other_text, game=record["game_id"])
         other_id = int(other_text)
     else:
         current = next((r for r in revisions if r["is_current"]), revisions[-1])

@@ -21,7 +21,10 @@ from records.store import Store
 from web.api_schemas import ListQuerySchema
 from web.auth import account_name, visible
 from web.db import get_access_db, get_pipeline, get_store
-from web.errors import ApiError
+from records import problem_words
+from records.ingest import json_refusal
+from web.errors import ApiError, bad_fields, fail
+from web.i18n import request_language
 from web.safe_audit import check_options, refused_error
 
 
@@ -30,9 +33,9 @@ def find_record(store: Store, record_id: int) -> dict[str, Any]:
     try:
         record = store.record(record_id)
     except UnknownRecord:
-        abort(404, f"record {record_id} does not exist")
+        raise fail(404, "record_missing", id=record_id)
     if not visible(record):
-        abort(404, f"record {record_id} does not exist")
+        raise fail(404, "record_missing", id=record_id)
     return record
 
 
@@ -60,7 +63,7 @@ def parse_list_query(args: dict[str, str]) -> RecordQuery:
     try:
         values = ListQuerySchema().load({key: value for key, value in args.items() if value != ""})
     except ValidationError as exc:
-        raise ApiError(400, "bad query parameter: " + first_messages(exc.messages), exc.messages) from exc
+        raise bad_fields("bad_query", exc.messages) from exc
     values.pop("lang", None)
     for key in ("date_from", "date_to"):
         if key in values:
@@ -89,7 +92,13 @@ def strict_json(data: bytes | str, what: str) -> Any:
         message = exc.message
         if exc.line is not None:
             message = f"not valid JSON (line {exc.line}, column {exc.column}: {message.removeprefix('malformed JSON: ')})"
-        raise ApiError(400, f"{where}: {message}", {where: [message]}) from exc
+        reason = problem_words.message(*_json_reason(exc), request_language(), message)
+        raise fail(400, "not_json", {where: [reason]}, where=where, reason=reason) from exc
+
+
+def _json_reason(exc: jsontext.JsonTextError) -> tuple[str, dict[str, Any]]:
+    """The upload problem code and params of a refused JSON text (the words ingest uses)."""
+    return json_refusal(exc)
 
 
 def form_options(text: str) -> dict[str, Any] | None:
@@ -98,7 +107,7 @@ def form_options(text: str) -> dict[str, Any] | None:
         return None
     options = strict_json(text, "options")
     if not isinstance(options, dict):
-        abort(400, "options: must be a JSON object")
+        raise fail(400, "options_not_object", field="options")
     return options
 
 

@@ -42,14 +42,14 @@ class Site:
 
 def _data_words(doc: Any, into: set[str]) -> None:
     """The strings of a record that are its own words: ids, names, platform, client."""
-    hands = doc.get("hands") if isinstance(doc, dict) and isinstance(doc.get("hands"), list) else [doc]
+    hands: list[Any] = doc["hands"] if isinstance(doc, dict) and isinstance(doc.get("hands"), list) else [doc]
     for hand in hands:
         if not isinstance(hand, dict):
             continue
         for key in ("game_id", "platform", "client", "table_id"):
             if isinstance(hand.get(key), str):
                 into.add(hand[key])
-        result = hand.get("result") if isinstance(hand.get("result"), dict) else {}
+        result: dict[str, Any] = hand["result"] if isinstance(hand.get("result"), dict) else {}
         for item in result.get("items") or []:
             if isinstance(item, dict) and isinstance(item.get("note"), str):
                 into.add(item["note"])

@@ -514,6 +514,14 @@ ZH: dict[str, str] = {
     "engine": "审计引擎", "store": "保存",
     "trail keyed": "日志启用密钥",
     "line %(line)s, column %(column)s": "第%(line)s行第%(column)s列",
+    "%(count)s parameters; only the ones you change are used": "共 %(count)s 个参数；只有改动过的才会用上",
+    "More options (JSON, may stay empty)": "其他选项（JSON，可不填）",
+    "Programs use the same service as JSON: send an API token as Authorization: Bearer (an admin makes one under Accounts); add ?lang=zh for messages in Chinese.":
+        "程序可以用 JSON 使用同样的服务：请求时带上接口令牌（Authorization: Bearer，管理员在「账号」里创建）；加上 ?lang=zh 即得到中文说明。",
+    "The OpenAPI description (JSON, for programs)": "OpenAPI 描述（JSON，给程序读取）",
+    "Method": "方法",
+    "Path": "地址",
+    "What it does": "作用",
 }
 """Chinese for every message id; English is the id itself."""
 ZH.update(PDF_ZH)

@@ -13,6 +13,7 @@ from records.revision_diff import revision_diff
 from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
+from web import whatif_fields
 from web.errors import fail
 from web.i18n import page_language
 from web.pdf.record import record_pdf_html
@@ -47,8 +48,11 @@ def what_if(record_id: int) -> ResponseReturnValue:
     profile = request.args.get("profile") or None
     if profile is not None and profile not in profiles:
         raise fail(400, "unknown_profile", field="profile", profile=profile, known=list(profiles))
-    options_text = request.args.get("options", "")
-    options = form_options(options_text)
+    options = form_options(request.args.get("options", ""))
+    base = profile or detail.get("profile")
+    if base in profiles and any(key.startswith(whatif_fields.PREFIX) for key in request.args):
+        options = whatif_fields.form_options(request.args, base, options)
+    options_text = whatif_fields.options_json(options)
     problem = option_problem(record_id, profile, options)
     if problem is not None:  # shown with the form, nothing run (web.safe_audit)
         return render_template("whatif_refused.html", record=detail, problem=problem, profiles=profiles,

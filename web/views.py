@@ -92,13 +92,13 @@ def strict_json(data: bytes | str, what: str) -> Any:
         message = exc.message
         if exc.line is not None:
             message = f"not valid JSON (line {exc.line}, column {exc.column}: {message.removeprefix('malformed JSON: ')})"
-        reason = problem_words.message(*_json_reason(exc), request_language(), message)
+        lang = request_language()
+        reason = message
+        if lang is not Lang.EN:  # the upload's words for the same refusal (records/problems.toml)
+            reason = problem_words.message(*json_refusal(exc), lang, message)
+            if exc.line is not None:
+                reason += problem_words.where("", exc.line, exc.column, None, lang)
         raise fail(400, "not_json", {where: [reason]}, where=where, reason=reason) from exc
-
-
-def _json_reason(exc: jsontext.JsonTextError) -> tuple[str, dict[str, Any]]:
-    """The upload problem code and params of a refused JSON text (the words ingest uses)."""
-    return json_refusal(exc)
 
 
 def form_options(text: str) -> dict[str, Any] | None:

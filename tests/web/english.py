@@ -39,6 +39,9 @@ SECTION = re.compile(r"[RrP]\d+")
 """A rule section (R8) or a revision (r2): the rulebook's and the store's own short names."""
 QUOTED = re.compile(r"\"[^\"\s]*\"|'[^'\s]*'")
 """A value quoted as the record holds it or the format spells it (`'throw'`, `"draw"`): verbatim."""
+RAW_JSON = re.compile(r'[{\[,]\s*"[^"]*"\s*[:,\]}]')
+"""JSON text shown as it is stored (`{"type": "draw"}`): a reader is told what it says instead."""
+RAW_JSON_WORD = "<raw JSON>"
 TOKEN = re.compile(r"\bzj_[A-Za-z0-9_-]+")
 """The shown start of an API token (data, like a hash)."""
 HEX = re.compile(r"\b[0-9a-f]{8,}\b")
@@ -53,6 +56,8 @@ class _Text(HTMLParser):
     """Collects the visible text of a page, one chunk per text node or shown attribute."""
 
     chunks: list[str] = field(default_factory=list)
+    literal: set[int] = field(default_factory=set)
+    """Indexes of the chunks inside <code> or <kbd>: JSON typed as an example may be shown there."""
     skipping: int = 0
     in_code: int = 0
 
@@ -86,15 +91,18 @@ class _Text(HTMLParser):
             return
         if self.in_code and IDENTIFIER.fullmatch(data.strip()):
             return
+        if self.in_code:
+            self.literal.add(len(self.chunks))
         self.chunks.append(data)
 
 
-def visible_text(html: str) -> list[str]:
-    """The chunks of text a reader of `html` sees (see the module's docstring)."""
+def visible_text(html: str) -> list[tuple[str, bool]]:
+    """The chunks of text a reader of `html` sees (see the module's docstring), each with whether
+    it is inside <code> or <kbd>."""
     parser = _Text()
     parser.feed(html)
     parser.close()
-    return parser.chunks
+    return [(chunk, index in parser.literal) for index, chunk in enumerate(parser.chunks)]
 
 
 def english_words(html: str, data: Iterable[str] = ()) -> dict[str, str]:
@@ -104,7 +112,9 @@ def english_words(html: str, data: Iterable[str] = ()) -> dict[str, str]:
     name containing another is removed whole."""
     values = sorted({value for value in data if value}, key=len, reverse=True)
     found: dict[str, str] = {}
-    for chunk in visible_text(html):
+    for chunk, literal in visible_text(html):
+        if not literal and RAW_JSON.search(chunk) and RAW_JSON_WORD not in found:  # every word quoted, but JSON all the same
+            found[RAW_JSON_WORD] = " ".join(chunk.split())[:160]
         text = chunk
         for value in values:
             text = text.replace(value, " ")

@@ -120,6 +120,7 @@ def build_site(app: Flask, kits: Any = None) -> Site:
     first_bad = ids[1]
     site.extra = [
         f"/records/{first_bad}/whatif?profile=cuocuo",
+        f"/records/{first_bad}/whatif?opt.hot_shot.burn=that_kong&opt.chicken.charge=3",
         f"/records/{revision}/diff",
         "/records?verdict=illegal", "/records?revisions=all&sort=played_at",
         "/receipts?outcome=rejected", "/cases?status=decided", "/admin/trail?action=upload",

@@ -517,9 +517,10 @@ ZH: dict[str, str] = {
     "%(count)s parameters; only the ones you change are used": "共 %(count)s 个参数；只有改动过的才会用上",
     "More options (JSON, may stay empty)": "其他选项（JSON，可不填）",
     "Programs use the same service as JSON: send an API token as Authorization: Bearer (an admin makes one under Accounts); add ?lang=zh for messages in Chinese.":
-        "程序可以用 JSON 使用同样的服务：请求时带上接口令牌（Authorization: Bearer，管理员在「账号」里创建）；加上 ?lang=zh 即得到中文说明。",
+        "程序可以用 JSON 使用同样的服务：请求时带上接口令牌（Authorization: Bearer，管理员在「账号」里创建）；查询参数加上 \"lang\"=\"zh\" 即得到中文说明。",
     "The OpenAPI description (JSON, for programs)": "OpenAPI 描述（JSON，给程序读取）",
     "Method": "方法",
+    "Nested tables and dotted names both work:": "可以用嵌套的表，也可以用点号连接的名字：",
     "Path": "地址",
     "What it does": "作用",
 }
@@ -549,7 +550,7 @@ def api_language() -> Lang:
 
 def request_language() -> Lang:
     """The language of this response: an API path's (`api_language`), else the page's."""
-    return api_language() if request.path.startswith("/api/") else Lang(g.get("lang", DEFAULT_LANGUAGE))
+    return api_language() if request.path.startswith("/api/") else Lang(g.get("lang") or current_language())
 
 
 def page_language() -> Lang:

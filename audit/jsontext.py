@@ -8,9 +8,13 @@ silently wins, so two readers may disagree on what a record says), and nesting d
 exhaust the parser (RecursionError). `loads` refuses each of them with a `JsonTextError` that names
 the JSON path (and line and column where the parser knows them), so every caller can answer 4xx.
 
-Pure standard library and no game knowledge, so `records/` and `web/` share it. The extra cost on
-a well-formed record is one hook per object (for duplicate keys) and two regular-expression scans
-of the text; the walk that locates a hostile value runs only when a scan says there may be one.
+No game knowledge, so `records/` and `web/` share it. Two paths give the same answer (a property
+test holds them to it): a fast one for the common text, which has no backslash and no run of 19
+digits (see `_fast`: orjson parses, and three byte scans prove that nothing was refused), and the
+exact one (`json` with hooks, then the walk that locates a hostile value), which decides every
+other text and writes every message. Profiled on the batch's long corpus, the exact path alone cost
+3.4 times a plain `json.loads`; with the fast path in front a well-formed record costs about what
+a plain `json.loads` does.
 """
 from __future__ import annotations
 
@@ -19,6 +23,8 @@ import math
 import re
 from collections.abc import Callable
 from typing import Any
+
+import orjson
 
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1
 """The integers SQLite keeps (and every JSON reader that uses 64-bit integers agrees on)."""
@@ -120,12 +126,84 @@ def _hooks(flags: _Flags) -> tuple[Callable[[list[tuple[str, Any]]], Any], Calla
     return pairs, number, constant, integer
 
 
+_UNDECIDED = object()
+"""What `_fast` returns when the exact path must decide."""
+_DIGITS_AS_ZERO = bytes.maketrans(b"0123456789", b"0" * 10)
+_LONG_RUN = b"0" * 19
+"""19 digits in a row: the shortest integer that may fall outside 64 bits (2**63 has 19 digits)."""
+_STRUCTURE_ONLY = bytes(range(256)).translate(None, b'"[]{}')
+_CURLY_AS_SQUARE = bytes.maketrans(b"{}", b"[]")
+
+
+def _fast(raw: bytes, max_depth: int | None) -> Any:
+    """The document, when the text has nothing the exact path could refuse; else `_UNDECIDED`.
+
+    Without a backslash the text has no escape: no escaped surrogate, and every string decodes to
+    exactly the characters it is written with. Without 19 digits in a row every integer is inside
+    64 bits (orjson would keep a larger one or turn it into a float). orjson refuses NaN, infinite
+    numbers, invalid UTF-8 and bad syntax as the exact path does (any refusal: the exact path
+    decides, so the message is the same). A repeated key is the one thing orjson keeps quiet about;
+    outside strings the text's colons are one per key written, and strings are unchanged, so the
+    text has a repeated key exactly when it has more colons than the document written back. Depth:
+    with no bracket inside a string (all quotes pair up once brackets are dropped), the brackets are
+    the containers, and each pass removing innermost pairs is one level."""
+    if b"\\" in raw or _LONG_RUN in raw.translate(_DIGITS_AS_ZERO):
+        return _UNDECIDED
+    try:
+        doc = orjson.loads(raw)
+        written = orjson.dumps(doc)
+    except (orjson.JSONDecodeError, orjson.JSONEncodeError):
+        return _UNDECIDED
+    if raw.count(b":") != written.count(b":"):
+        return _UNDECIDED
+    if max_depth is not None and _too_deep(raw, max_depth) is not False:
+        return _UNDECIDED
+    return doc
+
+
+def _too_deep(raw: bytes, max_depth: int) -> bool | None:
+    """Whether the containers of a backslash-free text nest deeper than `max_depth` (None: a string
+    holds a bracket, so the brackets alone do not say; the exact path decides)."""
+    skeleton = raw.translate(_CURLY_AS_SQUARE, _STRUCTURE_ONLY).replace(b'""', b"")
+    if b'"' in skeleton:
+        return None
+    for _ in range(max_depth):
+        if not skeleton:
+            return False
+        skeleton = skeleton.replace(b"[]", b"")
+    return bool(skeleton)
+
+
+def _fast_bytes(data: bytes | str, allow_bom: bool) -> bytes | None:
+    """The UTF-8 bytes `_fast` reads (a byte order mark dropped if allowed), or None for a str that
+    cannot be encoded (it holds a raw surrogate: the exact path says where)."""
+    if isinstance(data, str):
+        if allow_bom and data.startswith("\ufeff"):
+            data = data[1:]
+        try:
+            return data.encode("utf-8")
+        except UnicodeEncodeError:
+            return None
+    return data[3:] if allow_bom and data.startswith(b"\xef\xbb\xbf") else data
+
+
 def loads(data: bytes | str, *, max_depth: int = DEFAULT_MAX_DEPTH, allow_bom: bool = True,
           check_depth: bool = True, utf8: bool = False) -> Any:
     """Parse JSON text strictly; JsonTextError with the path of the first value refused.
     `check_depth=False` leaves the depth limit to a caller that checks it its own way (ingest reads
     it from the text); nesting that exhausts the parser is refused either way. `utf8=True` says a
     text was decoded from UTF-8 strictly by the caller, so it cannot hold a raw surrogate."""
+    raw = _fast_bytes(data, allow_bom)
+    if raw is not None:
+        doc = _fast(raw, max_depth if check_depth else None)
+        if doc is not _UNDECIDED:
+            return doc
+    return exact(data, max_depth=max_depth, allow_bom=allow_bom, check_depth=check_depth, utf8=utf8)
+
+
+def exact(data: bytes | str, *, max_depth: int = DEFAULT_MAX_DEPTH, allow_bom: bool = True,
+          check_depth: bool = True, utf8: bool = False) -> Any:
+    """`loads` by the exact path alone (the reference the fast path is tested against)."""
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig" if allow_bom else "utf-8")
@@ -219,4 +297,4 @@ def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-__all__ = ["DEFAULT_MAX_DEPTH", "INT_MAX", "INT_MIN", "JsonTextError", "depth", "dumps", "hostile", "loads"]
+__all__ = ["DEFAULT_MAX_DEPTH", "INT_MAX", "INT_MIN", "JsonTextError", "depth", "dumps", "exact", "hostile", "loads"]

@@ -45,7 +45,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_installed_engine_runs_outside_the_checkout(installed: Path, tmp_path: Path) -> None:
-    where = _run([str(installed / "python"), "-c", "import audit, marshmallow; from audit.rulebook import rules; "
+    where = _run([str(installed / "python"), "-c", "import audit, marshmallow, orjson; from audit.rulebook import rules; "
                   "print(audit.__file__); print(len(rules()))"], tmp_path)
     assert where.returncode == 0, where.stderr
     path, count = where.stdout.split()

@@ -138,6 +138,14 @@ def _listed(value: Any, lang: Lang) -> str:
     return ("、" if lang is _ZH else ", ").join(str(v) for v in value)
 
 
+def _choices(value: Any, lang: Lang) -> str:
+    """The values a field of the format may take: in Chinese each quoted as it is written in the
+    JSON (`"draw"、"discard"`), since the record must use those very words."""
+    if lang is _ZH:
+        return "、".join(f'"{v}"' for v in value)
+    return ", ".join(str(v) for v in value)
+
+
 def _alternatives(value: Any, lang: Lang) -> str:
     return ("或" if lang is _ZH else " or ").join(str(v) for v in value)
 
@@ -174,6 +182,7 @@ RENDERERS: Final[dict[str, Renderer]] = {
     "tile_count": _tile_count,
     "tile_counts": _tile_counts,
     "list": _listed,
+    "choices": _choices,
     "alternatives": _alternatives,
     "notes": _notes,
     "parameter": _parameter,

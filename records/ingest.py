@@ -28,13 +28,15 @@ import re
 import struct
 import zipfile
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Protocol
 
 from audit import jsontext
+from audit.catalogue import Lang
 from audit.origin import Origin
+from records import problem_words
 
 MATCH_FORMAT = "zhuoji-match/1"
 RECORD_EXTENSIONS = (".json",)
@@ -83,15 +85,22 @@ class Problem:
     the receipt names exactly what was refused (`records.receipts`)."""
     game_id: str | None = None
     """The item's game id when it can be read at all, even from JSON that does not parse."""
+    problem: str = ""
+    """What is wrong, as a stable code: one of records/problems.toml, or a schema code of the
+    finding catalogue; `params` are its values. `message` is its English text."""
+    params: Mapping[str, Any] = field(default_factory=dict)
 
-    def describe(self) -> str:
-        """The one-line message shown to a person: where, then what."""
-        where = self.origin.label()
-        if self.line is not None:
-            where += f" (line {self.line}, column {self.column})"
-        if self.path:
-            return f"{where}: {self.path}: {self.message}"
-        return f"{where}: {self.message}"
+    def describe(self, lang: Lang | str = Lang.EN) -> str:
+        """The one-line message shown to a person: where (exactly as found), then what, in `lang`."""
+        return problem_words.describe(self.origin.label(), self.problem, self.params, lang, line=self.line,
+                                      column=self.column, path=self.path, fallback=self.message)
+
+
+def problem(origin: Origin, kind: str, code: str, path: str | None = None, rule: str | None = None,
+            line: int | None = None, column: int | None = None, **params: Any) -> Problem:
+    """A problem from its code and params, its English message rendered from problems.toml."""
+    return Problem(origin, kind, problem_words.message(code, params, Lang.EN), path=path, rule=rule, line=line,
+                   column=column, problem=code, params=params)
 
 
 @dataclass(frozen=True)
@@ -228,8 +237,7 @@ class _Reader:
         """Count documents read; False (and the upload refused) once past `max_records`."""
         self.seen += records
         if self.seen > self.limits.max_records and self.refused is None:
-            self.refused = Problem(origin, "limit", f"the upload holds more than {self.limits.max_records} "
-                                   "records; nothing was stored: send at most that many per request")
+            self.refused = problem(origin, "limit", "too_many_records", max=self.limits.max_records)
         return self.refused is None
 
     def file(self, origin: Origin, data: bytes) -> Iterator[Item]:
@@ -244,7 +252,7 @@ class _Reader:
         elif name.endswith(RECORD_EXTENSIONS):
             yield from self.document(origin, data, "file" if origin.member is None else "member")
         else:
-            yield Problem(origin, "format", "not a .json, .jsonl or .zip file; nothing read")
+            yield problem(origin, "format", "not_a_record_file")
 
     def lines(self, origin: Origin, data: bytes) -> Iterator[Item]:
         """One document per non-blank line; line numbers count from 1."""
@@ -262,31 +270,29 @@ class _Reader:
         try:
             archive = zipfile.ZipFile(io.BytesIO(data))
         except ZIP_ERRORS as exc:
-            yield Problem(origin, "archive", f"not a readable zip file ({exc})")
+            yield problem(origin, "archive", "zip_unreadable", error=str(exc))
             return
         with archive:
             members = archive.infolist()
             if len(members) > self.limits.max_members:
-                yield Problem(origin, "limit",
-                              f"zip lists {len(members)} entries; at most {self.limits.max_members} are accepted")
+                yield problem(origin, "limit", "zip_too_many_members", count=len(members), max=self.limits.max_members)
                 return
             budget = self.limits.max_total_bytes
             for info in members:
                 if self.refused is not None:
                     return
                 if not info.filename:  # ZipInfo.is_dir() would raise IndexError on it
-                    yield Problem(Origin(origin.file, ""), "archive", "member without a name; not read")
+                    yield problem(Origin(origin.file, ""), "archive", "member_without_name")
                     continue
                 if info.is_dir():
                     continue
                 where = Origin(origin.file, info.filename)
                 junk = junk_reason(info.filename)
                 if junk:
-                    yield Problem(where, "junk", f"{junk}; skipped")
+                    yield problem(where, "junk", JUNK_CODES[junk])
                     continue
                 if budget <= 0:
-                    yield Problem(where, "limit",
-                                  f"zip expands past {self.limits.max_total_bytes} bytes in total; member not read")
+                    yield problem(where, "limit", "zip_too_large", max=self.limits.max_total_bytes)
                     continue
                 cap = min(budget, self.limits.max_file_bytes)
                 data_or_problem = _read_member(archive, info, where, cap)
@@ -323,7 +329,7 @@ class _Reader:
         if oversized is not None:
             yield oversized
         elif not isinstance(doc, dict):
-            yield Problem(origin, "format", f"expected a JSON object, found {_json_type(doc)}")
+            yield problem(origin, "format", "not_an_object", found=_json_type(doc))
         elif doc.get("format") == MATCH_FORMAT:
             yield from self.match(origin, doc, raw, text)
         else:
@@ -390,14 +396,14 @@ def _oversized(origin: Origin, doc: Any, limits: Limits, longest: int | None = N
     finds the path runs only when it does not rule a long string out."""
     path = _long_string(doc, limits.max_string) if longest is None or longest > limits.max_string else None
     if path is not None:
-        return Problem(origin, "limit", f"string longer than {limits.max_string} characters", path=path or None)
+        return problem(origin, "limit", "string_too_long", path=path or None, max=limits.max_string)
     hands = doc.get("hands") if isinstance(doc, dict) and doc.get("format") == MATCH_FORMAT else None
     candidates = [(f"hands[{i}].", hand) for i, hand in enumerate(hands)] if isinstance(hands, list) else [("", doc)]
     for prefix, hand in candidates:
         events = hand.get("events") if isinstance(hand, dict) else None
         if isinstance(events, list) and len(events) > limits.max_events:
-            return Problem(origin, "limit", f"{len(events)} events; at most {limits.max_events} per hand",
-                           path=f"{prefix}events")
+            return problem(origin, "limit", "too_many_events", path=f"{prefix}events", count=len(events),
+                           max=limits.max_events)
     return None
 
 
@@ -431,7 +437,12 @@ def _render_path(link: Any) -> str:
 
 def _too_big(origin: Origin, size: int, cap: int) -> Problem:
     """The problem for a file or member over the size cap."""
-    return Problem(origin, "limit", f"{size} bytes is over the limit of {cap} bytes")
+    return problem(origin, "limit", "file_too_large", size=size, max=cap)
+
+
+JUNK_CODES = {"hidden or system file": "junk_hidden", "nested archives are not read": "junk_nested_zip",
+              "not a .json or .jsonl member": "junk_not_record"}
+"""Each reason of `junk_reason` as its problem code (problems.toml)."""
 
 
 def junk_reason(name: str) -> str | None:
@@ -455,9 +466,9 @@ def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, where: Origin,
         with archive.open(info) as stream:
             data = stream.read(cap + 1)
     except ZIP_ERRORS as exc:
-        return Problem(where, "archive", f"member cannot be read ({exc})")
+        return problem(where, "archive", "member_unreadable", error=str(exc))
     if len(data) > cap:
-        return Problem(where, "limit", f"member expands past {cap} bytes; not read (zip bomb guard)")
+        return problem(where, "limit", "member_too_large", max=cap)
     return data
 
 
@@ -474,18 +485,39 @@ def _parse(origin: Origin, raw: bytes, max_depth: int) -> tuple[Any, str, int | 
     try:
         text = _strip_bom(raw).decode("utf-8")
     except UnicodeDecodeError as exc:
-        return Problem(origin, "encoding", f"not UTF-8: byte {exc.start} cannot be decoded")
+        return problem(origin, "encoding", "not_utf8", byte=exc.start)
     try:
         doc = jsontext.loads(text, max_depth=max_depth, allow_bom=False, check_depth=False, utf8=True)
     except jsontext.JsonTextError as exc:
-        message = exc.message if exc.code != "json" or exc.path or exc.message.startswith("malformed") \
-            else f"malformed JSON: {exc.message}"
-        return Problem(origin, exc.code, message, path=exc.path, line=exc.line, column=exc.column)
+        code, params = json_refusal(exc)
+        return Problem(origin, exc.code, problem_words.message(code, params, Lang.EN), path=exc.path, line=exc.line,
+                       column=exc.column, problem=code, params=params)
     shape = _text_shape(text, max_depth)
     too_deep, longest = shape if shape is not None else (jsontext.depth(doc) > max_depth, None)
     if too_deep:
-        return Problem(origin, "limit", f"JSON nested deeper than {max_depth} levels")
+        return problem(origin, "limit", "too_deep", max=max_depth)
     return doc, text, longest
+
+
+_REFUSALS = (("outside the range of a finite number", "not_finite"), ("not a number JSON knows", "not_a_number"),
+             ("64-bit range", "int_range"), ("lone surrogate", "surrogate"), ("appears twice", "duplicate_key"))
+"""audit.jsontext's refusals of a value that parses (its message names them): the reason codes of
+problems.toml."""
+
+
+def json_refusal(exc: jsontext.JsonTextError) -> tuple[str, dict[str, Any]]:
+    """The problem code and params of what `jsontext.loads` refused."""
+    text = exc.message
+    if exc.code == "encoding":
+        found = re.search(r"byte (\d+)", text)
+        return "not_utf8", {"byte": int(found.group(1)) if found else 0}
+    if exc.code == "limit":
+        found = re.search(r"deeper than (\d+)", text)
+        return "too_deep", {"max": int(found.group(1)) if found else 0}
+    for words, reason in _REFUSALS:
+        if words in text:
+            return "not_keepable", {"reason": reason, "text": text}
+    return "malformed_json", {"reason": text.removeprefix("malformed JSON: ")}
 
 
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
@@ -548,7 +580,10 @@ def _schema_problem(origin: Origin, error: SchemaErrorLike) -> Problem:
     index = _hand_index(path)
     where = origin.with_hand(index) if index is not None else origin
     rule = error.rule if isinstance(error.rule, str) else None
-    return Problem(where, "schema", str(error.message), path=path or None, rule=rule)
+    code = getattr(error, "code", "")
+    params = getattr(error, "params", {})
+    return Problem(where, "schema", str(error.message), path=path or None, rule=rule,
+                   problem=code if isinstance(code, str) else "", params=params if isinstance(params, dict) else {})
 
 
 _WS = re.compile(r"[ \t\n\r]*")

@@ -56,7 +56,8 @@ def add(db: Database, results: Iterable[dict[str, Any]], *, uploader: str | None
     hand, status, record_id, game_id, platform, revision, sha256, errors."""
     ids = []
     for result in map(_storable, results):
-        errors = [{"code": error.get("code"), "path": error.get("path"), "message": error.get("message")}
+        errors = [{"code": error.get("code"), "path": error.get("path"), "message": error.get("message"),
+                   **{key: error[key] for key in ("problem", "params", "line", "column") if error.get(key)}}
                   for error in result.get("errors") or []]
         codes = sorted({str(error["code"]) for error in errors if error["code"]})
         outcome = result["status"] if result["status"] in OUTCOMES else "rejected"

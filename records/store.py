@@ -75,13 +75,15 @@ def origin_fields(origin: Origin) -> dict[str, Any]:
 def problem_error(problem: Problem) -> dict[str, Any]:
     """One problem as the API shows it and a receipt keeps it; `message` already names the place."""
     return {"code": problem.code, "message": problem.describe(), "path": problem.path, "rule": problem.rule,
-            "line": problem.line, "column": problem.column}
+            "line": problem.line, "column": problem.column, "problem": problem.problem or None,
+            "params": dict(problem.params)}
 
 
 def stored_line(stored: Stored) -> dict[str, Any]:
     """The result line of a hand that is in the store (the upload's answer, and its receipt)."""
     errors = [] if stored.audit_error is None else [problem_error(Problem(
-        stored.hand.origin, "engine", f"stored, but not audited: {stored.audit_error}"))]
+        stored.hand.origin, "engine", f"stored, but not audited: {stored.audit_error}", problem="not_audited",
+        params={"error": stored.audit_error}))]
     return {**origin_fields(stored.hand.origin), "status": stored.status, "record_id": stored.record_id,
             "game_id": stored.game_id, "platform": stored.platform, "revision": stored.revision,
             "verdict": stored.verdict, "sha256": stored.hand.sha256, "errors": errors}

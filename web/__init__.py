@@ -16,7 +16,7 @@ def register(app: Flask) -> None:
     The modules are imported here, not at the top, so that importing one of them (`web.charts`,
     `web.i18n` in a test) does not load every blueprint."""
     from web import admin, api, auth, cli, db, drawings, errors, i18n, labels, login, maintenance, pages, trail
-    from web import cases, cli_trust, conformance, fit, listing, matches, overview, receipts, report
+    from web import api_guide, cases, cli_trust, conformance, fit, listing, matches, overview, receipts, report, trail_words, whatif_fields
 
     db.init_app(app)
     i18n.init_app(app)
@@ -29,8 +29,11 @@ def register(app: Flask) -> None:
     drawings.init_app(app)
     labels.init_app(app)
     listing.init_app(app)
+    trail_words.init_app(app)
+    whatif_fields.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(api_guide.bp)
     app.register_blueprint(report.bp)
     app.register_blueprint(matches.bp)
     app.register_blueprint(overview.bp)

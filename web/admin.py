@@ -29,6 +29,7 @@ from records.store import Store
 from web.auth import account_name, requires
 from web.db import get_access_db, get_store, init_db
 from web.dispute_schemas import trail_query
+from web.errors import fail
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -44,7 +45,7 @@ def _find(accounts: Accounts, account_id: int) -> Account:
     try:
         return accounts.get(account_id)
     except AccountError:
-        abort(404, f"account {account_id} does not exist")
+        raise fail(404, "account_missing", id=account_id)
 
 
 # ----- pages ----------------------------------------------------------------------------------
@@ -159,7 +160,7 @@ def revoke_token(token_id: int) -> ResponseReturnValue:
     try:
         row = accounts.token(token_id)
     except AccountError:
-        abort(404, f"token {token_id} does not exist")
+        raise fail(404, "token_missing", id=token_id)
     owner = accounts.get(row["account_id"])
     with store.atomic():
         accounts.revoke_token(token_id, revoked_by=account_name(), stamp=now())

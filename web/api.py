@@ -19,7 +19,7 @@ from web.api_schemas import AuditRowSchema, ReauditRequestSchema, RecordDetailSc
 from web.api_schemas import UploadResponseSchema
 from web.auth import API_READERS, READERS, requires, scope_query
 from web.db import get_store
-from web.errors import ApiError
+from web.errors import ApiError, bad_fields, fail
 from web.i18n import api_language
 from web.openapi import build_spec
 from web.upload_request import run_upload, upload_status, uploaded_files
@@ -97,11 +97,10 @@ def reaudit_request() -> dict[str, Any]:
     try:
         values: dict[str, Any] = ReauditRequestSchema().load(body)
     except ValidationError as exc:
-        raise ApiError(400, "bad re-audit request: " + first_messages(exc.messages), exc.messages) from exc
+        raise bad_fields("bad_body", exc.messages) from exc
     known = engine.profiles()
     if values["profile"] is not None and values["profile"] not in known:
-        raise ApiError(400, f"profile: unknown profile {values['profile']!r}; known: {', '.join(known)}",
-                       {"profile": [f"one of {known}"]})
+        raise fail(400, "unknown_profile", field="profile", profile=values["profile"], known=list(known))
     return values
 
 

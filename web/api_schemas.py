@@ -170,6 +170,10 @@ class UploadErrorSchema(Schema):
     rule = fields.String(allow_none=True)
     line = fields.Integer(allow_none=True, metadata={"description": "line of a JSON syntax error"})
     column = fields.Integer(allow_none=True)
+    problem = fields.String(allow_none=True, metadata={
+        "description": "what is wrong, as a stable code (records/problems.toml, or a schema code of the finding "
+                       "catalogue); `message` is its text in the request's language"})
+    params = fields.Dict(allow_none=True, metadata={"description": "the values the message is made from"})
 
 
 class HandResultSchema(Schema):
@@ -202,7 +206,8 @@ class ErrorSchema(Schema):
 
     status = fields.Integer()
     error = fields.String()
-    message = fields.String()
+    code = fields.String(metadata={"description": "what went wrong, as a stable code (web/errors.toml)"})
+    message = fields.String(metadata={"description": "in the request's language (?lang=, Accept-Language)"})
     details = fields.Raw(allow_none=True)
     code = fields.String(metadata={"description": "stable code of the problem where one is given "
                                                   "(number_not_digits, number_out_of_range, number_missing, ...)"})

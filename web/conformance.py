@@ -30,7 +30,7 @@ from records.rows import now
 from records.security import UPLOADER
 from web.auth import API_READERS, READERS, account_name, current_account, requires
 from web.db import get_store
-from web.errors import ApiError
+from web.errors import ApiError, fail
 from web.numbers import read_number
 from web.i18n import api_language, page_language
 
@@ -73,7 +73,7 @@ def _run_or_404(run_id: int, lang: Any) -> dict[str, Any]:
     found = conformance.run(_db(), run_id, lang)
     scope = _platform_scope()
     if found is None or (scope is not None and found["platform"] != scope):
-        abort(404, f"no conformance run {run_id}")
+        raise fail(404, "run_missing", id=run_id)
     return found
 
 

@@ -1,10 +1,18 @@
 """Every error becomes a clear 4xx: JSON under /api/, a page elsewhere.
 
 The message always says what was wrong with what (file, JSON path, record id),
-so a client never has to guess; 413 names the configured limit.
+so a client never has to guess; 413 names the configured limit. An error made by `fail` has a
+stable `code` (web/errors.toml) and its message in the request's language (issue 23, point 1);
+the JSON body carries the code, the page its Chinese or English words. An error raised with a
+bare message (abort) is `http_<status>`, and Werkzeug's own (an unknown address) is named by its
+status in the page's language.
 """
 from __future__ import annotations
 
+import re
+import tomllib
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app, jsonify, render_template, request
@@ -12,17 +20,105 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 
+from audit.catalogue import Lang
+from web.i18n import request_language
+
+WORDS_FILE = Path(__file__).with_name("errors.toml")
+
+
 class ApiError(HTTPException):
-    """An HTTP error with structured details (per-field or per-path problems) and, when the
-    refusal has one, its stable `error_code` (`case_number_taken`), which the API answers as
-    `code` so a client (and a test) never reads the wording."""
+    """An HTTP error with structured details (per-field or per-path problems); `error_code` is its
+    stable code (web/errors.toml) when it was made by `fail`."""
 
     def __init__(self, code: int, message: str, details: Any = None, *, error_code: str | None = None) -> None:
         super().__init__(description=message)
         self.code = code
         self.details = details
         self.error_code = error_code
-        """A stable code for the kind of problem (`number_not_digits`, ...), in the body as `code`."""
+
+
+@lru_cache(maxsize=1)
+def words() -> dict[str, Any]:
+    """errors.toml, read once; every code has both languages."""
+    data = tomllib.loads(WORDS_FILE.read_text(encoding="utf-8"))
+    for code, entry in data.items():
+        if code not in ("http", "field") and set(entry) != {"en", "zh"}:
+            raise ValueError(f"errors.toml [{code}]: needs exactly en and zh")
+    return data
+
+
+def error_text(code: str, lang: Lang | str, **params: Any) -> str:
+    """The message of error `code` in `lang`; a list param (the names one may use) is joined, in
+    Chinese each name quoted as it is written (`"weile"、"cuocuo"`)."""
+    zh = Lang(lang) is Lang.ZH
+    values = {key: ("、".join(f'"{v}"' for v in value) if zh else ", ".join(map(str, value)))
+              if isinstance(value, (list, tuple)) else value for key, value in params.items()}
+    return str(words()[code][Lang(lang).value]).format(**values)
+
+
+_FIELD_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("one_of", re.compile(r"Must be one of: (?P<choices>.*)\.")),
+    ("range", re.compile(r"Must be greater than or equal to (?P<min>\S+) and less than or equal to (?P<max>\S+)\.")),
+    ("length", re.compile(r"Length must be between (?P<min>\d+) and (?P<max>\d+)\.")),
+    ("longer", re.compile(r"Longer than maximum length (?P<max>\d+)\.")),
+)
+
+
+def field_message(message: str, lang: Lang | str) -> str:
+    """One of marshmallow's own messages about a field in `lang` (its fixed words matched against
+    errors.toml [field.en]); a message not known stays as it is."""
+    language = Lang(lang).value
+    table = words()["field"]
+    if language == "en":
+        return message
+    for key, text in table["en"].items():
+        if "{" not in text and text == message:
+            return str(table[language][key])
+    for key, pattern in _FIELD_PATTERNS:
+        found = pattern.fullmatch(message)
+        if found:
+            values = found.groupdict()
+            if "choices" in values:
+                values["choices"] = "、".join(f'"{c.strip()}"' for c in values["choices"].split(","))
+            return str(table[language][key]).format(**values)
+    return message
+
+
+def field_messages(details: Any, lang: Lang | str) -> Any:
+    """marshmallow's error dict with each message in `lang` (keys, the field names, unchanged)."""
+    if isinstance(details, dict):
+        return {key: field_messages(value, lang) for key, value in details.items()}
+    if isinstance(details, list):
+        return [field_messages(value, lang) for value in details]
+    return field_message(details, lang) if isinstance(details, str) else details
+
+
+def summary(details: Any, lang: Lang | str) -> str:
+    """A one-line summary of a (translated) error dict: `page: 不是整数。; verdict: ...`."""
+    zh = Lang(lang) is Lang.ZH
+    if isinstance(details, dict):  # in Chinese a field is quoted as it is written in the query or body
+        return "; ".join(f'"{key}"：{summary(value, lang)}' if zh else f"{key}: {summary(value, lang)}"
+                         for key, value in details.items())
+    if isinstance(details, list):
+        return " ".join(summary(value, lang) for value in details)
+    return str(details)
+
+
+def fail(status: int, code: str, details: Any = None, *, field: str | None = None, **params: Any) -> ApiError:
+    """The error `code` of errors.toml, its message in the request's language; with `field` the
+    details name that field with the message."""
+    lang = request_language()
+    message = error_text(code, lang, **params)
+    if field is not None:
+        details = {field: [message]}
+    return ApiError(status, message, field_messages(details, lang), error_code=code)
+
+
+def bad_fields(code: str, messages: Any) -> ApiError:
+    """A 400 for a query or body marshmallow refused (`bad_query` or `bad_body`), every field named."""
+    lang = request_language()
+    translated = field_messages(messages, lang)
+    return ApiError(400, error_text(code, lang, problems=summary(translated, lang)), translated, error_code=code)
 
 
 def wants_json() -> bool:
@@ -33,22 +129,25 @@ def wants_json() -> bool:
 def error_response(code: int, name: str, message: str, details: Any = None,
                    error_code: str | None = None) -> ResponseReturnValue:
     """The one place error responses are built."""
+    key = error_code or f"http_{code}"
     if wants_json():
-        body = {"status": code, "error": name, "message": message, "details": details}
-        if error_code:
-            body["code"] = error_code
+        body = {"status": code, "error": name, "code": key, "message": message, "details": details}
         return jsonify(body), code
-    return render_template("error.html", code=code, name=name, message=message, details=details,
-                           error_code=error_code), code
+    shown = words()["http"]["names"]["zh"].get(str(code), name) if request_language() is Lang.ZH else name
+    return render_template("error.html", code=code, name=shown, message=message, details=details,
+                           error_code=key), code
 
 
 def handle_http(exc: HTTPException) -> ResponseReturnValue:
-    """Any HTTP error raised with abort() or by Werkzeug (routing redirects pass through)."""
+    """Any HTTP error raised with abort() or by Werkzeug (routing redirects pass through); Werkzeug's
+    own words (`The requested URL was not found ...`) are its status's in the page's language."""
     if exc.code is not None and exc.code < 400:
         return exc
     code = exc.code or 500
-    return error_response(code, exc.name, exc.description or exc.name, getattr(exc, "details", None),
-                          getattr(exc, "error_code", None))
+    message = exc.description or exc.name
+    if exc.description == type(exc).description and request_language() is Lang.ZH:
+        message = words()["http"]["descriptions"]["zh"].get(str(code), message)
+    return error_response(code, exc.name, message, getattr(exc, "details", None), getattr(exc, "error_code", None))
 
 
 def handle_too_large(exc: RequestEntityTooLarge) -> ResponseReturnValue:

@@ -515,6 +515,21 @@ ZH: dict[str, str] = {
     "%(field)s: %(got)s is not a whole number written in the digits 0-9 (from %(low)s to %(high)s)":
         "%(field)s：%(got)s 不是用数字 0-9 写的整数（应为 %(low)s 到 %(high)s）",
     "%(field)s: %(got)s is outside %(low)s to %(high)s": "%(field)s：%(got)s 超出 %(low)s 到 %(high)s 的范围",
+    # issue 23, point 1: the trail's own words
+    "system": "系统",
+    "json": "JSON 格式", "encoding": "编码", "format": "文件类型", "limit": "超限", "junk": "无关文件", "archive": "压缩包",
+    "engine": "审计引擎", "store": "保存",
+    "trail keyed": "日志启用密钥",
+    "line %(line)s, column %(column)s": "第%(line)s行第%(column)s列",
+    "%(count)s parameters; only the ones you change are used": "共 %(count)s 个参数；只有改动过的才会用上",
+    "More options (JSON, may stay empty)": "其他选项（JSON，可不填）",
+    "Programs use the same service as JSON: send an API token as Authorization: Bearer (an admin makes one under Accounts); add ?lang=zh for messages in Chinese.":
+        "程序可以用 JSON 使用同样的服务：请求时带上接口令牌（Authorization: Bearer，管理员在「账号」里创建）；查询参数加上 \"lang\"=\"zh\" 即得到中文说明。",
+    "The OpenAPI description (JSON, for programs)": "OpenAPI 描述（JSON，给程序读取）",
+    "Method": "方法",
+    "Nested tables and dotted names both work:": "可以用嵌套的表，也可以用点号连接的名字：",
+    "Path": "地址",
+    "What it does": "作用",
 }
 """Chinese for every message id; English is the id itself."""
 ZH.update(PDF_ZH)
@@ -540,6 +555,11 @@ def api_language() -> Lang:
         if primary in LANGUAGES:
             return Lang(primary)
     return Lang.EN
+
+
+def request_language() -> Lang:
+    """The language of this response: an API path's (`api_language`), else the page's."""
+    return api_language() if request.path.startswith("/api/") else Lang(g.get("lang") or current_language())
 
 
 def page_language() -> Lang:

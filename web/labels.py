@@ -7,6 +7,9 @@ term with an English gloss, so a reviewer learns the word the players use.
 """
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from flask import Flask, g
 
 from audit import rulebook
@@ -120,9 +123,34 @@ def signed_difference(computed: object, claimed: object) -> str:
     return f"+{value}" if value > 0 else str(value)
 
 
+def json_text(text: str | None) -> Any:
+    """A value stored as JSON text (a revision diff's entry, an option's value) parsed back, so a
+    template can tell it in words; text that is not JSON stays the text."""
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def is_tiles(value: Any) -> bool:
+    """Whether a value is a list of tile codes (a hand, the wall): shown as tiles, not as JSON."""
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) and v in CODES for v in value)
+
+
+def parameter_value(name: str, value: Any, language: str | None = None) -> str:
+    """A parameter's value in words (parameters.toml `.values`: `只烧这一杠`), else as it is."""
+    words = rulebook.parameters().get(name, {}).get("values", {}).get(str(value))
+    return str(words[language or g.get("lang", DEFAULT_LANGUAGE)]) if words else str(value)
+
+
 def init_app(app: Flask) -> None:
     """Make the labels template globals."""
+    app.jinja_env.filters["json_text"] = json_text
+    app.jinja_env.tests["tiles"] = is_tiles
     app.jinja_env.globals.update(rule_label=rule_label, rule_text=rule_text, marker_label=marker_label,
                                  rule_words=rule_words, dispute_text=dispute_text, tile_name=tile_name, term_words=term_words, profile_title=profile_title,
                                  suit_label=suit_label, reading_label=reading_label,
-                                 difference_heading=difference_heading, signed_difference=signed_difference)
+                                 difference_heading=difference_heading, signed_difference=signed_difference,
+                                 parameter_value=parameter_value)

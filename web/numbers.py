@@ -21,7 +21,7 @@ from marshmallow import ValidationError, fields
 from werkzeug.routing import BaseConverter, ValidationError as RouteMismatch
 
 from audit.numtext import NumberProblem, parse_number
-from web.errors import ApiError
+from web.errors import ApiError, bad_fields
 from web.i18n import message_text
 
 ROW_ID_MAX = 2**63 - 1
@@ -152,7 +152,10 @@ def first_code(messages: Any) -> str | None:
 def query_error(exc: ValidationError, default: str = "bad_query") -> ApiError:
     """The 400 of a query string, form or body its schema refused: every message under its field,
     all in `message`, the code of a number's problem (else `default`)."""
-    return ApiError(400, _summary(exc.messages), exc.messages, error_code=first_code(exc.messages) or default)
+    code = first_code(exc.messages)
+    if code is None:  # no number's problem: marshmallow's own messages, told in the request's language
+        return bad_fields("bad_query" if default == "bad_query" else "bad_body", exc.messages)
+    return ApiError(400, _summary(exc.messages), exc.messages, error_code=code)
 
 
 def _summary(messages: Any) -> str:

@@ -21,6 +21,7 @@ from records.rows import VERDICTS
 from web.auth import READERS, requires, scope_query
 from web.charts import Bar, Series, bar_chart_svg
 from web.db import get_store
+from web.errors import fail
 from web.i18n import gettext as _
 from web.pdf.typeset import pdf_response
 from web.views import parse_list_query
@@ -80,7 +81,7 @@ def overview_query() -> tuple[RecordQuery, dict[str, str], str]:
     args = {key: value for key, value in request.args.items() if key in FILTERS and value}
     focus = request.args.get("focus") or DEFAULT_FOCUS
     if rulebook.section_of(focus) != focus or focus not in rulebook.SECTION_NAMES_ZH:
-        abort(400, f"focus: not a rulebook section: {focus!r} (e.g. R8)")
+        raise fail(400, "not_a_section", field="focus", value=focus)
     return scope_query(parse_list_query(args)), args, focus
 
 

@@ -17,8 +17,11 @@ from records.security import UPLOADER
 from web.auth import API_READERS, READERS, current_account, requires
 from web.db import get_store
 from web.dispute_schemas import ReceiptPageSchema, ReceiptQuerySchema
-from web.errors import ApiError
+from web.errors import ApiError, bad_fields
+from web.i18n import page_language
 from web.numbers import query_error
+from web.uploads import localized_error
+from web.views import first_messages
 
 bp = Blueprint("receipts", __name__)
 
@@ -59,4 +62,11 @@ def receipts_page() -> ResponseReturnValue:
     query = receipt_query()
     page = receipts.find(get_store().db, query)
     args = {key: value for key, value in request.args.items() if key not in ("page", "lang", "outcome") and value}
-    return render_template("receipts.html", page=page, query=query, outcomes=receipts.OUTCOMES, args=args)
+    return render_template("receipts.html", page=page, query=query, outcomes=receipts.OUTCOMES, args=args,
+                           error_text=lambda source, error: _error_text(source, error))
+
+
+def _error_text(source: str, error: dict[str, Any]) -> str:
+    """A receipt's error in the page's language, without the place (the row shows it)."""
+    shown = localized_error(source, error, page_language())
+    return str(shown.get("text") or shown["message"])

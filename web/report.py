@@ -13,6 +13,8 @@ from records.revision_diff import revision_diff
 from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
+from web import whatif_fields
+from web.errors import fail
 from web.i18n import page_language
 from web.pdf.record import record_pdf_html
 from web.pdf.typeset import pdf_response
@@ -46,9 +48,12 @@ def what_if(record_id: int) -> ResponseReturnValue:
     profiles = engine.profiles()
     profile = request.args.get("profile") or None
     if profile is not None and profile not in profiles:
-        abort(400, f"profile: unknown profile {profile!r}; known: {', '.join(profiles)}")
-    options_text = request.args.get("options", "")
-    options = form_options(options_text)
+        raise fail(400, "unknown_profile", field="profile", profile=profile, known=list(profiles))
+    options = form_options(request.args.get("options", ""))
+    base = profile or detail.get("profile")
+    if base in profiles and any(key.startswith(whatif_fields.PREFIX) for key in request.args):
+        options = whatif_fields.form_options(request.args, base, options)
+    options_text = whatif_fields.options_json(options)
     problem = option_problem(record_id, profile, options)
     if problem is not None:  # shown with the form, nothing run (web.safe_audit)
         return render_template("whatif_refused.html", record=detail, problem=problem, profiles=profiles,
@@ -75,7 +80,7 @@ def revision_diff_page(record_id: int) -> ResponseReturnValue:
     if other_text:
         other_id = require_number(other_text, "with")
         if other_id not in {r["id"] for r in revisions}:
-            abort(400, f"with: {other_text!r} is not the record id of a revision of game {record['game_id']}")
+            raise fail(400, "not_a_revision", field="with", value=other_text, game=record["game_id"])
     else:
         current = next((r for r in revisions if r["is_current"]), revisions[-1])
         earlier = [r for r in revisions if r["revision"] < record["revision"]]

@@ -17,7 +17,7 @@ from audit.catalogue import Lang
 from audit.option_check import OptionProblem, check
 from records.pipeline import OptionsRefused
 from web.db import get_store
-from web.errors import ApiError
+from web.errors import ApiError, error_text
 
 REASON_LIMIT = 1000
 """Longest reason for storing a re-audit, in characters."""
@@ -32,9 +32,9 @@ def option_problem(record_id: int, profile: str | None, options: Any) -> OptionP
 def option_error(problem: OptionProblem, lang: Lang) -> ApiError:
     """The 400 of a refused option: its path and message, and every known parameter."""
     message = problem.message(lang)
-    known = ", ".join(problem.known)
-    return ApiError(400, f"{problem.path}: {message} (code {problem.code}); known parameters: {known}",
-                    {problem.path: [message], "known": list(problem.known)})
+    text = error_text("option_refused", lang, path=problem.path, message=message, problem=problem.code,
+                      known=", ".join(problem.known), count=len(problem.known))
+    return ApiError(400, text, {problem.path: [message], "known": list(problem.known)}, error_code="option_refused")
 
 
 def check_options(record_id: int, profile: str | None, options: Any, lang: Lang) -> None:

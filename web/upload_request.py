@@ -14,7 +14,8 @@ from records.rows import identity, sha256
 from web.auth import account_name, check_upload_platform, upload_label
 from web.db import get_pipeline, get_store, ingest_limits, validators
 from web.errors import ApiError
-from web.uploads import OK_STATUSES, keep_receipts, store_batches
+from web.i18n import request_language
+from web.uploads import OK_STATUSES, keep_receipts, localized, store_batches
 
 BODY_TYPES = {
     "application/json": "body.json",
@@ -72,7 +73,7 @@ def read_files(files: list[tuple[str, bytes]]) -> list[Batch]:
     for name, data in files:
         batch = read_upload(name, data, limits=limits, validators=checks, records_before=seen)
         if batch.refused is not None:
-            raise ApiError(413, batch.refused.describe())
+            raise ApiError(413, batch.refused.describe(request_language()))
         seen += batch.records
         batches.append(batch)
     check_upload_platform([(hand.origin.label(), identity(hand.doc)[0])
@@ -94,4 +95,4 @@ def run_upload(files: list[tuple[str, bytes]]) -> list[dict[str, Any]]:
     results = store_batches(get_pipeline(), batches, uploader=uploader(), actor=account_name())
     if not results:
         abort(400, "the upload holds no hand: every file was empty")
-    return results
+    return localized(results, request_language())

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from records import receipts
+from audit.catalogue import Lang
+from records import problem_words, receipts
 from records.ingest import Batch, Limits, Problem, Unit, Validators, read_upload
 from records.pipeline import Pipeline
 from records.rows import now
@@ -106,7 +107,8 @@ def _slots(batches: list[Batch]) -> list[Slot]:
 def _unit_lines(unit: Unit, items: list[Stored] | str) -> list[dict[str, Any]]:
     """The lines of one unit's hands: stored, or all refused by the store."""
     if isinstance(items, str):
-        return [_problem_result(Problem(hand.origin, "store", items)) for hand in unit.hands]
+        return [_problem_result(Problem(hand.origin, "store", items, problem="store_failed", params={"error": items}))
+                for hand in unit.hands]
     return [stored_line(stored) for stored in items]
 
 
@@ -133,6 +135,23 @@ def totals(results: Iterable[dict[str, Any]]) -> dict[str, int]:
             status = "failed"
         counts[status if status in counts else "rejected"] += 1
     return counts
+
+
+def localized(results: list[dict[str, Any]], lang: Lang | str) -> list[dict[str, Any]]:
+    """Result lines whose error messages speak `lang`, the place kept exactly (`records.problem_words`)."""
+    return [{**result, "errors": [localized_error(result["source"], error, lang) for error in result["errors"]]}
+            for result in results]
+
+
+def localized_error(source: str, error: dict[str, Any], lang: Lang | str) -> dict[str, Any]:
+    """One error of a result line (or a receipt) in `lang`; one without a problem code keeps its message.
+    `text` is what is wrong without the place, for a page that shows the place beside it."""
+    if not error.get("problem"):
+        return error
+    params = error.get("params") or {}
+    message = problem_words.describe(source, error["problem"], params, lang, line=error.get("line"),
+                                     column=error.get("column"), path=error.get("path"), fallback=error["message"])
+    return {**error, "message": message, "text": problem_words.message(error["problem"], params, lang, error["message"])}
 
 
 def _problem_result(problem: Problem) -> dict[str, Any]:

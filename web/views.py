@@ -21,7 +21,10 @@ from records.store import Store
 from web.api_schemas import ListQuerySchema
 from web.auth import account_name, visible
 from web.db import get_access_db, get_pipeline, get_store
-from web.errors import ApiError
+from records import problem_words
+from records.ingest import json_refusal
+from web.errors import ApiError, bad_fields, fail
+from web.i18n import request_language
 from web.numbers import query_error
 from web.safe_audit import check_options, refused_error
 
@@ -31,9 +34,9 @@ def find_record(store: Store, record_id: int) -> dict[str, Any]:
     try:
         record = store.record(record_id)
     except UnknownRecord:
-        abort(404, f"record {record_id} does not exist")
+        raise fail(404, "record_missing", id=record_id)
     if not visible(record):
-        abort(404, f"record {record_id} does not exist")
+        raise fail(404, "record_missing", id=record_id)
     return record
 
 
@@ -97,7 +100,13 @@ def strict_json(data: bytes | str, what: str) -> Any:
         message = exc.message
         if exc.line is not None:
             message = f"not valid JSON (line {exc.line}, column {exc.column}: {message.removeprefix('malformed JSON: ')})"
-        raise ApiError(400, f"{where}: {message}", {where: [message]}) from exc
+        lang = request_language()
+        reason = message
+        if lang is not Lang.EN:  # the upload's words for the same refusal (records/problems.toml)
+            reason = problem_words.message(*json_refusal(exc), lang, message)
+            if exc.line is not None:
+                reason += problem_words.where("", exc.line, exc.column, None, lang)
+        raise fail(400, "not_json", {where: [reason]}, where=where, reason=reason) from exc
 
 
 def form_options(text: str) -> dict[str, Any] | None:
@@ -106,7 +115,7 @@ def form_options(text: str) -> dict[str, Any] | None:
         return None
     options = strict_json(text, "options")
     if not isinstance(options, dict):
-        abort(400, "options: must be a JSON object")
+        raise fail(400, "options_not_object", field="options")
     return options
 
 

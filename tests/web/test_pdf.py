@@ -280,7 +280,7 @@ def test_overview_pdf(client: FlaskClient, upload: Upload, tmp_path: Path) -> No
 
 def test_pdf_of_an_unknown_record_is_404(client: FlaskClient) -> None:
     response = client.get("/records/4242.pdf")
-    assert response.status_code == 404 and "record 4242 does not exist" in response.get_data(as_text=True)
+    assert response.status_code == 404 and 'data-code="record_missing"' in response.get_data(as_text=True)
 
 
 @needs_poppler

@@ -14,6 +14,8 @@ from markupsafe import escape
 from audit import rulebook
 from audit.api import trace_record
 from audit.catalogue import render_finding, render_note
+from audit.tiles import zh_name
+from web.labels import profile_title
 from audit.views import Marker, MarkerKind
 from web.labels import marker_label
 from tests.conftest import ROOT
@@ -166,7 +168,7 @@ def test_report_follows_a_reaudit_under_another_profile(client: FlaskClient, upl
 def test_unknown_record_pages_are_404(client: FlaskClient) -> None:
     for url in ("/records/999", "/records/999/whatif", "/records/999.pdf"):
         response = client.get(url)
-        assert response.status_code == 404 and "record 999 does not exist" in response.get_data(as_text=True)
+        assert response.status_code == 404 and 'data-code="record_missing"' in response.get_data(as_text=True)
 
 
 def test_report_routes_need_an_account(anon_client: FlaskClient) -> None:
@@ -184,10 +186,11 @@ def test_what_if_compares_without_storing(client: FlaskClient, upload: Upload) -
     html = page(client, f"/records/{record_id}/whatif", profile="cuocuo")
     assert client.get(f"/api/records/{record_id}/audits").get_json() == before
     compare = html[html.index('class="compare"'):html.index('class="compare-columns"')]
-    assert "weile" in compare and "cuocuo" in compare and compare.count('class="differs"') >= 2
+    assert profile_title("weile", "zh") in compare and profile_title("cuocuo", "zh") in compare
+    assert compare.count('class="differs"') >= 2
     assert "结算核对 R15.1" in html and "鸡 R11.5" in html  # findings of both audits, rules in Chinese
     assert 'name="csrf_token"' in html and 'value="cuocuo"' in html  # the form that stores it
-    assert html.count("下局庄家") == 1 and "6s" in compare and "9s" in compare
+    assert compare.count("下局庄家") == 1 and zh_name("6s") in compare and zh_name("9s") in compare  # the flip as tiles
 
 
 def test_what_if_with_options(client: FlaskClient, upload: Upload) -> None:
@@ -197,9 +200,9 @@ def test_what_if_with_options(client: FlaskClient, upload: Upload) -> None:
 
 
 @pytest.mark.parametrize("query, fragment", [
-    ({"profile": "mars"}, "profile: unknown profile &#39;mars&#39;"),
-    ({"options": "{oops"}, "options: not valid JSON (line 1, column 2"),
-    ({"options": "[1]"}, "options: must be a JSON object"),
+    ({"profile": "mars"}, 'data-code="unknown_profile"'),
+    ({"options": "{oops"}, 'data-code="not_json"'),
+    ({"options": "[1]"}, 'data-code="options_not_object"'),
 ])
 def test_what_if_bad_input_is_a_400(client: FlaskClient, upload: Upload, query: dict[str, str],
                                     fragment: str) -> None:

@@ -14,10 +14,15 @@ def test_form_options_are_empty_or_a_json_object(app: Flask) -> None:
     with app.test_request_context("/"):
         assert form_options("  \n") is None
         assert form_options('{"chicken.normal": 2}') == {"chicken.normal": 2}
+        with pytest.raises(ApiError) as refused:
+            form_options("{oops")
+        assert refused.value.error_code == "not_json" and list(refused.value.details) == ["options"]
+    with app.test_request_context("/?lang=en"):
         with pytest.raises(ApiError, match="line 1, column 2"):
             form_options("{oops")
-        with pytest.raises(BadRequest, match="must be a JSON object"):
+        with pytest.raises(ApiError) as not_object:
             form_options("[1]")
+        assert not_object.value.error_code == "options_not_object" and not_object.value.code == 400
 
 
 def test_list_query_reads_the_filters_and_names_a_bad_one(app: Flask) -> None:
@@ -36,6 +41,7 @@ def test_marshmallow_messages_in_one_line() -> None:
 
 
 def test_an_unknown_record_is_a_404_naming_it(app: Flask) -> None:
-    with app.test_request_context("/"):
-        with pytest.raises(NotFound, match="record 7 does not exist"):
+    with app.test_request_context("/?lang=en"):
+        with pytest.raises(ApiError, match="record 7 does not exist") as missing:
             find_record(get_store(), 7)
+        assert missing.value.error_code == "record_missing" and missing.value.code == 404

@@ -1,0 +1,96 @@
+"""Every page at 390 px (issue 23, point 5): a phone shows the page without sideways scrolling of
+the page itself (a table may scroll inside its own box), and its tiles and chart labels stay
+readable. Headless Chromium driven by Playwright opens every page of the URL map with sample data
+behind it (tests/web/site.py, the same walk as the Chinese-everywhere test) in Chinese; a
+screenshot of each is kept in tests/artifacts/phone-*.png."""
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from app import create_app
+from kit.build import build_kit, write_kit
+from tests.conftest import ROOT, app_config
+from tests.web.serving import serving
+from tests.web.site import Site, build_site, page_urls
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (Debian package `chromium`)")
+ARTIFACTS = ROOT / "tests" / "artifacts"
+WIDTH = 390
+MIN_TILE_PX = 16
+"""The narrowest a tile of the before/after pictures may be on a phone (issue 23.5: they were about 7).
+Tiles written inline in a sentence are drawn at the text's size (about 15 px) and are not counted."""
+MIN_LABEL_PX = 9
+"""The smallest chart label, in CSS pixels as drawn (the labels were about 6)."""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Site, str]]:
+    folder = tmp_path_factory.mktemp("phone-site")
+    write_kit(build_kit("cuocuo", {}, cases=32, seed=5, min_count=1), folder / "kits" / "cuocuo-5")
+    app = create_app(app_config(folder, CONFORMANCE_KITS=str(folder / "kits")))
+    built = build_site(app, folder / "kits")
+    with serving(app, built.client) as url:
+        yield built, url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        chrome = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield chrome
+        finally:
+            chrome.close()
+
+
+WIDE = """width => Array.from(document.querySelectorAll('body *'))
+    .filter(e => e.offsetParent !== null && e.getBoundingClientRect().width > 0)
+    .filter(e => !Array.from(document.querySelectorAll('*')).some(s => s !== e && s.contains(e)
+        && ['auto', 'scroll'].includes(getComputedStyle(s).overflowX)))
+    .filter(e => e.getBoundingClientRect().right > width + 0.5)
+    .map(e => e.tagName.toLowerCase() + (e.className && typeof e.className === 'string' ? '.' + e.className : ''))
+    .slice(0, 8)"""
+"""Elements that reach past the screen's right edge and are not inside a box that scrolls."""
+
+TILES = """() => Array.from(document.querySelectorAll('.before-after svg use[href^="#zj-"]'))
+    .filter(e => e.getBoundingClientRect().width > 0 && e.closest('svg').getBoundingClientRect().height > 0)
+    .map(e => e.getBoundingClientRect().width)"""
+
+LABELS = """() => Array.from(document.querySelectorAll('svg.chart-svg text'))
+    .map(t => t.getBoundingClientRect().height).filter(h => h > 0)"""
+
+
+def slug(url: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", url).strip("-") or "root"
+
+
+def test_every_page_fits_a_phone(site: tuple[Site, str], browser: Any) -> None:
+    built, base = site
+    ARTIFACTS.mkdir(exist_ok=True)
+    context = browser.new_context(viewport={"width": WIDTH, "height": 844}, device_scale_factor=1)
+    overflowing: dict[str, Any] = {}
+    small: dict[str, Any] = {}
+    for url in page_urls(built):
+        page = context.new_page()
+        page.goto(base + url + ("&" if "?" in url else "?") + "lang=zh")
+        page.wait_for_load_state("load")
+        page.screenshot(path=str(ARTIFACTS / f"phone-{slug(url)}.png"), full_page=True)
+        scroll = page.evaluate("document.scrollingElement.scrollWidth")
+        if scroll > WIDTH:
+            overflowing[url] = (scroll, page.evaluate(WIDE, WIDTH))
+        tiles = [w for w in page.evaluate(TILES) if w < MIN_TILE_PX]
+        labels = [h for h in page.evaluate(LABELS) if h < MIN_LABEL_PX]
+        if tiles or labels:
+            small[url] = {"tiles": len(tiles), "smallest tile": min(tiles, default=None), "labels": len(labels),
+                          "smallest label": min(labels, default=None)}
+        page.close()
+    context.close()
+    assert not overflowing, "\n".join(f"{url}: {found}" for url, found in overflowing.items())
+    assert not small, "\n".join(f"{url}: {found}" for url, found in small.items())

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NamedTuple
 
+from audit.numtext import is_digits
 from audit.kinds import EventType
 from audit.views import MeldView, StepView, Trace
 
@@ -346,7 +347,7 @@ def opening_position(view: TableView, requested: Any) -> int:
     hand has it, else the first step with a finding (as the viewer opens), else the deal."""
     if isinstance(requested, str):
         text = requested.strip()
-        index = -1 if text == "deal" else (int(text) if text.lstrip("-").isdigit() else None)
+        index = -1 if text == "deal" else (int(text) if is_digits(text.removeprefix("-")) and len(text) < 19 else None)
         found = view.position_of(index) if index is not None else None
         if found is not None:
             return found

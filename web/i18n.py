@@ -439,6 +439,8 @@ ZH: dict[str, str] = {
     "case decided": "案件裁定",
     "case closed": "结案",
     "case reopened": "案件重新打开",
+    "conformance run": "一致性检查",
+    "engine failed": "审计引擎出错",
     "These options cannot be used; nothing was audited or stored.": "这些选项无法使用；没有审计，也没有保存任何内容。",
     "Parameters this profile knows (%(count)s)": "本规则方案可设的参数（%(count)s 个）",
     "Nested tables and dotted names both work: %(nested)s or %(dotted)s.":
@@ -511,10 +513,10 @@ ZH: dict[str, str] = {
     "%(count)s events are the same in both, in the same order.": "两版中有 %(count)s 个事件相同，顺序一致。",
     "Result entries": "结算条目",
     # the number reader (web/numbers.py)
-    "%(field)s: required, a whole number from %(low)s to %(high)s": "%(field)s：必填，应为 %(low)s 到 %(high)s 之间的整数",
+    "%(field)s: required, a whole number from %(low)s to %(high)s": "\"%(field)s\"：必填，应为 %(low)s 到 %(high)s 之间的整数",
     "%(field)s: %(got)s is not a whole number written in the digits 0-9 (from %(low)s to %(high)s)":
-        "%(field)s：%(got)s 不是用数字 0-9 写的整数（应为 %(low)s 到 %(high)s）",
-    "%(field)s: %(got)s is outside %(low)s to %(high)s": "%(field)s：%(got)s 超出 %(low)s 到 %(high)s 的范围",
+        "\"%(field)s\"：%(got)s 不是用数字 0-9 写的整数（应为 %(low)s 到 %(high)s）",
+    "%(field)s: %(got)s is outside %(low)s to %(high)s": "\"%(field)s\"：%(got)s 超出 %(low)s 到 %(high)s 的范围",
     # issue 23, point 1: the trail's own words
     "system": "系统",
     "json": "JSON 格式", "encoding": "编码", "format": "文件类型", "limit": "超限", "junk": "无关文件", "archive": "压缩包",

@@ -7,11 +7,11 @@ term with an English gloss, so a reviewer learns the word the players use.
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Flask, g
 
+from audit import jsontext
 from audit import rulebook
 from audit.catalogue import render_value
 from report import dispute
@@ -129,8 +129,8 @@ def json_text(text: str | None) -> Any:
     if text is None:
         return None
     try:
-        return json.loads(text)
-    except ValueError:
+        return jsontext.loads(text)
+    except ValueError:  # JsonTextError is one
         return text
 
 

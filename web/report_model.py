@@ -22,6 +22,7 @@ from report.match import HandInput, match_view, running_totals
 from report.model import ReportModel, build_report, key_steps, record_result, whatif_side
 from report.table import TableView, opening_position, table_view
 from records.store import Store
+from web.numbers import read_number
 from web.db import get_store
 from web.i18n import gettext as _
 from web.i18n import page_language, seat_words
@@ -72,8 +73,7 @@ def table_context(detail: dict[str, Any], model: ReportModel) -> dict[str, Any]:
                       chicken_lines=model.chicken_lines, settled=model.settled, before=before)
     if view is None:
         return {"table": None}
-    seat_text = request.args.get("seat", "")
-    perspective = int(seat_text) if seat_text.isdigit() and int(seat_text) < view.seats else 0
+    perspective = read_number(request.args.get("seat"), "seat", low=0, high=view.seats - 1) or 0
     words = panel_words([seat_words(seat, detail.get("seats") or ()) for seat in range(view.seats)])
     drawn: dict[int, Markup] = {}
 

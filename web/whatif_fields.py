@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Flask, g
 
+from audit import jsontext
 from audit.profiles import load_profile, to_data
 from audit.rulebook import parameters
 
@@ -135,7 +136,7 @@ def page_fields(profile: str | None, options_text: str | None) -> list[OptionFie
     if not profile:
         return []
     try:
-        options = json.loads(options_text) if options_text else None
+        options = jsontext.loads(options_text) if options_text else None
         return option_fields(profile, options if isinstance(options, dict) else None, g.get("lang", "zh"))
     except Exception:  # an unknown profile or unreadable options: the JSON box alone, as before
         return []

@@ -111,9 +111,11 @@ def build_site(app: Flask, kits: Any = None) -> Site:
             with store.atomic():
                 accounts.create_token(account.id, label="手机", created_by="admin", stamp="2026-12-02T00:00:00Z")
             account_ids = [row["id"] for row in store.db["accounts"].rows]
+            match_ids = [row["id"] for row in store.db["matches"].rows]
         finally:
             store.close()
-    site.values = {"record_id": ids, "case_id": [case_id], "account_id": account_ids}
+    assert match_ids, "the samples hold a match (illegal-match-dealer)"
+    site.values = {"record_id": ids, "case_id": [case_id], "account_id": account_ids, "match_id": match_ids}
     if kits is not None:
         site.values["run_id"] = _conformance_runs(client, kits, site.data)
         site.values["base_id"] = site.values["run_id"][:1]

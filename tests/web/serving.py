@@ -2,11 +2,13 @@
 logged-in client's session cookie (Chromium cannot log in by itself): shared by the browser tests."""
 from __future__ import annotations
 
+import shutil
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.serving import make_server
@@ -31,3 +33,19 @@ def serving(app: Flask, client: FlaskClient) -> Iterator[str]:
     finally:
         server.shutdown()
         thread.join(timeout=10)
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+"""Debian's Chromium (scripts/install-system.sh), driven by Playwright without `playwright install`."""
+
+
+@contextmanager
+def headless_chromium() -> Iterator[Any]:
+    """A headless Chromium for a browser test's fixture (the test is skipped without Playwright)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        chrome = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield chrome
+        finally:
+            chrome.close()

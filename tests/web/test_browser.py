@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,9 +16,8 @@ from flask import Flask
 
 from audit.rulebook import rule_text
 from tests.conftest import ROOT, login
-from tests.web.serving import serving
+from tests.web.serving import CHROMIUM, headless_chromium, serving
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (Debian package `chromium`; "
                                                          "run scripts/install-system.sh)")
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -99,13 +97,8 @@ def site(app: Flask) -> Iterator[tuple[str, dict[str, int]]]:
 @pytest.fixture
 def browser() -> Iterator[Any]:
     """Debian's Chromium driven by Playwright (no `playwright install`)."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        chrome = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield chrome
-        finally:
-            chrome.close()
+    with headless_chromium() as chrome:
+        yield chrome
 
 
 def open_page(browser: Any, url: str, width: int = 1400, script: bool = True) -> Any:

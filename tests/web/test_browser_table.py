@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 
 from tests.conftest import ROOT, login
-from tests.web.serving import serving
+from tests.web.serving import headless_chromium, serving
 from tests.web.test_browser import ARTIFACTS, CHROMIUM, open_page
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (Debian package `chromium`)")
@@ -32,13 +32,8 @@ def site(app: Flask) -> Iterator[tuple[str, dict[str, list[int]]]]:
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        chrome = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield chrome
-        finally:
-            chrome.close()
+    with headless_chromium() as chrome:
+        yield chrome
 
 
 VISIBLE_WIDTHS = "ts => ts.filter(t => t.getClientRects().length).map(t => t.getBoundingClientRect().width)"

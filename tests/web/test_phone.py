@@ -6,7 +6,6 @@ screenshot of each is kept in tests/artifacts/phone-*.png."""
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,10 +14,9 @@ import pytest
 from app import create_app
 from kit.build import build_kit, write_kit
 from tests.conftest import ROOT, app_config
-from tests.web.serving import serving
+from tests.web.serving import CHROMIUM, headless_chromium, serving
 from tests.web.site import Site, build_site, page_urls
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (Debian package `chromium`)")
 ARTIFACTS = ROOT / "tests" / "artifacts"
 WIDTH = 390
@@ -41,13 +39,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Site, str]]
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        chrome = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield chrome
-        finally:
-            chrome.close()
+    with headless_chromium() as chrome:
+        yield chrome
 
 
 WIDE = """width => Array.from(document.querySelectorAll('body *'))

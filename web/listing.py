@@ -7,6 +7,9 @@ platform speak of; the list sorts by the same instant in UTC (`played_utc`), so
 +08:00 and Z rows interleave correctly. Service timestamps (uploads, receipts,
 the trail) are UTC and say so, except beside a record: on its page and its case they are shown
 in the record's own offset (`local_time(stamp, record.played_at)`), the clock its players read.
+A record's PDF follows the same rule (templates/pdf/summary.html: played, audited, exported and
+decided times at the record's offset). In Chinese the zone is written the same way
+(`UTC+08:00`), not 北京时间: a record may carry any offset, and one spelling serves all.
 """
 from __future__ import annotations
 

@@ -30,6 +30,8 @@ from web.pdf.contents import drawn_steps
 from report.model import key_steps
 from tests.conftest import ROOT
 from tests.helpers import sample_players
+from tests.web.english import ALLOWED
+from web.listing import local_time
 
 Upload = Callable[..., Any]
 needs_poppler = pytest.mark.skipif(any(shutil.which(tool) is None for tool in ("pdftotext", "pdfinfo", "pdffonts")),
@@ -188,10 +190,13 @@ def test_the_first_page_says_what_it_is_evidence_of(client: FlaskClient, upload:
     before = client.get(f"/api/records/{record_id}/trail").get_json()
     path = pdf_of(client, f"/records/{record_id}.pdf", tmp_path)
     first, *rest = page_texts(path)
-    assert row["engine_version"] in first and f"第 {row['id']} 号" in first and row["created_at"] in first
+    played = detail["played_at"]  # every time on the sheet is on the players' clock, its offset named
+    assert row["engine_version"] in first and f"第 {row['id']} 号" in first
+    assert local_time(row["created_at"], played) in first and "UTC+08:00" in first
     assert detail["sha256"] in first and "案件" not in first  # no note, no case
-    exported = re.search(r"导出时间\s+(\S+)", first)
-    assert exported and before[0]["at"] < exported[1] <= client.get(f"/api/records/{record_id}/trail").get_json()[0]["at"]
+    exported = re.search(r"导出时间\s+(\S+ \S+) UTC\+08:00", first)
+    after = client.get(f"/api/records/{record_id}/trail").get_json()[0]["at"]
+    assert exported and local_time(before[0]["at"], played)[:19] <= exported[1] <= local_time(after, played)[:19]
     assert not any(detail["sha256"] in page for page in rest)
 
     for case, decision in (("2026-0042", "open"), (None, "confirmed")):  # the latest case number and decision
@@ -213,8 +218,8 @@ def test_the_chinese_pdf_has_no_english(client: FlaskClient, upload: Upload, tmp
     detail = client.get(f"/api/records/{record_id}").get_json()
     data = " ".join([detail["game_id"], detail["platform"] or "", detail["client"] or "", detail["sha256"],
                      *(f"{s['name']} {s['player_id']}" for s in detail["seats"])])
-    words = set(re.findall(r"[A-Za-z]{2,}", text)) - set(re.findall(r"[A-Za-z]{2,}", data)) - {"SHA"}
-    assert words == set()  # only the record's own names (game, platform, players) are in Latin letters
+    words = set(re.findall(r"[A-Za-z]{2,}", text)) - set(re.findall(r"[A-Za-z]{2,}", data)) - {"SHA"} - ALLOWED
+    assert words == set()  # only the record's own names and the pages' allowed words (UTC) are in Latin letters
     english = text_of(pdf_of(client, f"/records/{record_id}.pdf", tmp_path, lang="en"))
     assert "Dispute summary" in english and "The whole hand" in english
     for finding in audit_of(client, record_id)["findings"]:

@@ -19,6 +19,7 @@ from records.queries import RecordQuery
 from records.store import Store
 from web.db import ingest_limits, validators
 from web.errors import ApiError, fail, refused_upload
+from web.i18n import request_language
 from web.numbers import number_error
 
 DEFAULT_MAX = 2000
@@ -55,7 +56,7 @@ def uploaded(files: list[tuple[str, bytes]]) -> Chosen:
         if batch.refused is not None:
             raise refused_upload(batch.refused)
         seen += batch.records
-        out.problems += [p.describe() for p in batch.problems]
+        out.problems += [p.describe(request_language()) for p in batch.problems]
         out.records += [(hand.origin.label(), hand.doc) for unit in batch.units for hand in unit.hands]
     if len(out.records) > max_records():
         raise _over(len(out.records))

@@ -9,6 +9,7 @@ import ast
 import pytest
 
 from tests.conftest import ROOT
+from web.errors import words
 
 MESSAGE_ARGUMENT = {"abort": (1, "description"), "ApiError": (1, "message"), "error_response": (2, "message")}
 """The calls that answer a refusal, and where each takes its message (position, keyword)."""
@@ -112,3 +113,27 @@ def test_no_refusal_of_the_web_layer_writes_its_own_words() -> None:
 def test_the_reader_tells_written_words_from_a_catalogue_s(source: str, caught: bool | str) -> None:
     where = caught if isinstance(caught, str) else "probe.py:1"
     assert refusals_with_their_own_words(source, "probe.py") == ([where] if caught else [])
+
+
+CODE_ARGUMENT = {"fail": 1, "error_text": 0, "NoteError": 2, "ConformanceError": 2, "AuditFailed": 1}
+"""The calls that name a code of web/errors.toml, and the position of the code."""
+
+
+def codes_named(source: str) -> set[str]:
+    """The literal codes a module names to `fail`, `error_text` or a coded lower-layer refusal."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and _called(node) in CODE_ARGUMENT:
+            position = CODE_ARGUMENT[_called(node) or ""]
+            code = node.args[position] if len(node.args) > position else None
+            if isinstance(code, ast.Constant):
+                found.add(str(code.value))
+    return found
+
+
+def test_every_code_named_has_words_in_both_languages() -> None:
+    files = [*sorted((ROOT / "web").rglob("*.py")), *(ROOT / "records" / f for f in ("trail.py", "conformance.py",
+                                                                                    "pipeline.py"))]
+    named = set().union(*(codes_named(path.read_text(encoding="utf-8")) for path in files))
+    assert {"login_required", "csrf_refused", "note_text_missing", "kit_missing", "engine_failed"} <= named
+    assert named - set(words()) == set()

@@ -28,11 +28,15 @@ from records.db import atomic
 
 
 class ConformanceError(ValueError):
-    """A run that cannot be made (unknown kit, bad field); `field` names what to fix."""
+    """A run that cannot be made (unknown kit, bad field): `field` names what to fix, `code` is the
+    stable name of the refusal (the web layer words it in the asker's language, web/errors.toml)
+    and `params` its values; the message is the English."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message: str, code: str, **params: Any) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
+        self.code = code
+        self.params = params
 
 
 @dataclass(frozen=True)
@@ -70,20 +74,21 @@ def list_kits(folder: Path) -> list[KitInfo]:
 def open_kit(folder: Path, name: str) -> Kit:
     """The kit `name` under `folder`; ConformanceError when there is none such."""
     if not name or "/" in name or "\\" in name or name.startswith("."):
-        raise ConformanceError("kit", f"{name!r} is not a kit name")
+        raise ConformanceError("kit", f"{name!r} is not a kit name", "kit_name_bad", name=name)
     try:
         return load_kit(folder / name)
     except CheckError:
-        raise ConformanceError("kit", f"no kit {name!r}; available: "
-                               f"{', '.join(k.name for k in list_kits(folder)) or 'none'}") from None
+        available = [k.name for k in list_kits(folder)]
+        raise ConformanceError("kit", f"no kit {name!r}; available: {', '.join(available) or 'none'}",
+                               "kit_missing", name=name, available=available) from None
 
 
 def _text(value: Any, field: str, limit: int = 200) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ConformanceError(field, "required")
+        raise ConformanceError(field, "required", "required")
     value = value.strip()
     if len(value) > limit:
-        raise ConformanceError(field, f"at most {limit} characters")
+        raise ConformanceError(field, f"at most {limit} characters", "too_long", limit=limit)
     return value
 
 
@@ -97,7 +102,8 @@ def submit(db: Database, folder: Path, *, kit_name: str, platform: str, client_v
     try:
         text = answers.decode("utf-8-sig")  # a byte order mark is accepted, as by every reader
     except UnicodeDecodeError as exc:
-        raise ConformanceError("answers", f"not UTF-8 text (byte {exc.start})") from None
+        raise ConformanceError("answers", f"not UTF-8 text (byte {exc.start})", "answers_not_utf8",
+                               byte=exc.start) from None
     parsed = parse(text)
     reports = {lang.value: check(kit, parsed, lang) for lang in LANGS}
     report = reports[Lang.EN.value]
@@ -169,7 +175,8 @@ def compare(base: dict[str, Any], head: dict[str, Any]) -> dict[str, Any]:
     each with the head's (or base's) first difference; ConformanceError for runs of different kits."""
     if base["kit_sha256"] != head["kit_sha256"]:
         raise ConformanceError("kit", f"run {base['id']} answered kit {base['kit']} and run {head['id']} kit "
-                               f"{head['kit']}: only runs of the same kit compare")
+                               f"{head['kit']}: only runs of the same kit compare", "runs_of_other_kits",
+                               base=base["id"], base_kit=base["kit"], head=head["id"], head_kit=head["kit"])
     before = {c["case"]: c for c in base["report"]["cases"]}
     after = {c["case"]: c for c in head["report"]["cases"]}
     failing = [{"case": cid, "cited_rules": c["cited_rules"], "difference": c["difference"]}

@@ -43,13 +43,25 @@ each of its units, so that the receipts of what was sent commit with the records
 
 
 class AuditFailed(RuntimeError):
-    """The engine raised or answered something that is not the contract's audit."""
+    """The engine raised or answered something that is not the contract's audit: `code` names
+    which (the web layer words it in the asker's language, web/errors.toml), `params` its values;
+    the message, in English, is what the logs and the batch report keep."""
+
+    def __init__(self, message: str, code: str, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 class OptionsRefused(ValueError):
     """A re-audit whose options the engine refused (a `P` finding): such an audit says nothing
     about the game, only about the options, and is never stored as a record's latest. The
-    message is the finding's path and code."""
+    message is the finding's path and code, also kept apart as `path` and `problem`."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path = path
+        self.problem = problem
 
 
 DATA_ERRORS = (OverflowError, UnicodeError, ValueError, TypeError, sqlite3.IntegrityError, sqlite3.InterfaceError,
@@ -79,12 +91,14 @@ class Engine:
         try:
             audits = self.auditor(doc, profile=profile, options=options, **extra)
         except Exception as exc:  # the engine promises not to raise; never store half a unit if it does
-            raise AuditFailed(f"the audit engine failed: {exc!r}") from exc
+            raise AuditFailed(f"the audit engine failed: {exc!r}", "engine_failed", error=repr(exc)) from exc
         if not isinstance(audits, list) or len(audits) != count:
-            raise AuditFailed(f"the audit engine returned {type(audits).__name__}, not {count} audit(s)")
+            got = type(audits).__name__
+            raise AuditFailed(f"the audit engine returned {got}, not {count} audit(s)", "engine_wrong_count",
+                              got=got, count=count)
         for audit in audits:
             if not isinstance(audit, dict) or audit.get("verdict") not in VERDICTS:
-                raise AuditFailed("the audit engine returned an audit without a known verdict")
+                raise AuditFailed("the audit engine returned an audit without a known verdict", "engine_no_verdict")
         return audits
 
 
@@ -218,6 +232,6 @@ class Pipeline:
             refused = [f for f in audit.get("findings") or [] if isinstance(f, dict) and f.get("rule") == "P"]
             if refused and self.what_if(record_id, profile=profile).get("verdict") != "invalid":
                 first = refused[0]
-                raise OptionsRefused(f"{(first.get('params') or {}).get('path', 'options')}: {first.get('code')}")
+                raise OptionsRefused(str((first.get("params") or {}).get("path", "options")), str(first.get("code")))
         return self.store.add_audit(record_id, audit, options=options, engine_version=self.engine.version,
                                     actor=actor, reason=reason)

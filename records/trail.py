@@ -45,7 +45,15 @@ NOTE_LIMITS = {"case_number": 64, "text": 4000}
 
 
 class NoteError(ValueError):
-    """A note that breaks a rule; the message names the field."""
+    """A note that breaks a rule: `field` is the field, `code` the stable name of the refusal (the
+    web layer words it in the asker's language, web/errors.toml) and `params` its values; the
+    message, in English, names the field first (`text: ...`)."""
+
+    def __init__(self, field: str, message: str, code: str, **params: Any) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.code = code
+        self.params = params
 
 
 def _content(at: str, actor: str, action: str, record_id: int | None, detail: str | None) -> str:
@@ -152,13 +160,14 @@ def check_note(case_number: str | None, decision: str | None, text: str | None) 
     case = (case_number or "").strip() or None
     body = (text or "").strip()
     if case is not None and len(case) > NOTE_LIMITS["case_number"]:
-        raise NoteError(f"case_number: at most {NOTE_LIMITS['case_number']} characters")
+        raise NoteError("case_number", f"at most {NOTE_LIMITS['case_number']} characters", "too_long",
+                        limit=NOTE_LIMITS["case_number"])
     if decision not in DECISIONS:
-        raise NoteError(f"decision: one of {', '.join(DECISIONS)}")
+        raise NoteError("decision", f"one of {', '.join(DECISIONS)}", "not_one_of", choices=list(DECISIONS))
     if not body:
-        raise NoteError("text: a note needs some text")
+        raise NoteError("text", "a note needs some text", "note_text_missing")
     if len(body) > NOTE_LIMITS["text"]:
-        raise NoteError(f"text: at most {NOTE_LIMITS['text']} characters")
+        raise NoteError("text", f"at most {NOTE_LIMITS['text']} characters", "too_long", limit=NOTE_LIMITS["text"])
     return case, decision, body
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 import click
-from flask import Blueprint, Flask, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, redirect, render_template, request, url_for
 from flask.cli import with_appcontext
 from flask.typing import ResponseReturnValue
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, request, url_for
+from flask import Blueprint, Response, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 
@@ -19,12 +19,12 @@ from web.api_schemas import AuditRowSchema, ReauditRequestSchema, RecordDetailSc
 from web.api_schemas import UploadResponseSchema
 from web.auth import API_READERS, READERS, requires, scope_query
 from web.db import get_store
-from web.errors import ApiError, bad_fields, fail
+from web.errors import bad_fields, fail
 from web.i18n import api_language
 from web.openapi import build_spec
 from web.upload_request import run_upload, upload_status, uploaded_files
 from web.uploads import summarize
-from web.views import find_record, first_messages, strict_json, localized_row, parse_list_query, reaudit_record, record_detail
+from web.views import find_record, first_messages, json_object, localized_row, parse_list_query, reaudit_record, record_detail
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -91,9 +91,7 @@ def list_audits(record_id: int) -> ResponseReturnValue:
 def reaudit_request() -> dict[str, Any]:
     """The re-audit body, checked: JSON object, known profile, options an object."""
     data = request.get_data(cache=True)
-    body = strict_json(data, "body") if data.strip() else {}
-    if not isinstance(body, dict):
-        abort(400, "the request body must be a JSON object with optional `profile` and `options`")
+    body = json_object(data, ReauditRequestSchema()) if data.strip() else {}
     try:
         values: dict[str, Any] = ReauditRequestSchema().load(body)
     except ValidationError as exc:

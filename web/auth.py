@@ -24,7 +24,7 @@ from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
 
-from flask import Flask, abort, current_app, g, make_response, redirect, request, session, url_for
+from flask import Flask, current_app, g, make_response, redirect, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
 
@@ -32,7 +32,8 @@ from audit.jsontext import INT_MAX
 from records.queries import RecordQuery
 from records.security import ADMIN, AUDITOR, UPLOADER, Account, Accounts
 from web.db import get_store
-from web.errors import ApiError, error_response
+from web.errors import ApiError, error_response, error_text, fail
+from web.i18n import gettext_in, request_language
 from web.numbers import RowId
 
 PUBLIC = frozenset({"auth.login", "auth.health", "static"})
@@ -80,9 +81,11 @@ def _check_role(allowed: frozenset[str]) -> None:
     """403 naming the roles when the account may not use this route."""
     account = current_account()
     if account is None:
-        abort(401, "log in, or send Authorization: Bearer <token>")
+        raise fail(401, "login_required")
     if account.role not in allowed:
-        abort(403, f"the {account.role} role may not use this route; it needs one of: {', '.join(sorted(allowed))}")
+        lang = request_language()  # a role by its name in the page's words (管理员)
+        raise fail(403, "role_forbidden", role=gettext_in(lang, account.role),
+                   roles=[gettext_in(lang, role) for role in sorted(allowed)])
 
 
 # ----- identifying the caller -----------------------------------------------------------------
@@ -149,9 +152,8 @@ def guard() -> ResponseReturnValue | None:
 def _unauthenticated() -> ResponseReturnValue:
     """401 for the API (and for a bad token), the login page for a person."""
     if request.path.startswith("/api/") or g.via == "token" or request.method not in SAFE_METHODS:
-        message = ("the bearer token is unknown, revoked or belongs to a disabled account" if g.via == "token"
-                   else "log in, or send Authorization: Bearer <token>")
-        response = make_response(error_response(401, "Unauthorized", message))
+        code = "token_refused" if g.via == "token" else "login_required"
+        response = make_response(error_response(401, "Unauthorized", error_text(code, request_language()), None, code))
         response.headers["WWW-Authenticate"] = 'Bearer realm="zhuoji"'
         return response
     return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
@@ -174,7 +176,7 @@ def check_csrf() -> None:
     expected = session.get("csrf")
     sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD)
     if not isinstance(expected, str) or not sent or not hmac.compare_digest(sent, expected):
-        abort(400, "the form's CSRF token is missing or out of date; reload the page and try again")
+        raise fail(400, "csrf_refused")
 
 
 # ----- sessions, secret key and headers -------------------------------------------------------
@@ -238,8 +240,13 @@ def scope_query(query: RecordQuery) -> RecordQuery:
     if account is None or account.role != UPLOADER:
         return query
     if query.platform and query.platform != account.platform:
-        abort(404, f"platform {query.platform!r} is not visible to this account")
+        raise hidden_platform(query.platform)
     return replace(query, platform=account.platform)
+
+
+def hidden_platform(platform: str | None) -> ApiError:
+    """The 404 of a platform an uploader asks for that is not its own (as if it did not exist)."""
+    return fail(404, "platform_hidden", field="platform", platform=platform)
 
 
 def upload_label(label: str | None) -> str:
@@ -258,9 +265,10 @@ def check_upload_platform(platforms: list[tuple[str, str]]) -> None:
     wrong = [(source, platform) for source, platform in platforms if platform != account.platform]
     if wrong:
         source, platform = wrong[0]
-        details = {"platform": [f"{source}: {platform!r} is not {account.platform!r}" for source, platform in wrong]}
-        raise ApiError(403, f"{source}: platform: {platform!r} is not the platform of this account "
-                            f"({account.platform!r}); nothing was stored", details)
+        lang, own = request_language(), account.platform
+        details = {"platform": [error_text("upload_other_platform_item", lang, source=source, platform=platform, own=own)
+                                for source, platform in wrong]}
+        raise fail(403, "upload_other_platform", details, source=source, platform=platform, own=own)
 
 
 def init_app(app: Flask) -> None:

@@ -19,7 +19,7 @@ from records import cases
 from records.rows import now
 from records.security import UPLOADER
 from records.store import Store
-from web.auth import API_READERS, READERS, account_name, current_account, requires
+from web.auth import API_READERS, READERS, account_name, current_account, hidden_platform, requires
 from web.db import get_store
 from web.dispute_schemas import (MAX_AMOUNT, AttachRequestSchema, CaseQuerySchema, CaseRequestSchema,
                                  DecisionRequestSchema)
@@ -32,7 +32,7 @@ from web.i18n import api_language, gettext_in, page_language
 from web.i18n_cases import case_error
 from web.pdf.record import record_pdf_body
 from web.pdf.typeset import pdf_response
-from web.views import record_detail, strict_json
+from web.views import json_object, record_detail
 
 bp = Blueprint("cases", __name__)
 
@@ -84,13 +84,10 @@ def _load(schema: Any, data: Any) -> dict[str, Any]:
     return values
 
 
-def _json_object() -> dict[str, Any]:
-    """The request body as a JSON object, read strictly (`audit.jsontext`, as uploads and notes
-    are), or a 400 saying why and where."""
-    body = strict_json(request.get_data(cache=True) or b"null", "body")  # hostile values: 400 with the path
-    if not isinstance(body, dict):
-        raise ApiError(400, "the request body must be a JSON object")
-    return body
+def _body(schema: Any) -> dict[str, Any]:
+    """The request body, read strictly (`audit.jsontext`, as uploads and notes are) as a JSON
+    object, and checked by `schema`; a 400 saying why and where."""
+    return _load(schema, json_object(request.get_data(cache=True) or b"null", schema))
 
 
 def _change(work: Any) -> Any:
@@ -167,7 +164,7 @@ def case_query() -> cases.CaseQuery:
     confined = _uploader_platform()
     if confined is not None:
         if values.get("platform") not in (None, confined):
-            raise ApiError(404, f"platform {values['platform']!r} is not visible to this account")
+            raise hidden_platform(values["platform"])
         values["platform"] = confined
     return cases.CaseQuery(**values)
 
@@ -218,7 +215,7 @@ def _decide(case_id: int, values: dict[str, Any]) -> int:
 @requires(*READERS)
 def api_open() -> ResponseReturnValue:
     """Open a case: `{"number", "platform", "player", "complaint"}` -> 201 with the case and its id."""
-    case_id = _open(_load(CaseRequestSchema(), _json_object()))
+    case_id = _open(_body(CaseRequestSchema()))
     response = jsonify(case_detail(get_store(), case_id, api_language()))
     response.headers["Location"] = url_for("cases.api_case", case_id=case_id)
     return response, 201
@@ -245,7 +242,7 @@ def api_case(case_id: int) -> ResponseReturnValue:
 def api_attach(case_id: int) -> ResponseReturnValue:
     """Attach `{"record": ID}` (optionally `"revision": N`, another revision of its game):
     201, or 200 when it was attached already."""
-    record_id, new = _attach(case_id, _load(AttachRequestSchema(), _json_object()))
+    record_id, new = _attach(case_id, _body(AttachRequestSchema()))
     body = case_detail(get_store(), case_id, api_language())
     return jsonify({**body, "attached": record_id}), 201 if new else 200
 
@@ -255,7 +252,7 @@ def api_attach(case_id: int) -> ResponseReturnValue:
 def api_decide(case_id: int) -> ResponseReturnValue:
     """Decide: `{"outcome", "note"}`, optionally `"payments": [{"from", "to", "amount"}]` and
     `"audit"` (an audit id of an attached record) -> 201 with the case."""
-    _decide(case_id, _load(DecisionRequestSchema(), _json_object()))
+    _decide(case_id, _body(DecisionRequestSchema()))
     return jsonify(case_detail(get_store(), case_id, api_language())), 201
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlite_utils import Database
 
@@ -28,9 +28,9 @@ from kit.schemas import SCHEMA_NAMES, schema_bytes
 from records import conformance
 from records.rows import now
 from records.security import UPLOADER
-from web.auth import API_READERS, READERS, account_name, current_account, requires
+from web.auth import API_READERS, READERS, account_name, current_account, hidden_platform, requires
 from web.db import get_store
-from web.errors import ApiError, fail
+from web.errors import ApiError, coded, fail
 from web.numbers import read_number
 from web.i18n import api_language, page_language
 
@@ -45,7 +45,7 @@ MAX_ANSWERS = 20 * 1024 * 1024
 def schema(name: str) -> ResponseReturnValue:
     """A published JSON Schema (draft 2020-12), byte for byte the wheel's and the kit's."""
     if name not in SCHEMA_NAMES:
-        abort(404, f"no schema {name!r}; published: {', '.join(SCHEMA_NAMES)}")
+        raise fail(404, "schema_missing", name=name, published=list(SCHEMA_NAMES))
     return Response(schema_bytes(name), mimetype="application/schema+json")
 
 
@@ -82,18 +82,17 @@ def _submit(form: dict[str, str], answers: bytes | None) -> int:
     scope = _platform_scope()
     platform = (form.get("platform") or "").strip() or (scope or "")
     if scope is not None and platform != scope:
-        raise ApiError(403, f"platform: {platform!r} is not the platform of this account ({scope!r}); "
-                            "nothing was stored", {"platform": [f"{platform!r} is not {scope!r}"]})
+        raise fail(403, "run_other_platform", field="platform", platform=platform, own=scope)
     if answers is None:
-        raise ApiError(400, "answers: required (a file of one JSON answer a line)", {"answers": ["required"]})
+        raise fail(400, "answers_missing", field="answers")
     if len(answers) > MAX_ANSWERS:
-        raise ApiError(413, f"answers: larger than {MAX_ANSWERS} bytes")
+        raise fail(413, "answers_too_large", field="answers", limit=MAX_ANSWERS)
     try:
         return conformance.submit(_db(), kits_folder(), kit_name=form.get("kit", ""), platform=platform,
                                   client_version=form.get("client_version", ""), answers=answers,
                                   uploader=account_name(), stamp=now(), key=get_store().trail_key)
     except conformance.ConformanceError as exc:
-        raise ApiError(400, str(exc), {exc.field: [str(exc)]}) from None
+        raise coded(400, exc) from None
 
 
 def _answers_upload() -> bytes | None:
@@ -109,7 +108,7 @@ def _compare(base_id: int, head_id: int, lang: Any) -> dict[str, Any]:
     try:
         return conformance.compare(base, head)
     except conformance.ConformanceError as exc:
-        raise ApiError(409, str(exc)) from None
+        raise coded(409, exc) from None
 
 
 def _kit_rows() -> list[dict[str, Any]]:
@@ -142,7 +141,7 @@ def api_runs() -> ResponseReturnValue:
     scope = _platform_scope()
     asked = request.args.get("platform") or None
     if scope is not None and asked not in (None, scope):
-        abort(404, f"platform {asked!r} is not visible to this account")
+        raise hidden_platform(asked)
     return jsonify({"runs": conformance.runs(_db(), platform=scope or asked, kit=request.args.get("kit") or None)})
 
 
@@ -181,7 +180,7 @@ def submit_form() -> ResponseReturnValue:
     except ApiError as exc:
         scope = _platform_scope()
         return render_template("conformance/index.html", kits=_kit_rows(), scope=scope, error=exc.description,
-                               runs=conformance.runs(_db(), platform=scope)), exc.code or 400
+                               error_code=exc.error_code, runs=conformance.runs(_db(), platform=scope)), exc.code or 400
     return redirect(url_for("conformance.run_page", run_id=run_id), 303)
 
 

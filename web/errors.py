@@ -3,9 +3,9 @@
 The message always says what was wrong with what (file, JSON path, record id),
 so a client never has to guess; 413 names the configured limit. An error made by `fail` has a
 stable `code` (web/errors.toml) and its message in the request's language (issue 23, point 1);
-the JSON body carries the code, the page its Chinese or English words. An error raised with a
-bare message (abort) is `http_<status>`, and Werkzeug's own (an unknown address) is named by its
-status in the page's language.
+the JSON body carries the code, the page its Chinese or English words. Every refusal of the web
+layer is made so (tests/web/test_refusal_codes.py reads web/ for words not from a catalogue);
+Werkzeug's own (an unknown address) is `http_<status>`, named by its status in the page's language.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import re
 import tomllib
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from flask import Flask, current_app, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
@@ -106,12 +106,41 @@ def summary(details: Any, lang: Lang | str) -> str:
 
 def fail(status: int, code: str, details: Any = None, *, field: str | None = None, **params: Any) -> ApiError:
     """The error `code` of errors.toml, its message in the request's language; with `field` the
-    details name that field with the message."""
+    details name that field with the message (and the message may name it: `{field}`)."""
     lang = request_language()
-    message = error_text(code, lang, **params)
+    message = error_text(code, lang, field=field, **params)
     if field is not None:
         details = {field: [message]}
     return ApiError(status, message, field_messages(details, lang), error_code=code)
+
+
+class Coded(Protocol):
+    """A lower layer's refusal that says what is wrong as data: the field, a code, its values."""
+
+    field: str
+    code: str
+    params: dict[str, Any]
+
+
+def coded(status: int, exc: Coded) -> ApiError:
+    """The HTTP error of a lower layer's refusal that carries its `field`, `code` and `params`
+    (records' NoteError, ConformanceError): worded here, in the request's language."""
+    return fail(status, exc.code, field=exc.field, **exc.params)
+
+
+class Refused(Protocol):
+    """An upload refused whole by the reader (records.ingest.Problem: too many records)."""
+
+    @property
+    def problem(self) -> str: ...
+
+    def describe(self, lang: Lang | str = ...) -> str: ...
+
+
+def refused_upload(refused: Refused) -> ApiError:
+    """The 413 of an upload the reader refused whole: its problem's code (records/problems.toml)
+    and words, in the request's language."""
+    return ApiError(413, refused.describe(request_language()), error_code=refused.problem)
 
 
 def bad_fields(code: str, messages: Any) -> ApiError:
@@ -150,20 +179,19 @@ def handle_http(exc: HTTPException) -> ResponseReturnValue:
     return error_response(code, exc.name, message, getattr(exc, "details", None), getattr(exc, "error_code", None))
 
 
+TOO_LARGE: dict[str | None, tuple[str, str]] = {
+    "parts": ("form_too_many_parts", "MAX_FORM_PARTS"),
+    "memory": ("form_field_too_large", "MAX_FORM_MEMORY_SIZE"),
+    None: ("body_too_large", "MAX_CONTENT_LENGTH"),
+}
+"""Which of werkzeug's limits refused a request (`_form_limit`): its code and its setting."""
+
+
 def handle_too_large(exc: RequestEntityTooLarge) -> ResponseReturnValue:
     """413 naming the limit, so the client knows how to split its upload."""
-    config = current_app.config
-    limit = config.get("MAX_CONTENT_LENGTH")
-    form_limit = _form_limit(exc)
-    if form_limit == "parts":
-        message = (f"the form has more than {config.get('MAX_FORM_PARTS')} parts (MAX_FORM_PARTS); "
-                   "send fewer files per request")
-    elif form_limit == "memory":
-        message = (f"a form field that is not a file is larger than {config.get('MAX_FORM_MEMORY_SIZE')} bytes "
-                   "(MAX_FORM_MEMORY_SIZE); send records as files")
-    else:
-        message = f"request body is larger than the limit of {limit} bytes; split the upload into smaller files"
-    return error_response(413, exc.name, message)
+    code, setting = TOO_LARGE[_form_limit(exc)]
+    message = error_text(code, request_language(), limit=current_app.config.get(setting))
+    return error_response(413, exc.name, message, None, code)
 
 
 def _form_limit(exc: BaseException) -> str | None:
@@ -198,7 +226,7 @@ def refuse_long_url() -> ResponseReturnValue | None:
     size = len(request.full_path.encode("utf-8", "surrogateescape"))
     if size <= limit:
         return None
-    message = f"the URL is {size} bytes, over the limit of {limit} (MAX_URL_LENGTH): send a shorter query"
+    message = error_text("url_too_long", request_language(), size=size, limit=limit)
     return error_response(414, "URI Too Long", message, None, "url_too_long")
 
 

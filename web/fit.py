@@ -21,7 +21,7 @@ from audit.profiles import ProfileError, parse_profile
 from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
-from web.errors import ApiError
+from web.errors import ApiError, fail
 from web.numbers import ROW_ID_MAX, read_number
 from web.fit_records import Chosen, max_records, stored, uploaded
 from web.i18n import page_language
@@ -39,8 +39,7 @@ def _name(form: dict[str, str], profile: str) -> str:
     """The fitted profile's name (a profile file is named after it, so: letters, digits, _ and -)."""
     name = (form.get("name") or "").strip() or f"{profile}_fit"
     if not name.replace("_", "").replace("-", "").isalnum() or len(name) > 80:
-        raise ApiError(400, f"name: {name!r} is not a profile name (letters, digits, _ and - only)",
-                       {"name": ["letters, digits, _ and - only"]})
+        raise fail(400, "profile_name_bad", field="name", name=name)
     return name
 
 
@@ -51,7 +50,7 @@ def _date(form: dict[str, str], key: str) -> str | None:
     try:
         return datetime.date.fromisoformat(text).isoformat()
     except ValueError:
-        raise ApiError(400, f"{key}: {text!r} is not a date (YYYY-MM-DD)", {key: ["YYYY-MM-DD"]}) from None
+        raise fail(400, "date_bad", field=key, value=text) from None
 
 
 def _limit(form: dict[str, str]) -> int | None:
@@ -63,12 +62,12 @@ def _chosen(form: dict[str, str]) -> Chosen:
     if form.get("source") == "stored":
         platform = (form.get("platform") or "").strip()
         if not platform:
-            raise ApiError(400, "platform: choose the platform whose stored records to fit", {"platform": ["required"]})
+            raise fail(400, "fit_platform_missing", field="platform")
         return stored(get_store(), platform, client=(form.get("client") or "").strip() or None,
                       date_from=_date(form, "date_from"), date_to=_date(form, "date_to"), limit=_limit(form))
     files = [(f.filename, f.read()) for f in request.files.getlist("files") if f.filename]
     if not files:
-        raise ApiError(400, "files: choose one or more record files (.json, .jsonl, .zip)", {"files": ["required"]})
+        raise fail(400, "fit_files_missing", field="files")
     return uploaded(files)
 
 
@@ -88,14 +87,15 @@ def run() -> ResponseReturnValue:
     chosen: Chosen | None = None
     try:
         if profile not in engine.profiles():
-            raise ApiError(400, f"profile: unknown profile {profile!r}", {"profile": ["unknown"]})
+            raise fail(400, "unknown_profile", field="profile", profile=profile, known=list(engine.profiles()))
         name = _name(form, profile)
         chosen = _chosen(form)
         if not chosen.records:
-            raise ApiError(400, "no record could be read: nothing to fit", {"files": ["no record"]})
+            raise fail(400, "fit_nothing_read", field="files")
         result = api.fit_records(chosen.records, profile=profile, name=name, lang=page_language())
     except ApiError as exc:
-        return render_template("fit.html", **_context(result=None, chosen=chosen, error=exc.description)), exc.code or 400
+        return render_template("fit.html", **_context(result=None, chosen=chosen, error=exc.description,
+                                                      error_code=exc.error_code)), exc.code or 400
     return render_template("fit.html", **_context(result=result, chosen=chosen))
 
 
@@ -108,6 +108,7 @@ def download() -> ResponseReturnValue:
     try:
         parse_profile(text, name)
     except ProfileError as exc:
-        raise ApiError(400, f"profile_file: {exc.text(page_language(), with_path=True)}") from None
+        raise fail(400, "profile_file_refused", field="profile_file",
+                   problem=exc.text(page_language(), with_path=True)) from None
     return Response(text, mimetype="application/toml",
                     headers={"Content-Disposition": f'attachment; filename="{name}.toml"'})

@@ -13,11 +13,14 @@ from typing import Any
 
 from flask import current_app
 
+from audit.numtext import NumberProblem
 from records.ingest import read_upload
 from records.queries import RecordQuery
 from records.store import Store
 from web.db import ingest_limits, validators
-from web.errors import ApiError
+from web.errors import ApiError, fail, refused_upload
+from web.i18n import request_language
+from web.numbers import number_error
 
 DEFAULT_MAX = 2000
 
@@ -39,8 +42,7 @@ def max_records() -> int:
 
 def _over(count: int) -> ApiError:
     cap = max_records()
-    return ApiError(413, f"{count} records: a fit on this page reads at most {cap} (python -m audit.fit reads any number)",
-                    {"files": [f"more than {cap} records"]})
+    return fail(413, "fit_too_many", field="files", count=count, cap=cap)
 
 
 def uploaded(files: list[tuple[str, bytes]]) -> Chosen:
@@ -52,9 +54,9 @@ def uploaded(files: list[tuple[str, bytes]]) -> Chosen:
     for name, data in files:
         batch = read_upload(name, data, limits=limits, validators=validators(), records_before=seen)
         if batch.refused is not None:
-            raise ApiError(413, batch.refused.describe())
+            raise refused_upload(batch.refused)
         seen += batch.records
-        out.problems += [p.describe() for p in batch.problems]
+        out.problems += [p.describe(request_language()) for p in batch.problems]
         out.records += [(hand.origin.label(), hand.doc) for unit in batch.units for hand in unit.hands]
     if len(out.records) > max_records():
         raise _over(len(out.records))
@@ -66,8 +68,8 @@ def stored(store: Store, platform: str, *, client: str | None = None, date_from:
     """The newest stored records of a platform (and client prefix, and dates), at most `limit`."""
     cap = max_records()
     limit = min(limit or cap, cap)
-    if limit < 1:
-        raise ApiError(400, "limit: must be 1 or more", {"limit": ["must be 1 or more"]})
+    if limit < 1:  # only a FIT_MAX_RECORDS set below 1: the form's own limit is read from 1 up
+        raise number_error(NumberProblem.OUT_OF_RANGE, "limit", str(limit), 1, cap)
     query = RecordQuery(platform=platform, client=client or None, date_from=date_from or None, date_to=date_to or None,
                         per_page=limit)
     out = Chosen()

@@ -3,11 +3,12 @@ per player and the continuity checks between hands (`report.match`, from the sto
 which the pipeline made with the whole match: `audit.match.continuity`)."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, render_template
 from flask.typing import ResponseReturnValue
 
 from web.auth import READERS, requires
 from web.db import get_store
+from web.errors import fail
 from web.report_model import match_page
 from web.views import find_record
 
@@ -22,6 +23,6 @@ def match(match_id: int) -> ResponseReturnValue:
     store = get_store()
     view = match_page(store, match_id)
     if view is None or not view.hands:
-        abort(404, f"match {match_id} does not exist")
+        raise fail(404, "match_missing", id=match_id)
     first = find_record(store, view.hands[0].record_id)
     return render_template("match.html", match=view, seats=store.players(first["id"]), first=first)

@@ -53,8 +53,7 @@ def read_number(text: str | None, field: str, *, low: int = 1, high: int = ROW_I
         return None
     found = parse_number(text, low, high)
     if isinstance(found, NumberProblem):
-        message = describe(found, field, text, low, high)
-        raise ApiError(400, message, {field: [message]}, error_code=found.value)
+        raise number_error(found, field, text, low, high)
     return found
 
 
@@ -62,9 +61,14 @@ def require_number(text: str | None, field: str, *, low: int = 1, high: int = RO
     """`read_number` for a field that must be there: an absent one is a 400 too."""
     value = read_number(text, field, low=low, high=high)
     if value is None:
-        message = describe(NumberProblem.MISSING, field, "", low, high)
-        raise ApiError(400, message, {field: [message]}, error_code=NumberProblem.MISSING.value)
+        raise number_error(NumberProblem.MISSING, field, "", low, high)
     return value
+
+
+def number_error(problem: NumberProblem, field: str, got: str, low: int, high: int) -> ApiError:
+    """The 400 of a number refused: its problem's code, the message naming `field` (`describe`)."""
+    message = describe(problem, field, got, low, high)
+    return ApiError(400, message, {field: [message]}, error_code=problem.value)
 
 
 class CodedMessage(str):

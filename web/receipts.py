@@ -14,10 +14,10 @@ from marshmallow import ValidationError
 
 from records import receipts
 from records.security import UPLOADER
-from web.auth import API_READERS, READERS, current_account, requires
+from web.auth import API_READERS, READERS, current_account, hidden_platform, requires
 from web.db import get_store
 from web.dispute_schemas import ReceiptPageSchema, ReceiptQuerySchema
-from web.errors import ApiError, bad_fields
+from web.errors import bad_fields
 from web.i18n import page_language
 from web.numbers import query_error
 from web.uploads import localized_error
@@ -39,7 +39,7 @@ def receipt_query() -> receipts.ReceiptQuery:
     account = current_account()
     if account is not None and account.role == UPLOADER:
         if values.get("platform") not in (None, account.platform):
-            raise ApiError(404, f"platform {values['platform']!r} is not visible to this account")
+            raise hidden_platform(values["platform"])
         values.update(platform=account.platform or "", visible_to=account.name)
     return receipts.ReceiptQuery(**values)
 

@@ -6,7 +6,7 @@ template globals (`web.drawings`, `web.labels`); the PDF is typeset by
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, render_template, request
 from flask.typing import ResponseReturnValue
 
 from records.revision_diff import revision_diff

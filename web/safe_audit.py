@@ -17,7 +17,7 @@ from audit.catalogue import Lang
 from audit.option_check import OptionProblem, check
 from records.pipeline import OptionsRefused
 from web.db import get_store
-from web.errors import ApiError, error_text
+from web.errors import ApiError, error_text, fail
 
 REASON_LIMIT = 1000
 """Longest reason for storing a re-audit, in characters."""
@@ -46,13 +46,12 @@ def check_options(record_id: int, profile: str | None, options: Any, lang: Lang)
 
 def refused_error(exc: OptionsRefused) -> ApiError:
     """The pipeline's own refusal (the options made the audit invalid): 422, nothing stored."""
-    return ApiError(422, f"{exc}: an audit made invalid by its options is never stored",
-                    {"options": [str(exc)]})
+    return fail(422, "options_invalidate", {exc.path: [exc.problem]}, path=exc.path, problem=exc.problem)
 
 
 def checked_reason(text: str | None) -> str | None:
     """The reason cleaned up; None when empty; 400 when too long."""
     reason = (text or "").strip()
     if len(reason) > REASON_LIMIT:
-        raise ApiError(400, f"reason: at most {REASON_LIMIT} characters", {"reason": [f"at most {REASON_LIMIT}"]})
+        raise fail(400, "too_long", field="reason", limit=REASON_LIMIT)
     return reason or None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, abort, g, jsonify, redirect, request, url_for
+from flask import Blueprint, Flask, g, jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 
@@ -24,9 +24,9 @@ from records.rows import now
 from web.api_schemas import NoteRequestSchema, NoteSchema, TrailEntrySchema
 from web.auth import READERS, account_name, current_account, requires
 from web.db import get_access_db, get_store, trail_key
-from web.errors import ApiError
+from web.errors import bad_fields, coded
 from web.numbers import read_number
-from web.views import find_record, merged_entries, strict_json
+from web.views import find_record, json_object, merged_entries
 
 bp = Blueprint("trail", __name__)
 
@@ -101,7 +101,7 @@ def add_note_form(record_id: int) -> ResponseReturnValue:
         _add(record_id, {"case_number": form.get("case_number"), "decision": form.get("decision") or "open",
                          "text": form.get("text")})
     except trail.NoteError as exc:
-        abort(400, str(exc))
+        raise coded(400, exc) from exc
     return redirect(url_for("pages.report", record_id=record_id, _anchor="notes"), code=303)
 
 
@@ -113,28 +113,20 @@ def list_notes(record_id: int) -> ResponseReturnValue:
     return jsonify(NoteSchema(many=True).dump(record_notes(record_id)))
 
 
-def _json_body() -> Any:
-    """The request body as JSON, or a 400 that says why (deep nesting included)."""
-    return strict_json(request.get_data(cache=True) or b"null", "body")
-
-
 @bp.post("/api/records/<int:record_id>/notes")
 @requires(*READERS)
 def post_note(record_id: int) -> ResponseReturnValue:
     """Add a note: `{"case_number": "...", "decision": "confirmed", "text": "..."}`."""
     _require_record(record_id)
-    body = _json_body()
-    if not isinstance(body, dict):
-        raise ApiError(400, "the request body must be a JSON object with `text` and optional "
-                            "`case_number` and `decision`")
+    schema = NoteRequestSchema()
+    body = json_object(request.get_data(cache=True) or b"null", schema)
     try:
-        values = NoteRequestSchema().load(body)
+        values = schema.load(body)
         note_id = _add(record_id, values)
     except ValidationError as exc:
-        messages = exc.normalized_messages()
-        raise ApiError(400, "bad note: " + "; ".join(f"{k}: {v}" for k, v in messages.items()), messages) from exc
+        raise bad_fields("bad_body", exc.normalized_messages()) from exc
     except trail.NoteError as exc:
-        raise ApiError(400, str(exc), {str(exc).split(":", 1)[0]: [str(exc)]}) from exc
+        raise coded(400, exc) from exc
     note = next(row for row in record_notes(record_id) if row["id"] == note_id)
     return jsonify(NoteSchema().dump(note)), 201
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, request
+from flask import request
 
 from records.ingest import Batch, read_upload
 from records.rows import identity, sha256
 from web.auth import account_name, check_upload_platform, upload_label
 from web.db import get_pipeline, get_store, ingest_limits, validators
-from web.errors import ApiError
+from web.errors import ApiError, fail, refused_upload
 from web.i18n import request_language
 from web.uploads import OK_STATUSES, keep_receipts, localized, store_batches
 
@@ -34,16 +34,15 @@ def uploaded_files() -> list[tuple[str, bytes]]:
         files = [(storage.filename, storage.read())
                  for key in request.files for storage in request.files.getlist(key) if storage.filename]
         if not files:
-            abort(400, "the multipart request holds no file; send one or more `files` parts")
+            raise fail(400, "no_file_part", field="files")
         return files
     mimetype = request.mimetype
     name = request.args.get("filename") or BODY_TYPES.get(mimetype)
     if name is None:
-        abort(415, f"content type {mimetype or '(none)'!r} is not accepted; send multipart files, "
-                   "application/json, application/x-ndjson or application/zip")
+        raise fail(415, "content_type_refused", mimetype=mimetype, accepted=["multipart/form-data", *BODY_TYPES])
     data = request.get_data(cache=False)
     if not data:
-        abort(400, "the request body is empty; send a zhuoji/1 record, a match, JSON lines or a zip")
+        raise fail(400, "body_empty")
     return [(name, data)]
 
 
@@ -73,7 +72,7 @@ def read_files(files: list[tuple[str, bytes]]) -> list[Batch]:
     for name, data in files:
         batch = read_upload(name, data, limits=limits, validators=checks, records_before=seen)
         if batch.refused is not None:
-            raise ApiError(413, batch.refused.describe(request_language()))
+            raise refused_upload(batch.refused)
         seen += batch.records
         batches.append(batch)
     check_upload_platform([(hand.origin.label(), identity(hand.doc)[0])
@@ -94,5 +93,5 @@ def run_upload(files: list[tuple[str, bytes]]) -> list[dict[str, Any]]:
         raise
     results = store_batches(get_pipeline(), batches, uploader=uploader(), actor=account_name())
     if not results:
-        abort(400, "the upload holds no hand: every file was empty")
+        raise fail(400, "upload_empty")
     return localized(results, request_language())

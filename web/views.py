@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flask import abort, current_app
-from marshmallow import ValidationError
+from flask import current_app
+from marshmallow import Schema, ValidationError
 
 from audit import jsontext
 from audit.catalogue import Lang, rerender, seat_names
@@ -109,6 +109,15 @@ def strict_json(data: bytes | str, what: str) -> Any:
         raise fail(400, "not_json", {where: [reason]}, where=where, reason=reason) from exc
 
 
+def json_object(data: bytes, schema: Schema) -> dict[str, Any]:
+    """A request body read strictly (`strict_json`) that must be a JSON object: else a 400
+    `body_not_object` naming the keys `schema` reads."""
+    body = strict_json(data, "body")
+    if not isinstance(body, dict):
+        raise fail(400, "body_not_object", field="body", keys=list(schema.fields))
+    return body
+
+
 def form_options(text: str) -> dict[str, Any] | None:
     """The options textarea: empty, or a JSON object."""
     if not text.strip():
@@ -132,7 +141,7 @@ def reaudit_record(record_id: int, profile: str | None, options: dict[str, Any] 
         raise refused_error(exc) from exc
     except AuditFailed as exc:
         current_app.logger.exception("re-audit of record %s failed", record_id)
-        raise ApiError(502, str(exc)) from exc
+        raise fail(502, exc.code, **exc.params) from exc
     return localized_row(row, lang, seat_names(get_store().document(record_id)))
 
 
@@ -146,7 +155,7 @@ def what_if_audit(record_id: int, profile: str | None, options: dict[str, Any] |
         return get_pipeline().what_if(record_id, profile=profile, options=options, lang=lang)
     except AuditFailed as exc:
         current_app.logger.exception("what-if audit of record %s failed", record_id)
-        raise ApiError(502, str(exc)) from exc
+        raise fail(502, exc.code, **exc.params) from exc
 
 
 def merged_entries(record_id: int | None, limit: int) -> list[dict[str, Any]]:

@@ -159,7 +159,7 @@ def test_upload_too_large_is_413(tmp_path: Path) -> None:
     response = client.post("/api/records", data=data, content_type="application/json")
     assert response.status_code == 413 and "limit of 1000 bytes" in response.get_json()["message"]
     page = client.post("/upload", data={"files": (io.BytesIO(data), "a.json")})
-    assert page.status_code == 413 and "limit of 1000 bytes" in page.get_data(as_text=True)
+    assert page.status_code == 413 and 'data-code="body_too_large"' in page.get_data(as_text=True)
     assert client.get("/api/records").get_json()["total"] == 0
 
 

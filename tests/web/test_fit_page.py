@@ -100,20 +100,20 @@ def test_the_profile_file_downloads_once_the_loader_reads_it(client: FlaskClient
     assert client.post("/fit/profile.toml", data={"name": 'a"b', "profile_file": toml}).status_code == 400
 
 
-@pytest.mark.parametrize(("form", "data", "status", "says"), [
-    ({}, b"", 400, "files: choose one or more record files"),
-    ({"profile": "nosuch"}, b"{}", 400, "profile: unknown profile"),
-    ({"name": "a b"}, b"{}", 400, "is not a profile name"),
-    ({}, b'{"a": NaN}\n', 400, "no record could be read"),
-    ({"source": "stored"}, b"", 400, "platform: choose the platform"),
-    ({"source": "stored", "platform": "club.example", "date_from": "2026-13-01"}, b"", 400, "date_from:"),
-    ({"source": "stored", "platform": "club.example", "limit": "many"}, b"", 400, "limit:"),
+@pytest.mark.parametrize(("form", "data", "status", "code"), [
+    ({}, b"", 400, "fit_files_missing"),
+    ({"profile": "nosuch"}, b"{}", 400, "unknown_profile"),
+    ({"name": "a b"}, b"{}", 400, "profile_name_bad"),
+    ({}, b'{"a": NaN}\n', 400, "fit_nothing_read"),
+    ({"source": "stored"}, b"", 400, "fit_platform_missing"),
+    ({"source": "stored", "platform": "club.example", "date_from": "2026-13-01"}, b"", 400, "date_bad"),
+    ({"source": "stored", "platform": "club.example", "limit": "many"}, b"", 400, "number_not_digits"),
 ])
 def test_bad_input_is_the_form_again_with_the_problem(client: FlaskClient, form: dict[str, str], data: bytes,
-                                                      status: int, says: str) -> None:
+                                                      status: int, code: str) -> None:
     r = _fit(client, data, **form)
     html = r.get_data(as_text=True)
-    assert r.status_code == status and says in html and 'name="files"' in html
+    assert r.status_code == status and f'data-code="{code}"' in html and 'name="files"' in html
 
 
 def test_what_cannot_be_read_is_named(client: FlaskClient, hands: list[dict[str, Any]]) -> None:
@@ -125,7 +125,7 @@ def test_what_cannot_be_read_is_named(client: FlaskClient, hands: list[dict[str,
 def test_a_fit_past_the_cap_is_refused(app: Flask, hands: list[dict[str, Any]]) -> None:
     app.config["FIT_MAX_RECORDS"] = 3
     r = _fit(login(app, "cap"), _jsonl(hands[:4]))
-    assert r.status_code == 413 and "at most 3" in r.get_data(as_text=True)
+    assert r.status_code == 413 and 'data-code="fit_too_many"' in r.get_data(as_text=True)
 
 
 def test_an_auditor_may_fit_and_nobody_else_without_an_account(app: Flask, anon_client: FlaskClient) -> None:

@@ -223,4 +223,4 @@ def test_what_if_engine_failure_is_a_502(client: FlaskClient, upload: Upload) ->
     record_id = stored(upload, "clean-weile-hot-shot")
     client.application.config["AUDITOR"] = lambda *args, **kwargs: 1 / 0
     response = client.get(f"/records/{record_id}/whatif", query_string={"profile": "kuhu"})
-    assert response.status_code == 502 and "the audit engine failed" in response.get_data(as_text=True)
+    assert response.status_code == 502 and 'data-code="engine_failed"' in response.get_data(as_text=True)

@@ -4,9 +4,12 @@ asked for in Chinese, shows no English word that `tests/web/english.py` does not
 own words (ids, names, file names) are data and stay as sent."""
 from __future__ import annotations
 
+import html as html_module
 import io
 import json
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +18,8 @@ from flask import Flask
 
 from app import create_app
 from kit.build import build_kit, write_kit
-from tests.conftest import ROOT, app_config
+from tests.conftest import ROOT, api_token, app_config, failing_auditor, login
+from tests.kit.kit_clients import answer_kit
 from tests.web.english import english_words
 from tests.web.site import Site, build_site, page_urls
 
@@ -125,3 +129,214 @@ def test_every_api_error_has_a_code_and_speaks_the_asked_language(site: Site, me
     assert zh_body["code"] == en_body["code"] and zh_body["code"]
     assert english_words(f"<p>{zh_body['message']}</p>", site.data) == {}, zh_body
     assert zh_body["message"] != en_body["message"]
+
+
+# ----- every refusal, in both languages (issue 23, point 1) -------------------------------------------
+
+MESSAGE = re.compile(r'<p class="error-message"[^>]*data-code="([^"]*)"[^>]*>(.*?)</p>', re.S)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """One refusal to ask for in Chinese and in English: who asks (`admin`, `auditor` by session,
+    `uploader` by token, `nobody`, a `bad token`), how, and the status and code it must answer;
+    `shown` are strings the message repeats as sent."""
+
+    who: str
+    method: str
+    url: str
+    status: int
+    code: str
+    send: Callable[[], dict[str, Any]] = dict
+    shown: tuple[str, ...] = ()
+
+
+def answer(response: Any) -> tuple[str, str, str]:
+    """The code, the message and the words to check of a JSON error or an error page (or a form
+    shown again with its problem)."""
+    if response.is_json:
+        body = response.get_json()
+        return body["code"], body["message"], f"<p>{body['message']}</p>"
+    html = response.get_data(as_text=True)
+    found = MESSAGE.search(html)
+    assert found is not None, html[:2000]
+    return found.group(1), html_module.unescape(found.group(2)), html
+
+
+def ask_both(client: Any, refusal: Refusal, data: set[str]) -> None:
+    """The refusal in zh and in en: the same status and code, different words, no English in the
+    Chinese (less what the request sent)."""
+    answers = {}
+    for lang in ("zh", "en"):
+        url = refusal.url + ("&" if "?" in refusal.url else "?") + f"lang={lang}"
+        response = client.open(url, method=refusal.method.upper(), **refusal.send())
+        assert response.status_code == refusal.status, (lang, response.status_code, response.get_data()[:400])
+        answers[lang] = answer(response)
+    (zh_code, zh_message, zh_words), (en_code, en_message, _) = answers["zh"], answers["en"]
+    assert zh_code == en_code == refusal.code, (zh_code, en_code)
+    assert zh_message != en_message
+    assert english_words(zh_words, data | set(refusal.shown)) == {}, zh_message
+
+
+def multipart(**fields: Any) -> Callable[[], dict[str, Any]]:
+    """A multipart body made afresh for each ask (a file is read once); bytes are a file."""
+    def send() -> dict[str, Any]:
+        data = {key: (io.BytesIO(value), f"{key}.jsonl") if isinstance(value, bytes) else value
+                for key, value in fields.items()}
+        return {"data": data, "content_type": "multipart/form-data"}
+    return send
+
+
+def body(data: bytes | str, content_type: str = "application/json", **headers: str) -> Callable[[], dict[str, Any]]:
+    return lambda: {"data": data, "content_type": content_type, "headers": headers}
+
+
+def form(**fields: str) -> Callable[[], dict[str, Any]]:
+    return lambda: {"data": fields}
+
+
+SAMPLE = (ROOT / "samples" / "clean-weile-cha-jiao.json").read_bytes()
+KIT = "cuocuo-5"
+TWO_LINES = b"".join(json.dumps({**json.loads(SAMPLE), "game_id": f"g-{n}"}).encode() + b"\n" for n in (1, 2))
+WEILE = (ROOT / "audit" / "profiles" / "weile.toml").read_text(encoding="utf-8")
+
+REFUSALS = [
+    # who may ask
+    Refusal("nobody", "get", "/api/records", 401, "login_required"),
+    Refusal("nobody", "post", "/upload", 401, "login_required"),
+    Refusal("bad token", "get", "/api/records", 401, "token_refused"),
+    Refusal("uploader", "post", "/api/records/1/audit", 403, "role_forbidden", lambda: {"json": {}}),
+    Refusal("auditor", "get", "/admin/accounts", 403, "role_forbidden"),
+    Refusal("admin", "post", "/api/records/1/notes", 400, "csrf_refused",
+            lambda: {"json": {"text": "x"}, "headers": {"X-CSRF-Token": "stale"}}),
+    Refusal("admin", "post", "/records/1/notes", 400, "csrf_refused",
+            lambda: {"data": {"text": "x"}, "headers": {"X-CSRF-Token": "stale"}}),
+    Refusal("uploader", "get", "/api/records?platform=club.example", 404, "platform_hidden"),
+    Refusal("uploader", "get", "/api/cases?platform=club.example", 404, "platform_hidden"),
+    Refusal("uploader", "get", "/api/receipts?platform=club.example", 404, "platform_hidden"),
+    Refusal("uploader", "get", "/api/conformance/runs?platform=club.example", 404, "platform_hidden"),
+    Refusal("uploader", "post", "/api/records", 403, "upload_other_platform", body(SAMPLE), ("body.json",)),
+    Refusal("uploader", "post", "/api/conformance/runs", 403, "run_other_platform",
+            multipart(kit=KIT, platform="club.example", client_version="1", answers=b"{}")),
+    # bodies and uploads
+    Refusal("admin", "post", "/api/records/1/audit", 400, "body_not_object", body(b"[1]")),
+    Refusal("admin", "post", "/api/records/1/notes", 400, "body_not_object", body(b"[1]")),
+    Refusal("admin", "post", "/api/cases", 400, "body_not_object", body(b'"case"')),
+    Refusal("admin", "post", "/api/records", 415, "content_type_refused", body(b"hello", "text/plain")),
+    Refusal("admin", "post", "/api/records", 400, "body_empty", body(b"")),
+    Refusal("admin", "post", "/api/records", 400, "no_file_part", multipart(uploader="x")),
+    Refusal("admin", "post", "/api/records?filename=blank.jsonl", 400, "upload_empty",
+            body(b"\n\n", "application/x-ndjson")),
+    Refusal("admin", "get", "/api/schema/nope.json", 404, "schema_missing"),
+    Refusal("admin", "get", "/matches/99999", 404, "match_missing"),
+    # notes, from the API and from the record page's form
+    Refusal("admin", "post", "/api/records/1/notes", 400, "note_text_missing", lambda: {"json": {"text": "   "}}),
+    Refusal("admin", "post", "/records/1/notes", 400, "note_text_missing", form(text="  ")),
+    Refusal("admin", "post", "/records/1/notes", 400, "not_one_of", form(text="x", decision="maybe")),
+    Refusal("admin", "post", "/records/1/notes", 400, "too_long", form(text="x", case_number="K" * 65)),
+    Refusal("admin", "post", "/records/1/audit", 400, "too_long", form(confirm="yes", reason="x" * 1001)),
+    # conformance, from the API and from the page's form
+    Refusal("admin", "post", "/api/conformance/runs", 400, "answers_missing",
+            multipart(kit=KIT, platform="club.example", client_version="1")),
+    Refusal("admin", "post", "/conformance", 400, "answers_missing",
+            multipart(kit=KIT, platform="club.example", client_version="1")),
+    Refusal("admin", "post", "/api/conformance/runs", 400, "kit_name_bad",
+            multipart(kit="../x", platform="club.example", client_version="1", answers=b"{}")),
+    Refusal("admin", "post", "/api/conformance/runs", 400, "kit_missing",
+            multipart(kit="nope", platform="club.example", client_version="1", answers=b"{}")),
+    Refusal("admin", "post", "/api/conformance/runs", 400, "required",
+            multipart(kit=KIT, platform=" ", client_version="1", answers=b"{}")),
+    Refusal("admin", "post", "/api/conformance/runs", 400, "too_long",
+            multipart(kit=KIT, platform="club.example", client_version="9" * 101, answers=b"{}")),
+    Refusal("admin", "post", "/api/conformance/runs", 400, "answers_not_utf8",
+            multipart(kit=KIT, platform="club.example", client_version="1", answers=b"\xff\xfe")),
+    # the fit page: its form again with the problem, or the error page of a refused download
+    Refusal("admin", "post", "/fit", 400, "fit_files_missing", multipart(source="upload")),
+    Refusal("admin", "post", "/fit", 400, "unknown_profile", multipart(profile="nosuch", files=SAMPLE), ("nosuch_fit",)),
+    Refusal("admin", "post", "/fit", 400, "profile_name_bad", multipart(name="a/b", files=SAMPLE), ("a/b",)),
+    Refusal("admin", "post", "/fit", 400, "fit_nothing_read", multipart(files=b'{"seats": [NaN]}\n')),
+    Refusal("admin", "post", "/fit", 400, "fit_platform_missing", multipart(source="stored")),
+    Refusal("admin", "post", "/fit", 400, "date_bad",
+            multipart(source="stored", platform="club.example", date_from="2026-13-01")),
+    Refusal("admin", "post", "/fit/profile.toml", 400, "profile_file_refused",
+            form(name="weile", profile_file=WEILE.replace("charge = 3", "charge = -1", 1))),
+]
+
+
+@pytest.fixture(scope="module")
+def askers(site: Site) -> dict[str, Any]:
+    """A client for each kind of asker of REFUSALS."""
+    nobody = site.app.test_client()
+    bad = site.app.test_client()
+    bad.environ_base["HTTP_AUTHORIZATION"] = "Bearer zj_nothing"
+    uploader = site.app.test_client()
+    uploader.environ_base["HTTP_AUTHORIZATION"] = api_token(site.app, "uploader-elsewhere", "uploader",
+                                                            "elsewhere")["Authorization"]
+    auditor = login(site.app, "auditor-session", "auditor")
+    return {"admin": site.client, "auditor": auditor, "uploader": uploader, "nobody": nobody, "bad token": bad}
+
+
+@pytest.mark.parametrize("refusal", REFUSALS, ids=lambda r: f"{r.method} {r.url} {r.code}")
+def test_every_refusal_has_its_code_and_speaks_the_asked_language(site: Site, askers: dict[str, Any],
+                                                                  refusal: Refusal) -> None:
+    ask_both(askers[refusal.who], refusal, site.data | {"elsewhere", "uploader-elsewhere", "auditor-session"})
+
+
+@pytest.fixture(scope="module")
+def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """An app with small limits and two kits, holding one record and a run of each kit; its engine
+    fails from then on (the 502s)."""
+    folder = tmp_path_factory.mktemp("zh-limits")
+    for seed in (6, 7):
+        write_kit(build_kit("cuocuo", {}, cases=32, seed=seed, min_count=1), folder / "kits" / f"small-{seed}")
+    app = create_app(app_config(folder, CONFORMANCE_KITS=str(folder / "kits")))
+    client = login(app)
+    assert client.post("/api/records", data=SAMPLE, content_type="application/json").status_code == 201
+    for seed in (6, 7):
+        lines, _ = answer_kit(folder / "kits" / f"small-{seed}")
+        sent = multipart(kit=f"small-{seed}", platform="club.example", client_version="1",
+                         answers=("\n".join(lines) + "\n").encode("utf-8"))()
+        assert client.post("/api/conformance/runs", **sent).status_code == 201
+    app.config.update(MAX_CONTENT_LENGTH=len(SAMPLE) * 2 + 2000, MAX_FORM_PARTS=3, MAX_URL_LENGTH=300,
+                      FIT_MAX_RECORDS=1, AUDITOR=failing_auditor)
+    yield client
+
+
+LIMITS = [
+    Refusal("admin", "post", "/api/records", 413, "body_too_large", body(SAMPLE * 4)),
+    Refusal("admin", "post", "/upload", 413, "body_too_large", multipart(files=SAMPLE * 4)),
+    Refusal("admin", "post", "/api/records", 413, "form_too_many_parts",
+            lambda: {"data": {"files": [(io.BytesIO(b"{}"), f"{i}.json") for i in range(5)]}}),
+    Refusal("admin", "get", "/api/records?q=" + "x" * 400, 414, "url_too_long"),
+    Refusal("admin", "get", "/records?q=" + "x" * 400, 414, "url_too_long"),
+    Refusal("admin", "post", "/api/records/1/audit", 502, "engine_failed", lambda: {"json": {}},
+            ("RuntimeError('engine exploded')",)),
+    Refusal("admin", "get", "/records/1/whatif?profile=kuhu", 502, "engine_failed", shown=("RuntimeError('engine exploded')",)),
+    Refusal("admin", "post", "/fit", 413, "fit_too_many", multipart(files=TWO_LINES)),
+    Refusal("admin", "get", "/api/conformance/runs/2/compare/1", 409, "runs_of_other_kits", shown=("small-6", "small-7")),
+]
+
+
+@pytest.mark.parametrize("refusal", LIMITS, ids=lambda r: f"{r.method} {r.url[:40]} {r.code}")
+def test_every_limit_has_its_code_and_speaks_the_asked_language(site: Site, limited: Any, refusal: Refusal) -> None:
+    ask_both(limited, refusal, site.data)
+
+
+def test_a_form_field_too_large_has_its_code_in_both_languages(site: Site, limited: Any) -> None:
+    """Alone: with MAX_FORM_PARTS set as well, werkzeug's parts limit reads as this one (web/errors.py)."""
+    config = limited.application.config
+    kept = {key: config.get(key) for key in ("MAX_FORM_PARTS", "MAX_FORM_MEMORY_SIZE")}
+    config.update(MAX_FORM_PARTS=1000, MAX_FORM_MEMORY_SIZE=100)
+    try:
+        ask_both(limited, Refusal("admin", "post", "/api/records", 413, "form_field_too_large",
+                                  multipart(uploader="x" * 200)), site.data)
+    finally:
+        config.update(kept)
+
+
+def test_an_answers_file_too_large_has_its_code_in_both_languages(site: Site, askers: dict[str, Any],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("web.conformance.MAX_ANSWERS", 10)
+    ask_both(site.client, Refusal("admin", "post", "/api/conformance/runs", 413, "answers_too_large",
+                                  multipart(kit=KIT, platform="club.example", client_version="1", answers=b"{}" * 10)),
+             site.data)

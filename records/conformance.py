@@ -25,18 +25,13 @@ from kit.answers import parse
 from kit.check import CheckError, Kit, check, load_kit
 from records import trail
 from records.db import atomic
+from records.refusal import FieldRefusal
 
 
-class ConformanceError(ValueError):
+class ConformanceError(FieldRefusal):
     """A run that cannot be made (unknown kit, bad field): `field` names what to fix, `code` is the
     stable name of the refusal (the web layer words it in the asker's language, web/errors.toml)
     and `params` its values; the message is the English."""
-
-    def __init__(self, field: str, message: str, code: str, **params: Any) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.code = code
-        self.params = params
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from audit.numtext import is_digits
+from records.refusal import FieldRefusal
 
 GENESIS = "0" * 64
 """The `prev` of the first trail row."""
@@ -44,16 +45,10 @@ NOTE_LIMITS = {"case_number": 64, "text": 4000}
 """Longest case number and note text, in characters."""
 
 
-class NoteError(ValueError):
+class NoteError(FieldRefusal):
     """A note that breaks a rule: `field` is the field, `code` the stable name of the refusal (the
     web layer words it in the asker's language, web/errors.toml) and `params` its values; the
     message, in English, names the field first (`text: ...`)."""
-
-    def __init__(self, field: str, message: str, code: str, **params: Any) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.code = code
-        self.params = params
 
 
 def _content(at: str, actor: str, action: str, record_id: int | None, detail: str | None) -> str:

@@ -45,10 +45,12 @@ def trace_for(document: Any, audit_row: dict[str, Any] | None, record: dict[str,
         return None
 
 
-def report_context(detail: dict[str, Any]) -> dict[str, Any]:
+def report_context(detail: dict[str, Any], *, table: bool = True) -> dict[str, Any]:
     """Everything the step-by-step body needs beyond the record detail (`report.model.ReportModel`),
     and what only the store and the engine know now: the match's hands, the current revision, the
-    verdict the engine installed now gives."""
+    verdict the engine installed now gives. `table=False` leaves out the table view and its
+    drawings (`table_context`), which only the page shows: the PDF prints its own tables of the
+    key steps from the same model."""
     lang = page_language()
     latest = detail["audits"][-1] if detail["audits"] else None
     trace = trace_for(detail["document"], latest, detail)
@@ -57,7 +59,7 @@ def report_context(detail: dict[str, Any]) -> dict[str, Any]:
                          event_words(steps, detail.get("seats") or ()))
     return {
         **model.context(),
-        **table_context(detail, model),
+        **(table_context(detail, model) if table else {}),
         "trace_verdict": current_verdict(detail, latest, trace),
         "match_hands": get_store().match_hands(detail["match_id"]) if detail.get("match_id") is not None else [],
         "current_revision": next((r for r in detail.get("revisions", []) if r["is_current"]), None),

@@ -344,3 +344,25 @@ def test_the_pdf_replays_a_stored_hand_once_and_does_not_check_its_schema_again(
             monkeypatch.setattr(audit.api, name, counting(name, getattr(audit.api, name)))
     assert client.get(f"/records/{record_id}.pdf").status_code == 200
     assert len(traced) == 1 and traced[0]["schema_checked"] is True and audited == []
+
+
+def test_the_pdf_does_not_build_the_pages_table_view(client: FlaskClient, upload: Upload,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table view (report.table) is the page's replayer; the PDF prints its own tables of the
+    key steps from the report model. Building the view for the PDF cost a fifth of its time
+    (docs/report.md); the page still builds it."""
+    import web.report_model
+
+    record_id = stored(upload, "missettled-rob-paid-by-three")
+    built: list[int] = []
+    table_view = web.report_model.table_view
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        built.append(1)
+        return table_view(*args, **kwargs)
+
+    monkeypatch.setattr(web.report_model, "table_view", counted)
+    assert client.get(f"/records/{record_id}.pdf").status_code == 200
+    assert built == []
+    assert client.get(f"/records/{record_id}").status_code == 200
+    assert built == [1]

@@ -19,7 +19,7 @@ from web.report_model import report_context
 
 def _context(store: Store, detail: dict[str, Any]) -> dict[str, Any]:
     """What the PDF's templates read of a record's detail (`web.views.record_detail`)."""
-    context = report_context(detail)
+    context = report_context(detail, table=False)
     findings = (detail["audit"] or {}).get("findings") or []
     drawn = drawn_steps(context["steps"], context["key_steps"])
     return {"record": detail, "audit": detail["audit"], "pdf": True, **context,

@@ -47,21 +47,26 @@ def audit_record(doc: object, *, profile: str | None = None, options: dict[str, 
 
 
 def audit_document(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
-                   schema_checked: bool = False, lang: Lang | str = Lang.EN) -> list[dict[str, Any]]:
+                   schema_checked: bool = False, lang: Lang | str = Lang.EN,
+                   items: bool = True) -> list[dict[str, Any]]:
     """One audit per hand of a record or a match (continuity findings included), in `lang`.
 
     `schema_checked=True` only when `audit.schema` already validated this very
     document (record or whole match) and found nothing: the engine then skips
     its own schema pass. A stored audit re-renders in another language with
-    `render_finding` / `render_note` (or `audit.catalogue.rerender`)."""
+    `render_finding` / `render_note` (or `audit.catalogue.rerender`).
+    `items=False` leaves out each settlement's `items` (everything else as with
+    True): for a caller that keeps only the verdict, findings and totals (the
+    batch's rows), whose item notes would be rendered for nothing (about 3% of
+    a hand, docs/batch.md). Never for an audit that is stored or shown."""
     from audit.engine import audit_match_hands, audit_hand
 
     lang = Lang(lang)
     if is_match(doc):
         assert isinstance(doc, dict)
-        return [a.to_json(lang) for a in audit_match_hands(doc, profile=profile, options=options,
-                                                           schema_checked=schema_checked)]
-    return [audit_hand(doc, profile=profile, options=options, schema_checked=schema_checked).to_json(lang)]
+        return [a.to_json(lang, items) for a in audit_match_hands(doc, profile=profile, options=options,
+                                                                  schema_checked=schema_checked)]
+    return [audit_hand(doc, profile=profile, options=options, schema_checked=schema_checked).to_json(lang, items)]
 
 
 def trace_record(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,

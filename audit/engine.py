@@ -43,12 +43,13 @@ class HandAudit:
         self.base = base
         self.names = names
 
-    def to_json(self, lang: Lang | str = Lang.EN) -> dict[str, Any]:
-        """The audit object of record-format.md, messages and notes in `lang`."""
+    def to_json(self, lang: Lang | str = Lang.EN, items: bool = True) -> dict[str, Any]:
+        """The audit object of record-format.md, messages and notes in `lang`; `items=False` leaves
+        out the settlement's items (see `audit.api.audit_document`)."""
         return {"game_id": self.game_id, "profile": self.profile_name,
                 "verdict": verdict_of(self.findings).value,
                 "findings": [f.to_json(lang, self.names) for f in self.findings],
-                "settlement": self.settlement.to_json(self.base, lang, self.names)
+                "settlement": self.settlement.to_json(self.base, lang, self.names, items)
                 if self.settlement is not None else None}
 
 

@@ -144,12 +144,16 @@ class Settlement:
         """Net units per seat."""
         return net_scores(self.items, self.n)
 
-    def to_json(self, base: int, lang: Lang | str = Lang.EN, names: Sequence[str] = ()) -> dict[str, Any]:
-        """The contract's settlement object, in points, item notes in `lang`."""
-        return {"scores": [s * base for s in self.scores()], "next_dealer": self.next_dealer,
-                "next_dealer_streak": self.next_dealer_streak,
-                "flip": code(self.flip) if self.flip is not None else None,
-                "items": self._items_json(base, lang, names)}
+    def to_json(self, base: int, lang: Lang | str = Lang.EN, names: Sequence[str] = (),
+                items: bool = True) -> dict[str, Any]:
+        """The contract's settlement object, in points, item notes in `lang`; `items=False` leaves
+        the items out (and so their notes unrendered) for a caller that reads only the totals."""
+        out: dict[str, Any] = {"scores": [s * base for s in self.scores()], "next_dealer": self.next_dealer,
+                               "next_dealer_streak": self.next_dealer_streak,
+                               "flip": code(self.flip) if self.flip is not None else None}
+        if items:
+            out["items"] = self._items_json(base, lang, names)
+        return out
 
     def _items_json(self, base: int, lang: Lang | str, names: Sequence[str] = ()) -> list[dict[str, Any]]:
         """Items share their params where they share their working (one win paid by three seats,

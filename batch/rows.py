@@ -74,9 +74,10 @@ class Audited:
 
 
 def audits(documents: Iterator[Document], settings: Settings) -> Iterator[Audited]:
-    """Every hand's audit, in order: exactly what `python -m audit --json` prints for the same
-    document (same function, same profile, options and language), or an invalid audit for a
-    document that could not be read."""
+    """Every hand's audit, in order: what `python -m audit --json` prints for the same document
+    (same function, same profile, options and language) but for the settlement's items, which no
+    row keeps (`audit_document(items=False)`), or an invalid audit for a document that could not
+    be read."""
     # (cache key, parsed document, audits) of the last keyed document: the store gives a match once
     # per hand, one hand after the other, and its bytes are parsed and audited once, not per hand.
     last: tuple[str, Any, list[dict[str, Any]]] | None = None
@@ -89,7 +90,7 @@ def audits(documents: Iterator[Document], settings: Settings) -> Iterator[Audite
                 yield Audited(document.origin, None, None, unreadable_audit(problem, settings))
                 continue
             results = audit_document(doc, profile=settings.profile, options=settings.options_dict,
-                                     lang=settings.lang)
+                                     lang=settings.lang, items=False)
             if document.cache_key:
                 last = (document.cache_key, doc, results)
         hands = doc.get("hands") if isinstance(doc, dict) and doc.get("format") == "zhuoji-match/1" else None

@@ -71,6 +71,10 @@ def test_each_undecided_class_goes_to_the_exact_path() -> None:
     for text in [b'{"a":"\\n"}', b'{"a":1234567890123456789}', b'{"a":1,"a":1}', b'[' * 6 + b']' * 6]:
         assert jsontext._fast(text, 5) is jsontext._UNDECIDED, text
     assert jsontext._too_deep(b'{"a":"["}', 5) is None
+    # brackets in strings that pair up or sit beside empty strings: the quotes no longer pair as ""
+    for text in [b'["[", "]"]', b'["", "[]"]', b'{"":"]","a":""}', b'["]["]']:
+        assert jsontext._too_deep(text, 5) is None, text
+    assert jsontext._too_deep(b'{"":"","a":["",""]}', 5) is False
     # escapes that would balance the colon count (one key repeated, one colon written as \u003a)
     # or hide a bracket: why a backslash alone sends a text to the exact path
     for escaped in ['{"a":"\\u003a","\\u0061":"\\u003a"}', '[["\\u005d"]]']:

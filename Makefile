@@ -8,6 +8,8 @@ DB ?= instance/zhuoji.sqlite
 NATIVE_SRC := $(shell grep -o '"[a-z]*/[a-z_]*\.py"' audit/native.py | tr -d '"')
 NATIVE := build/native.stamp
 # gunicorn workers: one per core (the engine is CPU-bound), each with a few threads for I/O.
+# --limit-request-line 8190 (gunicorn's most; its default is 4094) leaves URLs up to the app's
+# MAX_URL_LENGTH (8000) to Flask, which answers in the request's language (web/errors.py).
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 THREADS ?= 4
 
@@ -49,7 +51,7 @@ run: install native
 	$(BIN)/flask --app app load-samples samples
 	@echo "audit service: http://127.0.0.1:5000/ (log in at /login; $(WORKERS) workers)"
 	FLASK_SESSION_COOKIE_SECURE=false $(BIN)/gunicorn --bind 127.0.0.1:5000 --workers $(WORKERS) \
-		--threads $(THREADS) --worker-class web.server.Worker --timeout 120 --access-logfile - "app:create_app()"
+		--threads $(THREADS) --worker-class web.server.Worker --limit-request-line 8190 --timeout 120 --access-logfile - "app:create_app()"
 
 test: install native
 	$(BIN)/python -m pytest -n auto --dist loadfile

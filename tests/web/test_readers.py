@@ -222,7 +222,10 @@ def test_gunicorns_own_refusal_of_a_long_request_line_is_json() -> None:
 
     head, _, body = too_long_answer(9_000, 8_190).partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 414 ") and b"application/json" in head
-    assert json.loads(body)["code"] == "url_too_long"
+    answer = json.loads(body)
+    assert answer["code"] == "url_too_long" and "9000" in answer["message"] and "8190" in answer["message"]
+    assert re.search("[\u4e00-\u9fff]", answer["message"])  # Chinese: the language nobody chose
+    assert int(re.search(rb"Content-Length: (\d+)", head)[1]) == len(body)  # type: ignore[index]
 
 
 def test_an_uploader_token_cannot_open_the_conformance_pages(served: tuple[Flask, FlaskClient]) -> None:

@@ -27,6 +27,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from records import search, trail
+from records.refusal import FieldRefusal
 
 STATUSES = ("open", "decided", "closed")
 """open: being worked; decided: a decision is recorded; closed: done (reopening goes back to
@@ -37,21 +38,14 @@ CASE_LIMITS = {"number": 64, "platform": 200, "player": 200, "complaint": 4000, 
 """Longest value of each text field, in characters."""
 
 
-class CaseError(ValueError):
-    """A change a case refuses; `status` is the HTTP answer (400, 404, 409), `code` the stable
-    name of the refusal (`case_number_taken`; the page dictionary words it, web/i18n_cases.py)
-    and `params` its values; the message names the field first (`record: ...`)."""
+class CaseError(FieldRefusal):
+    """A change a case refuses: a FieldRefusal (the field, a stable code such as
+    `case_number_taken` that the page dictionary words, web/i18n_cases.py, and its params) with
+    `status`, the HTTP answer (400, 404, 409)."""
 
-    def __init__(self, status: int, message: str, code: str, **params: Any) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, field: str, message: str, code: str, **params: Any) -> None:
+        super().__init__(field, message, code, **params)
         self.status = status
-        self.code = code
-        self.params = params
-
-    @property
-    def field(self) -> str:
-        """The field the message names."""
-        return str(self).split(":", 1)[0]
 
 
 @dataclass(frozen=True)
@@ -105,9 +99,9 @@ def open_case(db: Database, *, number: str | None, platform: str, player: str | 
     number = (number or "").strip() or next_number(db, platform, at)
     player = (player or "").strip() or None
     if not complaint:
-        raise CaseError(400, "complaint: a case needs the complaint's text", "case_complaint_missing")
+        raise CaseError(400, "complaint", "a case needs the complaint's text", "case_complaint_missing")
     if db.execute("SELECT 1 FROM cases WHERE platform = ? AND number = ?", [platform, number]).fetchone():
-        raise CaseError(409, f"number: case {number!r} already exists on platform {platform!r}",
+        raise CaseError(409, "number", f"case {number!r} already exists on platform {platform!r}",
                         "case_number_taken", number=number, platform=platform)
     cursor = db.execute(
         "INSERT INTO cases (number, platform, player, complaint, status, created_at, created_by, updated_at, text) "
@@ -125,7 +119,7 @@ def case_row(db: Database, case_id: int) -> dict[str, Any]:
     rows = list(db.query("SELECT id, number, platform, player, complaint, status, created_at, created_by, "
                          "updated_at FROM cases WHERE id = ?", [case_id]))
     if not rows:
-        raise CaseError(404, f"case: case {case_id} does not exist", "case_missing", case=case_id)
+        raise CaseError(404, "case", f"case {case_id} does not exist", "case_missing", case=case_id)
     return rows[0]
 
 
@@ -133,7 +127,7 @@ def _changeable(db: Database, case_id: int) -> dict[str, Any]:
     """The case, unless it is closed (409)."""
     case = case_row(db, case_id)
     if case["status"] == "closed":
-        raise CaseError(409, f"case: case {case['number']} is closed; reopen it first", "case_closed",
+        raise CaseError(409, "case", f"case {case['number']} is closed; reopen it first", "case_closed",
                         number=case["number"])
     return case
 
@@ -144,16 +138,16 @@ def attach(db: Database, *, case_id: int, record_id: int, revision: int | None, 
     case = _changeable(db, case_id)
     row = db.execute("SELECT id, platform, game_id, revision FROM records WHERE id = ?", [record_id]).fetchone()
     if row is None:
-        raise CaseError(404, f"record: record {record_id} does not exist", "case_record_missing", record=record_id)
+        raise CaseError(404, "record", f"record {record_id} does not exist", "case_record_missing", record=record_id)
     if revision is not None and revision != row[3]:
         other = db.execute("SELECT id FROM records WHERE platform = ? AND game_id = ? AND revision = ?",
                            [row[1], row[2], revision]).fetchone()
         if other is None:
-            raise CaseError(404, f"revision: game {row[2]} has no revision {revision}", "case_revision_missing",
+            raise CaseError(404, "revision", f"game {row[2]} has no revision {revision}", "case_revision_missing",
                             game=row[2], revision=revision)
         record_id = int(other[0])
     if row[1] != case["platform"]:
-        raise CaseError(400, f"record: record {record_id} is of platform {row[1]!r}, the case of {case['platform']!r}",
+        raise CaseError(400, "record", f"record {record_id} is of platform {row[1]!r}, the case of {case['platform']!r}",
                         "case_other_platform", record=record_id, platform=row[1], case_platform=case["platform"])
     if db.execute("SELECT 1 FROM case_records WHERE case_id = ? AND record_id = ?", [case_id, record_id]).fetchone():
         return record_id, False
@@ -171,19 +165,19 @@ def decide(db: Database, *, case_id: int, outcome: str, note: str, payments: lis
     """Record a decision (it supersedes earlier ones, which stay) and mark the case decided."""
     case = _changeable(db, case_id)
     if outcome not in OUTCOMES:
-        raise CaseError(400, f"outcome: one of {', '.join(OUTCOMES)}", "case_outcome_unknown", outcome=outcome)
+        raise CaseError(400, "outcome", f"one of {', '.join(OUTCOMES)}", "case_outcome_unknown", outcome=outcome)
     note = note.strip()
     if not note:
-        raise CaseError(400, "note: a decision needs a note saying why", "case_note_missing")
+        raise CaseError(400, "note", "a decision needs a note saying why", "case_note_missing")
     for index, payment in enumerate(payments):
         if payment["from"] == payment["to"]:
-            raise CaseError(400, f"payments[{index}]: `from` and `to` are the same ({payment['from']!r})",
+            raise CaseError(400, f"payments[{index}]", f"`from` and `to` are the same ({payment['from']!r})",
                             "case_payment_to_self", index=index, seat=payment["from"])
     if audit_id is not None:
         found = db.execute("SELECT 1 FROM audits a JOIN case_records cr ON cr.record_id = a.record_id "
                            "WHERE a.id = ? AND cr.case_id = ?", [audit_id, case_id]).fetchone()
         if found is None:
-            raise CaseError(400, f"audit: audit {audit_id} is not an audit of a record attached to this case",
+            raise CaseError(400, "audit", f"audit {audit_id} is not an audit of a record attached to this case",
                             "case_audit_not_attached", audit=audit_id)
     text = json.dumps(payments, ensure_ascii=False)
     cursor = db.execute("INSERT INTO case_decisions (case_id, outcome, note, payments_json, audit_id, decided_at, "
@@ -201,7 +195,7 @@ def close(db: Database, *, case_id: int, actor: str, at: str, key: bytes) -> Non
     """Close a decided case (an undecided one: 409, decide first)."""
     case = _changeable(db, case_id)
     if case["status"] != "decided":
-        raise CaseError(409, f"case: case {case['number']} has no decision yet; decide it before closing",
+        raise CaseError(409, "case", f"case {case['number']} has no decision yet; decide it before closing",
                         "case_not_decided", number=case["number"])
     db.execute("UPDATE cases SET status = 'closed', updated_at = ? WHERE id = ?", [at, case_id])
     trail.append(db, at=at, actor=actor, key=key, action="case-close", detail={"case_id": case_id, "number": case["number"]})
@@ -211,7 +205,7 @@ def reopen(db: Database, *, case_id: int, actor: str, at: str, key: bytes) -> No
     """Reopen a closed case: back to `decided` (its decision stands until a new one)."""
     case = case_row(db, case_id)
     if case["status"] != "closed":
-        raise CaseError(409, f"case: case {case['number']} is not closed", "case_not_closed", number=case["number"])
+        raise CaseError(409, "case", f"case {case['number']} is not closed", "case_not_closed", number=case["number"])
     db.execute("UPDATE cases SET status = 'decided', updated_at = ? WHERE id = ?", [at, case_id])
     trail.append(db, at=at, actor=actor, key=key, action="case-reopen", detail={"case_id": case_id, "number": case["number"]})
 

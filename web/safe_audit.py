@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from audit.api import render_finding
 from audit.catalogue import Lang
 from audit.option_check import OptionProblem, check
 from records.pipeline import OptionsRefused
@@ -44,9 +45,12 @@ def check_options(record_id: int, profile: str | None, options: Any, lang: Lang)
         raise option_error(problem, lang)
 
 
-def refused_error(exc: OptionsRefused) -> ApiError:
-    """The pipeline's own refusal (the options made the audit invalid): 422, nothing stored."""
-    return fail(422, "options_invalidate", {exc.path: [exc.problem]}, path=exc.path, problem=exc.problem)
+def refused_error(exc: OptionsRefused, lang: Lang) -> ApiError:
+    """The pipeline's own refusal (the options made the audit invalid): 422, nothing stored; the
+    engine's finding worded in `lang`, which names the option's path first (path and code when
+    there is no finding to word)."""
+    problem = render_finding(exc.finding, lang) if exc.finding is not None else f"{exc.path}: {exc.problem}"
+    return fail(422, "options_invalidate", {exc.path: [problem]}, path=exc.path, problem=problem)
 
 
 def checked_reason(text: str | None) -> str | None:

@@ -138,7 +138,7 @@ def reaudit_record(record_id: int, profile: str | None, options: dict[str, Any] 
         row = get_pipeline().reaudit(record_id, profile=profile, options=options, actor=account_name(),
                                      reason=reason)
     except OptionsRefused as exc:
-        raise refused_error(exc) from exc
+        raise refused_error(exc, lang) from exc
     except AuditFailed as exc:
         current_app.logger.exception("re-audit of record %s failed", record_id)
         raise fail(502, exc.code, **exc.params) from exc

@@ -71,3 +71,22 @@ def test_the_pipeline_refuses_an_audit_made_invalid_by_its_options(store: Store)
     with pytest.raises(OptionsRefused, match="unknown_parameter"):
         Pipeline(store).reaudit(stored.record_id, options={"nope": 1})
     assert len(store.audits(stored.record_id)) == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_pipelines_refusal_is_a_coded_422_in_the_askers_language(
+        client: FlaskClient, record_id: int, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """The web layer's check first answers 400; should it ever let an option through that the
+    engine then refuses, the pipeline's own refusal (nothing stored) is a 422 `options_invalidate`
+    naming the option's path, in the asker's language, never a 500."""
+    import web.views
+
+    monkeypatch.setattr(web.views, "check_options", lambda *args, **kwargs: None)
+    response = client.post(f"/api/records/{record_id}/audit", json={"options": {"nope": 1}},
+                           headers={"Accept-Language": lang})
+    assert response.status_code == 422, response.get_data(as_text=True)
+    body = response.get_json()
+    assert body["code"] == "options_invalidate" and any("nope" in path for path in body["details"])
+    assert "nope" in body["message"] and ("审计" in body["message"]) == (lang == "zh")
+    assert "unknown_parameter" not in body["message"]  # the finding worded, not its code
+    assert audits(client, record_id) == 1

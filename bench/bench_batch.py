@@ -28,6 +28,13 @@ The same in CPU time (the engine's process time; the worker process's user + sys
 the run, its event loop and heartbeats included) is printed beside it: on a shared machine the
 CPU figures move less than the wall-clock ones. The 1-worker row is the round of median rate.
 
+`--interleave ROUNDS` (default 3) adds the figure least moved by a machine whose speed drifts:
+on one worker, for each partition, the engine alone on its hands (parsed beforehand) and
+`run_partition` on the same partition, one right after the other (the order alternating),
+ROUNDS times over the file; the median of the pairs' ratios (batch over engine) is printed with
+its quartiles. `bench/callgrind_batch.sh` counts the same pair in instructions, which no load
+moves.
+
 The year estimate: 5,000,000 hands a day for 365 days, at the measured per-worker rate
 times the measured 2-worker efficiency (ratio / 2), on N machines of `--cores` cores each.
 """
@@ -43,7 +50,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +146,51 @@ def engine_alone(corpus_file: Path, chunk: int = 500) -> dict[str, Any]:
             "hands_per_cpu_s": round(hands / cpu, 1)}
 
 
+def interleaved(corpus_file: str, partition_size: int, out: str, rounds: int,
+                partitions: int | None = None) -> list[dict[str, float]]:
+    """On a worker: for every partition of the file, `rounds` times, the engine alone on its hands
+    (parsed beforehand, not timed) and `run_partition` on the same partition, one after the other
+    (which goes first alternates), each timed in CPU and wall. On a machine whose speed drifts
+    from one second to the next, pairs a second apart share the drift; their ratio is the batch's
+    own cost per hand against the engine's. `partitions`: only the first so many (a warm-up)."""
+    from batch.work import FINDINGS_DIR, HANDS_DIR, PARTS_DIR, run_partition
+
+    for folder in (HANDS_DIR, FINDINGS_DIR, PARTS_DIR):
+        (Path(out) / folder).mkdir(parents=True, exist_ok=True)
+    parts = plan([corpus_file], Sizes(hands=partition_size)).partitions[:partitions]
+    pairs: list[dict[str, float]] = []
+    for round_index in range(rounds):
+        for index, part in enumerate(parts):
+            docs = [json.loads(document.raw) for document in part.read() if document.raw is not None]
+
+            def engine(docs: list[Any] = docs) -> None:
+                for doc in docs:
+                    audit_hand(doc)
+
+            def batch(index: int = index, part: Any = part) -> None:
+                run_partition(index, part, Settings(), out)
+
+            timed: dict[str, tuple[float, float]] = {}
+            order: list[tuple[str, Callable[[], None]]] = [("engine", engine), ("batch", batch)]
+            for name, run in order if (round_index + index) % 2 == 0 else order[::-1]:
+                start, start_cpu = time.perf_counter(), time.process_time()
+                run()
+                timed[name] = (time.perf_counter() - start, time.process_time() - start_cpu)
+            pairs.append({"hands": len(docs), "engine_s": timed["engine"][0], "engine_cpu_s": timed["engine"][1],
+                          "batch_s": timed["batch"][0], "batch_cpu_s": timed["batch"][1]})
+    return pairs
+
+
+def interleaved_on_worker(corpus_file: Path, out: Path, partition_size: int, rounds: int) -> list[dict[str, float]]:
+    """`interleaved` as one task on a new 1-worker local cluster, warmed on the file's first partition."""
+    with cluster(workers=1) as client:
+        client.wait_for_workers(1)
+        client.submit(interleaved, str(corpus_file), partition_size, str(out / "warm"), 1, 1, pure=False).result()
+        pairs: list[dict[str, float]] = client.submit(interleaved, str(corpus_file), partition_size, str(out),
+                                                      rounds, pure=False).result()
+    return pairs
+
+
 def against_engine(corpus_file: Path, work: Path, partition_size: int, rounds: int) -> dict[str, Any]:
     """`rounds` pairs of (the engine alone, the batch on a new 1-worker local cluster) on the same file."""
     with corpus_file.open("rb") as stream:  # the engine warm, as bench_audit.py times it: imports, profiles
@@ -148,9 +200,11 @@ def against_engine(corpus_file: Path, work: Path, partition_size: int, rounds: i
     batches: list[dict[str, Any]] = []
     for index in range(rounds):
         engines.append(engine_alone(corpus_file))
-        batches.append(local(1, corpus_file, work / f"per-worker-{index}", partition_size))
+        batches.append(local(1, corpus_file, work / f"per-worker-{index}", partition_size, engine_too=True))
     ratios = [e["hands_per_s"] / b["hands_per_s"] for e, b in zip(engines, batches)]
     cpu_ratios = [e["hands_per_cpu_s"] / b["hands_per_cpu_s"] for e, b in zip(engines, batches)]
+    in_worker = [b["engine_in_worker"]["hands_per_s"] / b["hands_per_s"] for b in batches]
+    in_worker_cpu = [b["engine_in_worker"]["hands_per_cpu_s"] / b["hands_per_cpu_s"] for b in batches]
     by_rate = sorted(batches, key=lambda b: b["hands_per_s"])
     return {"engine_hands_per_s": statistics.median(e["hands_per_s"] for e in engines),
             "engine_hands_per_cpu_s": statistics.median(e["hands_per_cpu_s"] for e in engines),
@@ -158,16 +212,24 @@ def against_engine(corpus_file: Path, work: Path, partition_size: int, rounds: i
             "batch_hands_per_cpu_s": statistics.median(b["hands_per_cpu_s"] for b in batches),
             "ratio": round(statistics.median(ratios), 3), "cpu_ratio": round(statistics.median(cpu_ratios), 3),
             "ratios": [round(r, 3) for r in ratios], "cpu_ratios": [round(r, 3) for r in cpu_ratios],
+            "in_worker_ratio": round(statistics.median(in_worker), 3),
+            "in_worker_cpu_ratio": round(statistics.median(in_worker_cpu), 3),
+            "in_worker_ratios": [round(r, 3) for r in in_worker],
+            "in_worker_cpu_ratios": [round(r, 3) for r in in_worker_cpu],
             "engine_rounds": engines, "median_batch": by_rate[len(by_rate) // 2]}
 
 
-def local(workers: int, corpus_file: Path, out: Path, partition_size: int) -> dict[str, Any]:
-    """A local cluster of `workers` processes (`--workers N`)."""
+def local(workers: int, corpus_file: Path, out: Path, partition_size: int,
+          engine_too: bool = False) -> dict[str, Any]:
+    """A local cluster of `workers` processes (`--workers N`); `engine_too`: then the engine alone
+    on the same file inside its worker, as one task (`engine_in_worker`)."""
     start = time.perf_counter()
     with cluster(workers=workers) as client:
         client.wait_for_workers(workers)
         startup = time.perf_counter() - start
         row = measure(client, corpus_file, out, partition_size)
+        if engine_too:
+            row["engine_in_worker"] = client.submit(engine_alone, corpus_file, pure=False).result()
     return {"setup": f"local cluster, {workers} worker(s)", "startup_s": round(startup, 1), **row}
 
 
@@ -223,6 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cores", type=int, default=16, help="cores per machine for the year estimate")
     ap.add_argument("--rounds", type=int, default=3, help="pairs of (engine alone, 1-worker batch) runs")
     ap.add_argument("--skip-separate", action="store_true", help="no scheduler + workers run")
+    ap.add_argument("--interleave", type=int, default=3, metavar="ROUNDS",
+                    help="rounds of interleaved (engine, run_partition) pairs per partition on one worker (0: none)")
     ap.add_argument("--json", action="store_true", help="also print the rows as JSON")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-batch-") as tmp:
@@ -240,6 +304,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"engine alone / batch per worker: {pair['ratio']:.2f}x wall, {pair['cpu_ratio']:.2f}x CPU "
               f"(target <= 1.25x; medians of {len(pair['ratios'])} pairs: wall {pair['ratios']}, "
               f"CPU {pair['cpu_ratios']})")
+        if args.interleave:
+            pairs = interleaved_on_worker(corpus_file, work / "interleaved", args.partition_size, args.interleave)
+            wall = [p["batch_s"] / p["engine_s"] for p in pairs]
+            cpu = [p["batch_cpu_s"] / p["engine_cpu_s"] for p in pairs]
+            quartiles = statistics.quantiles(cpu, n=4)
+            print(f"interleaved on one worker, {len(pairs)} pairs of {args.partition_size} hands (the engine and "
+                  f"run_partition on the same partition, a second apart): batch / engine {statistics.median(wall):.3f}x "
+                  f"wall, {statistics.median(cpu):.3f}x CPU (medians; CPU quartiles {quartiles[0]:.3f} - "
+                  f"{quartiles[2]:.3f}; target <= 1.25x)")
+        print(f"engine alone in the worker process / batch on it: {pair['in_worker_ratio']:.2f}x wall, "
+              f"{pair['in_worker_cpu_ratio']:.2f}x CPU (the engine as one task on the same worker, after the "
+              f"batch; wall {pair['in_worker_ratios']}, CPU {pair['in_worker_cpu_ratios']})")
         rows = [pair["median_batch"], local(2, corpus_file, work / "out2", args.partition_size)]
         if not args.skip_separate:
             rows.append(separate(corpus_file, work / "out3", args.partition_size, work))

@@ -55,15 +55,15 @@ class AuditFailed(RuntimeError):
 
 class OptionsRefused(ValueError):
     """A re-audit whose options the engine refused (a `P` finding): such an audit says nothing
-    about the game, only about the options, and is never stored as a record's latest. The
-    message is the finding's path and code, also kept apart as `path` and `problem`; `finding`
-    is the finding itself (contract JSON), so the web layer words it in the asker's language."""
+    about the game, only about the options, and is never stored as a record's latest. `finding`
+    is that finding (contract JSON: the web layer words it in the asker's language); the message
+    is its path and code."""
 
-    def __init__(self, path: str, problem: str, finding: dict[str, Any] | None = None) -> None:
-        super().__init__(f"{path}: {problem}")
-        self.path = path
-        self.problem = problem
+    def __init__(self, finding: dict[str, Any]) -> None:
         self.finding = finding
+        self.path = str((finding.get("params") or {}).get("path", "options"))
+        """The option's JSON path, as the finding names it."""
+        super().__init__(f"{self.path}: {finding.get('code')}")
 
 
 DATA_ERRORS = (OverflowError, UnicodeError, ValueError, TypeError, sqlite3.IntegrityError, sqlite3.InterfaceError,
@@ -233,8 +233,6 @@ class Pipeline:
         if options and audit.get("verdict") == "invalid":
             refused = [f for f in audit.get("findings") or [] if isinstance(f, dict) and f.get("rule") == "P"]
             if refused and self.what_if(record_id, profile=profile).get("verdict") != "invalid":
-                first = refused[0]
-                raise OptionsRefused(str((first.get("params") or {}).get("path", "options")), str(first.get("code")),
-                                     first)
+                raise OptionsRefused(refused[0])
         return self.store.add_audit(record_id, audit, options=options, engine_version=self.engine.version,
                                     actor=actor, reason=reason)

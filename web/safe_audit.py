@@ -47,10 +47,9 @@ def check_options(record_id: int, profile: str | None, options: Any, lang: Lang)
 
 def refused_error(exc: OptionsRefused, lang: Lang) -> ApiError:
     """The pipeline's own refusal (the options made the audit invalid): 422, nothing stored; the
-    engine's finding worded in `lang`, which names the option's path first (path and code when
-    there is no finding to word)."""
-    problem = render_finding(exc.finding, lang) if exc.finding is not None else f"{exc.path}: {exc.problem}"
-    return fail(422, "options_invalidate", {exc.path: [problem]}, path=exc.path, problem=problem)
+    engine's finding worded in `lang` (it names the option's path first)."""
+    problem = render_finding(exc.finding, lang)
+    return fail(422, "options_invalidate", {exc.path: [problem]}, problem=problem)
 
 
 def checked_reason(text: str | None) -> str | None:

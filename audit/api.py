@@ -57,8 +57,8 @@ def audit_document(doc: object, *, profile: str | None = None, options: dict[str
     `render_finding` / `render_note` (or `audit.catalogue.rerender`).
     `items=False` leaves out each settlement's `items` (everything else as with
     True): for a caller that keeps only the verdict, findings and totals (the
-    batch's rows), whose item notes would be rendered for nothing (about 3% of
-    a hand, docs/batch.md). Never for an audit that is stored or shown."""
+    batch's rows), whose item notes would be rendered for nothing (about 2% of
+    a hand's instructions, docs/batch.md). Never for an audit that is stored or shown."""
     from audit.engine import audit_match_hands, audit_hand
 
     lang = Lang(lang)

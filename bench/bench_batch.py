@@ -200,11 +200,9 @@ def against_engine(corpus_file: Path, work: Path, partition_size: int, rounds: i
     batches: list[dict[str, Any]] = []
     for index in range(rounds):
         engines.append(engine_alone(corpus_file))
-        batches.append(local(1, corpus_file, work / f"per-worker-{index}", partition_size, engine_too=True))
+        batches.append(local(1, corpus_file, work / f"per-worker-{index}", partition_size))
     ratios = [e["hands_per_s"] / b["hands_per_s"] for e, b in zip(engines, batches)]
     cpu_ratios = [e["hands_per_cpu_s"] / b["hands_per_cpu_s"] for e, b in zip(engines, batches)]
-    in_worker = [b["engine_in_worker"]["hands_per_s"] / b["hands_per_s"] for b in batches]
-    in_worker_cpu = [b["engine_in_worker"]["hands_per_cpu_s"] / b["hands_per_cpu_s"] for b in batches]
     by_rate = sorted(batches, key=lambda b: b["hands_per_s"])
     return {"engine_hands_per_s": statistics.median(e["hands_per_s"] for e in engines),
             "engine_hands_per_cpu_s": statistics.median(e["hands_per_cpu_s"] for e in engines),
@@ -212,24 +210,16 @@ def against_engine(corpus_file: Path, work: Path, partition_size: int, rounds: i
             "batch_hands_per_cpu_s": statistics.median(b["hands_per_cpu_s"] for b in batches),
             "ratio": round(statistics.median(ratios), 3), "cpu_ratio": round(statistics.median(cpu_ratios), 3),
             "ratios": [round(r, 3) for r in ratios], "cpu_ratios": [round(r, 3) for r in cpu_ratios],
-            "in_worker_ratio": round(statistics.median(in_worker), 3),
-            "in_worker_cpu_ratio": round(statistics.median(in_worker_cpu), 3),
-            "in_worker_ratios": [round(r, 3) for r in in_worker],
-            "in_worker_cpu_ratios": [round(r, 3) for r in in_worker_cpu],
             "engine_rounds": engines, "median_batch": by_rate[len(by_rate) // 2]}
 
 
-def local(workers: int, corpus_file: Path, out: Path, partition_size: int,
-          engine_too: bool = False) -> dict[str, Any]:
-    """A local cluster of `workers` processes (`--workers N`); `engine_too`: then the engine alone
-    on the same file inside its worker, as one task (`engine_in_worker`)."""
+def local(workers: int, corpus_file: Path, out: Path, partition_size: int) -> dict[str, Any]:
+    """A local cluster of `workers` processes (`--workers N`)."""
     start = time.perf_counter()
     with cluster(workers=workers) as client:
         client.wait_for_workers(workers)
         startup = time.perf_counter() - start
         row = measure(client, corpus_file, out, partition_size)
-        if engine_too:
-            row["engine_in_worker"] = client.submit(engine_alone, corpus_file, pure=False).result()
     return {"setup": f"local cluster, {workers} worker(s)", "startup_s": round(startup, 1), **row}
 
 
@@ -313,9 +303,6 @@ def main(argv: list[str] | None = None) -> int:
                   f"run_partition on the same partition, a second apart): batch / engine {statistics.median(wall):.3f}x "
                   f"wall, {statistics.median(cpu):.3f}x CPU (medians; CPU quartiles {quartiles[0]:.3f} - "
                   f"{quartiles[2]:.3f}; target <= 1.25x)")
-        print(f"engine alone in the worker process / batch on it: {pair['in_worker_ratio']:.2f}x wall, "
-              f"{pair['in_worker_cpu_ratio']:.2f}x CPU (the engine as one task on the same worker, after the "
-              f"batch; wall {pair['in_worker_ratios']}, CPU {pair['in_worker_cpu_ratios']})")
         rows = [pair["median_batch"], local(2, corpus_file, work / "out2", args.partition_size)]
         if not args.skip_separate:
             rows.append(separate(corpus_file, work / "out3", args.partition_size, work))

@@ -136,6 +136,10 @@ def _json(value: Any) -> str | None:
     return None if value is None else _ENCODE(value)
 
 
+_HAND_COLUMNS = (*(name for name, _ in _WHERE), "game_id", "platform", "client", "verdict")
+"""The columns a findings row repeats from its hand's row."""
+
+
 def _where(item: Audited) -> dict[str, Any]:
     origin = item.origin
     label = origin.label() + (f"#hands[{item.hand}]" if item.hand is not None else "")
@@ -171,13 +175,17 @@ def hand_row(item: Audited) -> dict[str, Any]:
 
 
 def finding_rows(item: Audited, row: dict[str, Any]) -> list[dict[str, Any]]:
-    """The `findings/` rows of one audited hand (`row` is its hand row)."""
+    """The `findings/` rows of one audited hand (`row` is its hand row, where the columns of the
+    hand, its place included, are taken from rather than worked out again for each finding)."""
+    findings = item.audit.get("findings")
+    if not findings:
+        return []
+    hand = {name: row[name] for name in _HAND_COLUMNS}
     out = []
-    for index, finding in enumerate(item.audit.get("findings") or []):
+    for index, finding in enumerate(findings):
         rule = _text(finding.get("rule"))
-        out.append({**_where(item), "game_id": row["game_id"], "platform": row["platform"],
-                    "client": row["client"], "verdict": row["verdict"], "index": index,
-                    "kind": _text(finding.get("kind")), "rule": rule, "section": section_of(rule) if rule else None,
+        out.append({**hand, "index": index, "kind": _text(finding.get("kind")), "rule": rule,
+                    "section": section_of(rule) if rule else None,
                     "code": _text(finding.get("code")), "step": _int(finding.get("step")),
                     "seat": _int(finding.get("seat")), "params": _json(finding.get("params")),
                     "expected": _json(finding.get("expected")), "actual": _json(finding.get("actual")),

@@ -46,7 +46,7 @@ def _texts() -> st.SearchStrategy[str]:
 
 
 @settings(max_examples=400, deadline=None)
-@given(_texts(), st.booleans(), st.booleans(), st.sampled_from([2, 5, 64]))
+@given(_texts(), st.booleans(), st.booleans(), st.sampled_from([0, 1, 2, 5, 64]))
 def test_the_fast_path_answers_as_the_exact_path(text: str, as_bytes: bool, bom: bool, max_depth: int) -> None:
     data: bytes | str = text.encode("utf-8", "surrogatepass") if as_bytes else text
     for check_depth in (True, False):
@@ -67,18 +67,28 @@ def test_records_take_the_fast_path() -> None:
 
 
 def test_each_undecided_class_goes_to_the_exact_path() -> None:
-    """A backslash, a run of 19 digits, a repeated key, a bracket inside a string, too deep: undecided."""
+    """A backslash, a run of 19 digits, a repeated key, too deep: undecided."""
     for text in [b'{"a":"\\n"}', b'{"a":1234567890123456789}', b'{"a":1,"a":1}', b'[' * 6 + b']' * 6]:
         assert jsontext._fast(text, 5) is jsontext._UNDECIDED, text
-    assert jsontext._too_deep(b'{"a":"["}', 5) is None
-    # brackets in strings that pair up or sit beside empty strings: the quotes no longer pair as ""
-    for text in [b'["[", "]"]', b'["", "[]"]', b'{"":"]","a":""}', b'["]["]']:
-        assert jsontext._too_deep(text, 5) is None, text
-    assert jsontext._too_deep(b'{"":"","a":["",""]}', 5) is False
     # escapes that would balance the colon count (one key repeated, one colon written as \u003a)
     # or hide a bracket: why a backslash alone sends a text to the exact path
     for escaped in ['{"a":"\\u003a","\\u0061":"\\u003a"}', '[["\\u005d"]]']:
         assert jsontext._fast(escaped.encode(), 5) is jsontext._UNDECIDED, escaped
     assert _answer(jsontext.loads, '{"a":"\\u003a","\\u0061":"\\u003a"}')[0] == "refused"
-    assert jsontext._too_deep(b'[[[]]]', 3) is False
-    assert jsontext._too_deep(b'[[[[]]]]', 3) is True
+
+
+def test_the_depth_is_read_off_the_document_written_back_indented() -> None:
+    """Brackets inside strings do not count (the fast path decides such texts); a document of
+    fewer levels than the limit is decided, one at the limit or past it goes to the exact path
+    (which accepts the first and refuses the second), an empty innermost container included."""
+    for text in [b'{"a":"["}', b'["[", "]"]', b'["", "[]"]', b'{"":"]","a":""}', b'["]["]', b'["[[[[[[[["]']:
+        assert jsontext._fast(text, 2) == json.loads(text), text
+    decided = {(b"[[[]]]", 3), (b"[[1]]", 3), (b"{}", 1), (b"[]", 1), (b'{"a":{"b":[]}}', 3)}
+    undecided = {(b"[[[1]]]", 3), (b"[[[[]]]]", 3), (b"[[[]]]", 2), (b"[[]]", 1), (b"[1]", 1), (b"[]", 0), (b"1", 0),
+                 (b'{"a":{"b":[]}}', 2)}
+    for text, limit in decided | undecided:
+        fast = jsontext._fast(text, limit)
+        assert (fast is jsontext._UNDECIDED) == ((text, limit) in undecided), (text, limit)
+        assert _answer(jsontext.loads, text, max_depth=limit) == _answer(jsontext.exact, text, max_depth=limit)
+    assert _answer(jsontext.loads, b"[[[[]]]]", max_depth=3)[0] == "refused"
+    assert _answer(jsontext.loads, b"[[[1]]]", max_depth=3)[0] == "ok"

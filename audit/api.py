@@ -50,6 +50,7 @@ def audit_document(doc: object, *, profile: str | None = None, options: dict[str
                    schema_checked: bool = False, lang: Lang | str = Lang.EN,
                    items: bool = True) -> list[dict[str, Any]]:
     """One audit per hand of a record or a match (continuity findings included), in `lang`.
+    The batch calls it once per hand, so what it does around the engine is kept to the least.
 
     `schema_checked=True` only when `audit.schema` already validated this very
     document (record or whole match) and found nothing: the engine then skips
@@ -59,14 +60,15 @@ def audit_document(doc: object, *, profile: str | None = None, options: dict[str
     True): for a caller that keeps only the verdict, findings and totals (the
     batch's rows), whose item notes would be rendered for nothing (about 2% of
     a hand's instructions, docs/batch.md). Never for an audit that is stored or shown."""
-    from audit.engine import audit_match_hands, audit_hand
+    import audit.engine as engine  # not `from audit.engine import ...`: that form cost 2-3 us a call here
 
-    lang = Lang(lang)
+    lang = lang if isinstance(lang, Lang) else Lang(lang)  # Lang(lang) costs 1 us even on a Lang
     if is_match(doc):
         assert isinstance(doc, dict)
-        return [a.to_json(lang, items) for a in audit_match_hands(doc, profile=profile, options=options,
-                                                                  schema_checked=schema_checked)]
-    return [audit_hand(doc, profile=profile, options=options, schema_checked=schema_checked).to_json(lang, items)]
+        return [a.to_json(lang, items) for a in engine.audit_match_hands(doc, profile=profile, options=options,
+                                                                         schema_checked=schema_checked)]
+    hand = engine.audit_hand(doc, profile=profile, options=options, schema_checked=schema_checked)
+    return [hand.to_json(lang, items)]
 
 
 def trace_record(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,

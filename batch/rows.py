@@ -81,6 +81,7 @@ def audits(documents: Iterator[Document], settings: Settings) -> Iterator[Audite
     # (cache key, parsed document, audits) of the last keyed document: the store gives a match once
     # per hand, one hand after the other, and its bytes are parsed and audited once, not per hand.
     last: tuple[str, Any, list[dict[str, Any]]] | None = None
+    lang, options = Lang(settings.lang), settings.options_dict
     for document in documents:
         if last is not None and document.cache_key == last[0]:
             _, doc, results = last
@@ -89,8 +90,7 @@ def audits(documents: Iterator[Document], settings: Settings) -> Iterator[Audite
             if problem is not None:
                 yield Audited(document.origin, None, None, unreadable_audit(problem, settings))
                 continue
-            results = audit_document(doc, profile=settings.profile, options=settings.options_dict,
-                                     lang=settings.lang, items=False)
+            results = audit_document(doc, profile=settings.profile, options=options, lang=lang, items=False)
             if document.cache_key:
                 last = (document.cache_key, doc, results)
         hands = doc.get("hands") if isinstance(doc, dict) and doc.get("format") == "zhuoji-match/1" else None

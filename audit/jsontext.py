@@ -12,9 +12,9 @@ No game knowledge, so `records/` and `web/` share it. Two paths give the same an
 test holds them to it): a fast one for the common text, which has no backslash and no run of 19
 digits (see `_fast`: orjson parses and writes the document back, and a few byte scans prove that
 nothing was refused), and the exact one (`json` with hooks, then the walk that locates a hostile
-value), which decides every other text and writes every message. Profiled on the batch's long corpus, the exact path alone cost
-3.4 times a plain `json.loads`; with the fast path in front a well-formed record costs about what
-a plain `json.loads` does.
+value), which decides every other text and writes every message. Profiled on the batch's long
+corpus, the exact path alone cost 3.4 times a plain `json.loads`; with the fast path in front a
+well-formed record costs less than a plain `json.loads` does (628 k instructions against 745 k).
 """
 from __future__ import annotations
 

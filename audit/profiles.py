@@ -101,9 +101,11 @@ class HotShot:
     bonus: int
     burn: Literal["all", "that_kong"]
     transfer_kong: bool
-    burn_liabilities: Literal["kept", "void"] = "kept"
+    burn_liabilities: Literal["kept", "void", "void_all"] = "kept"
     """R18.4: whether a burned shooter (burn `all`) still owes its 冲锋鸡 and 责任鸡 (R11.7), or owes
-    neither (全烧 of both sides)."""
+    neither (全烧 of both sides); R19.4 `void_all`: nor anything for its own exposed or melded chickens."""
+    multiplier: int | None = None
+    """R19.5: each winner's value times this instead of adding `bonus`; absent: R8.3's bonus."""
 
 
 @dataclass(frozen=True)
@@ -120,8 +122,9 @@ class Chicken:
     """R17.1: who pays for a non-qualifying seat's discarded chickens (包鸡: every non-qualifying seat)."""
     qualified_pay_each_other: bool = True
     """R17.2: whether qualifying seats pay each other their chicken value (the 冲锋 extra is always paid)."""
-    claimed_charge: Literal["none", "to_claimer"] = "none"
-    """R17.3: whether a claimed first chicken keeps its 冲锋 extra (the claimer's if it qualifies)."""
+    claimed_charge: Literal["none", "to_claimer", "to_ready_claimer"] = "none"
+    """R17.3: whether a claimed first chicken keeps its 冲锋 extra (the claimer's if it qualifies); R19.2
+    `to_ready_claimer`: the claimer's whole 冲锋鸡 if it qualifies, else its discarder's, tile and extra."""
     responsibility_claims: Literal["first", "any"] = "first"
     """R17.4: which claims of a chicken make a 责任鸡: the first discarded one only, or any."""
     responsibility_if_discarder_ready: bool = True
@@ -134,7 +137,11 @@ class Chicken:
     """R17.10: a 冲锋鸡 per chicken tile, or one per hand (the first 1s or 8p discarded)."""
     exposed_kong_claim: Literal["responsibility", "keeps_charge"] = "responsibility"
     """R18.5: an exposed kong of the first discarded 1s (8p) makes a 责任鸡 (R11.4), or leaves its
-    discarder the 冲锋鸡 and makes none (only a pong makes a 责任鸡)."""
+    discarder the whole 冲锋鸡, tile and extra, and makes none (only a pong makes a 责任鸡)."""
+    unready_melded: Literal["pays", "free"] = "pays"
+    """R19.1: whether a seat that does not qualify pays for its melded chickens (R11.6), or not."""
+    won_tile: Literal["winner", "both"] = "winner"
+    """R19.6: the tile won on a discard is the winner's (R11.2), or also stays in its discarder's pond."""
 
     @cached_property
     def r17(self) -> bool:
@@ -222,6 +229,9 @@ class Profile:
     dou_ready_test: Literal["at_end", "ever"] = "at_end"
     """R18.3: where `dou_requires_ready`, a seat that did not win passes if ready at the end (R4.7), or
     if ready right after any of its own discards."""
+    rob_kong_multiple: int | None = None
+    """R19.3: the robbed seat alone pays the robber this many times the hand's value on a discard;
+    absent: R9.3's three shares of a self-draw."""
 
     def dou_value(self, kind: str) -> int:
         """Units of one dou payment of a kong kind (见豆三 makes every kind 3)."""

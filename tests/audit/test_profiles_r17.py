@@ -13,7 +13,7 @@ from tests.audit.test_compare import example
 R17_CHOICES: dict[str, tuple[object, list[object]]] = {  # dotted name -> (default, the other allowed values)
     "chicken.exposed_payers": ("owner", ["all_unready"]),
     "chicken.qualified_pay_each_other": (True, [False]),
-    "chicken.claimed_charge": ("none", ["to_claimer"]),
+    "chicken.claimed_charge": ("none", ["to_claimer", "to_ready_claimer"]),
     "chicken.responsibility_claims": ("first", ["any"]),
     "chicken.responsibility_if_discarder_ready": (True, [False]),
     "chicken.wugu_gold": (False, [True]),

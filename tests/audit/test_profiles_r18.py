@@ -47,7 +47,7 @@ def test_a_wrong_value_names_the_parameter_and_the_choices(dotted: str) -> None:
         resolve(profile, {dotted: "sometimes"})
     err = excinfo.value
     assert dotted in err.path and err.code == "parameter_not_one_of"
-    assert set(err.params["choices"]) == {repr(default), repr(other)}
+    assert {repr(default), repr(other)} <= set(err.params["choices"])
     with pytest.raises(ProfileError) as excinfo:
         resolve(profile, {dotted: True})
     assert excinfo.value.code == "parameter_not_one_of"

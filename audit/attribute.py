@@ -30,7 +30,8 @@ from enum import Enum
 from typing import Any, Final
 
 from audit.candidates import parameter_models
-from audit.explain import HOUSE_RULES, MODELS, burned_credits, settle_under
+from audit.explain import MODELS, burned_credits, settle_under
+from audit.house_rules import BY_PATH
 from audit.settle import Item, Settlement, net_scores
 from audit.state import GameState
 
@@ -268,8 +269,14 @@ def _net(ledger: list[Item] | tuple[Item, ...], n: int) -> tuple[int, ...]:
 
 # ---------------------------------------------------------------- parameter models
 
-R17_RULE: Final[dict[str, str]] = {name: rule for rule, name, _ in HOUSE_RULES}
-"""An R17 or R18 parameter -> its section: a payment that parameter changes cites it (R16.16)."""
+def house_rule_section(path: str, value: Any) -> str | None:
+    """The house-rule section (R17-R19) a reading under `path` = `value` cites: the section defining the
+    value, or the parameter's own when the value is today's rule (a payment it changes cites it, R16.16)."""
+    rule = BY_PATH.get(path)
+    if rule is None:
+        return None
+    section = rule.section_of(value)
+    return section.rule if section is not None else rule.rule
 
 PARAMETER_RULE: Final[dict[str, str]] = {
     "flip": "R11.5", "flip_counts_discards": "R11.5", "flip_up_down_counts_discards": "R11.5",
@@ -279,7 +286,7 @@ PARAMETER_RULE: Final[dict[str, str]] = {
 """A reading under another value of a parameter cites the rule that states what the parameter
 changes when that is not the payment's own: which tiles the flip makes chickens (and 金鸡) is
 R11.5, who qualifies R11.7 (R11.6, who pays whom, is cited by the payments it does not change);
-a house rule cites its R17 or R18 section (R17_RULE)."""
+a house rule cites its section (`house_rule_section`)."""
 
 
 # ---------------------------------------------------------------- the search
@@ -293,7 +300,7 @@ def _model_readings(st: GameState, sett: Settlement, target: tuple[int, ...]) ->
     for path, value, prof in parameter_models(st.profile):
         ledger = settle_under(st, prof)
         if _net(ledger, st.n) == target:
-            yield Reading((Change.PARAMETER,), tuple(ledger), rule=R17_RULE.get(path) or PARAMETER_RULE.get(path),
+            yield Reading((Change.PARAMETER,), tuple(ledger), rule=house_rule_section(path, value) or PARAMETER_RULE.get(path),
                           parameter=path, value=value)
 
 
@@ -338,7 +345,7 @@ def _preference(r: Reading) -> int:
     first is the likelier story: a client that reads the flip as the next rank, not one that
     values every chicken 0)."""
     if r.changes[0] is Change.PARAMETER:
-        return 0 if r.parameter in NAMED_OPTIONS else 3 if r.parameter in R17_RULE else 4
+        return 0 if r.parameter in NAMED_OPTIONS else 3 if r.parameter in BY_PATH else 4
     return 2 if r.changes[0] is Change.MODEL else 1
 
 
@@ -363,7 +370,7 @@ def attribute(st: GameState, sett: Settlement, claimed_units: list[int]) -> Attr
         # rule (R17, R18) read the other way that pays what a plainer reading pays tells nothing more
         # (R18.1 `dealer_wins` is any dealer bonus the dealer pays left out)
         sig = signature(r.ledger)
-        if r.parameter in R17_RULE and (sig, None) in kept:
+        if r.parameter in BY_PATH and (sig, None) in kept:
             continue
         kept.setdefault((sig, _rule_of(r)), r)
     readings = tuple(kept.values())

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Final, Literal, get_args, get_origin, get_type_hints
 
+from audit.house_rules import BY_PATH
 from audit.profiles import HAND_VALUE_KEYS, Profile, ProfileError, apply_options, list_profiles, load_profile, to_data
 
 _NOT_AMOUNTS: Final = frozenset({"players", "must_win", "pass_lock_until", "pass_lock_allows_higher", "pass_pong_lock",
@@ -54,7 +55,11 @@ def _known_values(path: str) -> set[Any]:
 
 
 def _alternatives(path: str, value: Any, tp: Any) -> list[Any]:
-    """The other values of one parameter a platform may have played."""
+    """The other values of one parameter a platform may have played: for a house rule at today's
+    rule, the values its registry entry tries (audit/house_rules.py), else its other values."""
+    rule = BY_PATH.get(path)
+    if rule is not None and value == rule.default:
+        return list(rule.tries)
     if isinstance(value, bool):
         return [not value]
     if isinstance(value, str):
@@ -64,8 +69,6 @@ def _alternatives(path: str, value: Any, tp: Any) -> list[Any]:
         near = {value - 1, value + 1, 2 * value, value // 2, 0} | {v for v in _known_values(path)
                                                                  if isinstance(v, int) and not isinstance(v, bool)}
         return sorted(v for v in near if v >= 0 and v != value)
-    if value is None and path == "follow_dealer":
-        return [1]
     return []
 
 
@@ -186,7 +189,7 @@ def setting_options(path: str, value: Any) -> dict[str, Any]:
 
 def _needed(exc: ProfileError) -> tuple[str, Any] | None:
     """The (parameter, value) a refused value needs, where the loader says so: R17's
-    `parameter_needs` (a switch that must be true), R18's `house_rule_needs` (a value it names)."""
+    `parameter_needs` (a switch that must be true), R18's and R19's `house_rule_needs` (a value it names)."""
     needs = exc.params.get("needs")
     if not isinstance(needs, str):
         return None

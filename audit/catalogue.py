@@ -35,6 +35,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
 
+from audit import house_rules
 from audit.lang import Lang  # re-exported: every module names the language from here
 from audit.rulebook import label, parameters
 from audit.tiles import zh_name
@@ -223,7 +224,7 @@ def _check_forms(forms: dict[str, Any]) -> dict[str, dict[str, dict[str, str]]]:
 
 def _entry(code: str, raw: dict[str, Any], forms: Mapping[str, Any], where: str) -> Entry:
     """One checked entry of findings.toml or notes.toml."""
-    known = {"kind", "rules", "params", "items", "join", "about", *(lang.value for lang in LANGS)}
+    known = {"kind", "rules", "house_rules", "params", "items", "join", "about", *(lang.value for lang in LANGS)}
     if set(raw) - known:
         raise CatalogueError(f"{where}: unknown keys {sorted(set(raw) - known)}")
     missing = [lang.value for lang in LANGS if not isinstance(raw.get(lang.value), str) or not raw[lang.value]]
@@ -249,9 +250,27 @@ def _entry(code: str, raw: dict[str, Any], forms: Mapping[str, Any], where: str)
     if "parts" in params.values() and set(join) != {lang.value for lang in LANGS}:
         raise CatalogueError(f"{where}: a note with parts needs `join` in every language")
     compiled = tuple(_compile(code, raw[lang.value], params, forms, join.get(lang.value, ""), lang) for lang in LANGS)
-    return Entry(code, str(raw.get("kind", "")), tuple(raw.get("rules", ())), params,
+    return Entry(code, str(raw.get("kind", "")), _rules(raw, where), params,
                  {lang.value: raw[lang.value] for lang in LANGS}, dict(join), tuple(raw.get("items", ())),
                  str(raw.get("about", "")), compiled, frozenset(params))
+
+
+HOUSE_RULE_LISTS: Final[dict[str, Callable[[], list[str]]]] = {
+    "all": house_rules.rules, "paid": lambda: house_rules.rules(pays=True),
+    "waived": lambda: house_rules.rules(waives=True),
+}
+"""`house_rules = "..."` in a findings.toml entry: its rules go on with these house-rule sections (the
+registry's, audit/house_rules.py), so that a new house rule needs no list kept in step here."""
+
+
+def _rules(raw: dict[str, Any], where: str) -> tuple[str, ...]:
+    """An entry's `rules`, then the house-rule sections its `house_rules` names."""
+    which = raw.get("house_rules")
+    if which is None:
+        return tuple(raw.get("rules", ()))
+    if which not in HOUSE_RULE_LISTS:
+        raise CatalogueError(f"{where}: house_rules must be one of {sorted(HOUSE_RULE_LISTS)}")
+    return (*raw.get("rules", ()), *HOUSE_RULE_LISTS[str(which)]())
 
 
 _INLINE: Final = {

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from collections import Counter
 
+from audit.house_rules import SECTIONS, HouseRule, Section
 from audit.kinds import BurnKind, ItemKind, MeldKind
 from audit.tiles import code
 from audit.settle import Item, Settlement, net_scores, settle
@@ -135,51 +136,32 @@ def _chickens_ignore_ready(st: GameState, sett: Settlement) -> list[Item] | None
         prof.chicken, exposed_payers="owner", qualified_pay_each_other=True))
 
 
-def _house_rule_not_played(name: str, default: object, on_draw: bool = False) -> Model:
-    """R17/R18: the profile plays house rule `name` (a parameter of a section, `chicken.`, `dou.`, ...,
-    or a top-level one); the platform settled by today's rule. None when the profile leaves it at its
-    default (or has no such section), and on an exhaustive draw unless the rule acts there (`on_draw`)."""
-    group, _, field_ = name.rpartition(".")
+def _house_rule_not_played(rule: HouseRule, section: Section) -> Model:
+    """R17-R19: the profile plays `section` of house rule `rule` (audit/house_rules.py); the platform
+    settled by today's rule. None when the profile plays another value (or has no such table), and on an
+    exhaustive draw unless the rule acts there (`on_draw`)."""
+    group, _, field_ = rule.path.rpartition(".")
 
     def model(st: GameState, sett: Settlement) -> list[Item] | None:
         prof = st.profile
-        holder = getattr(prof, group) if group else prof
-        if holder is None or getattr(holder, field_) == default or not (st.wins or on_draw):
+        if rule.section_of(rule.value(prof)) is not section or not (st.wins or rule.on_draw):
             return None
         if group:
-            changes: dict[str, object] = {field_: default}
+            holder = getattr(prof, group)
+            changes: dict[str, object] = {field_: rule.default}
             return _with_profile(st, **{group: replace(holder, **changes)})
-        return _with_profile(st, **{field_: default})
+        return _with_profile(st, **{field_: rule.default})
     return model
 
 
-R17_DEFAULTS: Final[list[tuple[str, str, object]]] = [
-    ("R17.1", "chicken.exposed_payers", "owner"), ("R17.2", "chicken.qualified_pay_each_other", True),
-    ("R17.3", "chicken.claimed_charge", "none"), ("R17.4", "chicken.responsibility_claims", "first"),
-    ("R17.5", "chicken.responsibility_if_discarder_ready", True), ("R17.6", "chicken.wugu_gold", False),
-    ("R17.7", "dou_unready", "void"), ("R17.8", "follow_dealer", None),
-    ("R17.9", "chicken.wugu_responsibility", True), ("R17.10", "chicken.charge_scope", "per_species"),
-]
-"""(rule, parameter, today's rule) of each R17 house rule."""
-
-R18_DEFAULTS: Final[list[tuple[str, str, object]]] = [
-    ("R18.1", "dealer_bonus.on", "both"), ("R18.2", "dou.exposed_payer", "discarder"),
-    ("R18.3", "dou_ready_test", "at_end"), ("R18.4", "hot_shot.burn_liabilities", "kept"),
-    ("R18.5", "chicken.exposed_kong_claim", "responsibility"),
-]
-"""(rule, parameter, today's rule) of each R18 convention of running engines."""
-
-HOUSE_RULES: Final[list[tuple[str, str, object]]] = [*R17_DEFAULTS, *R18_DEFAULTS]
-"""Every house-rule parameter (R17, R18) with its section and today's rule."""
-
-_ON_DRAW: Final = frozenset({"dealer_bonus.on"})
-"""House rules that change an exhaustive draw's settlement (R18.1 through R12.1's dealer bonus)."""
+def not_played_code(rule: str) -> str:
+    """The finding code that names house-rule section `rule` as not played (`net_r17_1_not_played`)."""
+    return "net_" + rule.lower().replace(".", "_") + "_not_played"
 
 
 MODELS: Final[list[tuple[str, str, Model]]] = [
-    *((rule, "net_" + rule.lower().replace(".", "_") + "_not_played",
-       _house_rule_not_played(name, default, name in _ON_DRAW))
-      for rule, name, default in HOUSE_RULES),
+    *((section.rule, not_played_code(section.rule), _house_rule_not_played(rule, section))
+      for section, rule in SECTIONS),
     ("R8.3", "net_hot_shot_burn_not_applied", _no_burn(False)),
     ("R9.3", "net_rob_burn_not_applied", _no_burn(True)),
     ("R8.3", "net_hot_shot_burn_not_applied", _credits_paid(False)),
@@ -196,7 +178,7 @@ MODELS: Final[list[tuple[str, str, Model]]] = [
     ("R11.6", "net_chickens_missing", _without(kind=ItemKind.CHICKEN)),
 ]
 """(rule, finding code, model), tried in order: the first whose scores are the claimed ones explains them.
-The R17 and R18 models come first and answer only where the profile plays that house rule."""
+The house-rule models (R17-R19) come first and answer only where the profile plays that house rule."""
 
 
 def explain(st: GameState, sett: Settlement, claimed_units: list[int]) -> Explanation | None:

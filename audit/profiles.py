@@ -19,6 +19,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Final, Literal, Union, get_args, get_origin, get_type_hints
 
+from audit import house_rules
 from audit.catalogue import Lang, finding_message
 
 PROFILE_DIR = Path(__file__).with_name("profiles")
@@ -429,41 +430,28 @@ def _check_profile(prof: Profile) -> None:
         raise ProfileError("players", "profile_bad_players")
     if prof.kill_declared is not None and prof.declared is None:
         raise ProfileError("kill_declared", "kill_without_declared")
-    _check_r17(prof)
-    _check_r18(prof)
+    _check_house_rules(prof)
 
 
-_NEEDS_CHICKEN_READY: Final = (("chicken.exposed_payers", "all_unready"),
-                               ("chicken.qualified_pay_each_other", False))
-"""R17.1, R17.2: values the rulebook allows "only where `chicken_requires_ready` is true"."""
-
-
-def _check_r17(prof: Profile) -> None:
-    """R17: a 冲锋鸡 is its tile plus an extra, so its charge may not be below its normal value; the
-    values R17 allows "only where" another parameter is true are refused without it (R16.10: an
+def _check_house_rules(prof: Profile) -> None:
+    """R17: a 冲锋鸡 is its tile plus an extra, so its charge may not be below its normal value. A house
+    rule (R17-R19) set off its default without what its registry entry needs ("only where
+    `chicken_requires_ready` is true", "only where `hot_shot.burn` is `all`") is refused (R16.10: an
     option the profile cannot honour), never silently ignored."""
     c = prof.chicken
     if c.charge < c.normal:
         raise ProfileError("chicken.charge", "charge_below_normal", {"charge": c.charge, "normal": c.normal})
-    for path, value in _NEEDS_CHICKEN_READY:
-        if getattr(c, path.split(".")[1]) == value and not prof.chicken_requires_ready:
-            raise ProfileError(path, "parameter_needs", {"got": repr(value), "needs": "chicken_requires_ready"})
-    if prof.dou_unready == "reverse" and not prof.dou_requires_ready:
-        raise ProfileError("dou_unready", "parameter_needs", {"got": repr("reverse"), "needs": "dou_requires_ready"})
-
-
-def _check_r18(prof: Profile) -> None:
-    """R18: the values R18 allows "only where" another parameter has a value are refused without it
-    (R16.10), as R17's. R18.1 lives inside `dealer_bonus`, so a profile without one cannot have it
-    (an option that names it alone is refused in `_apply_options`)."""
-    if prof.dou_ready_test != "at_end" and not prof.dou_requires_ready:
-        raise ProfileError("dou_ready_test", "house_rule_needs",
-                           {"got": repr(prof.dou_ready_test), "needs": "dou_requires_ready", "value": "true",
-                            "rule": "R18.3"})
-    if prof.hot_shot.burn_liabilities != "kept" and prof.hot_shot.burn != "all":
-        raise ProfileError("hot_shot.burn_liabilities", "house_rule_needs",
-                           {"got": repr(prof.hot_shot.burn_liabilities), "needs": "hot_shot.burn",
-                            "value": repr("all"), "rule": "R18.4"})
+    refused = house_rules.refusal(prof)
+    if refused is not None:
+        rule, need = refused
+        value = rule.value(prof)
+        section = rule.section_of(value)
+        cited = section.rule if section is not None else rule.rule
+        if cited.startswith("R17."):
+            # R17's refusals came first and keep their code (a contract: findings carry it).
+            raise ProfileError(rule.path, "parameter_needs", {"got": _short(value), "needs": need.path})
+        raise ProfileError(rule.path, "house_rule_needs",
+                           {"got": _short(value), "needs": need.path, "value": need.words(), "rule": cited})
 
 
 _RECENT: dict[str, tuple[float, Profile]] = {}
@@ -527,17 +515,24 @@ def _apply_options(prof: Profile, options: Any) -> Profile:
     for key, value in options.items():
         if key not in ("jian_dou_san", "wugu_ji", "flip"):
             _set_path(data, str(key).split("."), value, f"rules.options.{key}")
-    bonus = data.get("dealer_bonus")
-    if prof.dealer_bonus is None and isinstance(bonus, dict) and set(bonus) == {"on"}:
-        # R18.1 "only where dealer_bonus is set": a bonus that does not exist has no direction.
-        raise ProfileError("rules.options.dealer_bonus.on", "house_rule_needs_section",
-                           {"got": _short(bonus["on"]), "needs": "dealer_bonus", "rule": "R18.1"})
+    _check_sections(prof, data)
     try:
         out = build(Profile, data)
         _check_profile(out)
     except ProfileError as exc:
         raise exc.moved(f"rules.options ({exc.path})") from None
     return out
+
+
+def _check_sections(prof: Profile, data: dict[str, Any]) -> None:
+    """A house rule that lives in a table the profile does not have ("only where `dealer_bonus` is
+    set", R18.1), named alone in the options: refused by its rule, not as the table's missing fields."""
+    for rule in house_rules.HOUSE_RULES:
+        group, _, name = rule.path.rpartition(".")
+        table = data.get(group) if group and "." not in group else None
+        if isinstance(table, dict) and set(table) == {name} and getattr(prof, group, False) is None:
+            raise ProfileError(f"rules.options.{rule.path}", "house_rule_needs_section",
+                               {"got": _short(table[name]), "needs": group, "rule": rule.rule})
 
 
 def _set_path(data: dict[str, Any], parts: list[str], value: Any, path: str) -> None:

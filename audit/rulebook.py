@@ -60,6 +60,7 @@ SECTION_NAMES_ZH: dict[str, str] = {
     "R16": "裁定解释",
     "R17": "地方玩法",
     "R18": "平台惯例",
+    "R19": "另一平台的惯例",
     "P": "规则配置",
 }
 """Chinese name of every section. Reports name rules in Chinese (the players' terms, taken
@@ -298,7 +299,8 @@ class _Raw:
 
 def _raw_blocks(lines: list[str]) -> list[_Raw]:
     """Markdown lines to blocks: blank-line paragraphs, `- ` items (indented ones nested),
-    `|` table rows (the `|---|` rule dropped); wrapped lines joined with a space."""
+    `|` table rows (the `|---|` rule dropped; a `|` line continuing an item is not one); wrapped lines
+    joined with a space."""
     out: list[_Raw] = []
     open_block = False
     item_indent = 0
@@ -307,7 +309,8 @@ def _raw_blocks(lines: list[str]) -> list[_Raw]:
         indent = len(line) - len(line.lstrip(" "))
         if not stripped:
             open_block = False
-        elif stripped.startswith("|"):
+        elif stripped.startswith("|") and not (open_block and indent > 0):
+            # (an indented `| b` continuing an open item is prose: R19's "`a` (default) | `b`")
             open_block = False
             if not _TABLE_RULE.match(stripped):
                 out.append(_Raw(BlockKind.TABLE_ROW, 0, stripped, 0))

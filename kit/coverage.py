@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from audit import house_rules
+from audit.house_rules import HouseRule
 from audit.kinds import EventType, ItemKind, MeldKind, WinKind
 from audit.profiles import Profile
 from audit.play import Event, GameState, Phase, Settlement, first_chance, settle, start_state, step
@@ -26,8 +28,8 @@ RARE_EVENTS = ("热炮", "抢杠", "一炮多响", "荒庄查叫", "报听(硬)"
 
 SETTLEMENT_SECTIONS = ("R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9", "R10", "R11", "R12", "R13", "R14",
                        "R15")
-"""The rulebook sections a played hand can exercise (R16 settles readings of these, R17, R18 and P are
-parameters)."""
+"""The rulebook sections a played hand can exercise (R16 settles readings of these; the house rules of
+R17-R19 and P are parameters)."""
 
 
 @dataclass(frozen=True)
@@ -93,39 +95,16 @@ PARAMETERS: tuple[tuple[str, Callable[[Profile], bool], str], ...] = (
 )
 """Profile parameters (table P) and what a case must show to exercise each; `p:NAME` in a case's items."""
 
-HOUSE_RULES: tuple[tuple[str, str, Callable[[Profile], bool], str], ...] = (
-    ("chicken.exposed_payers", "R17.1", lambda p: p.chicken.exposed_payers != "owner", "包鸡 (R17.1)"),
-    ("chicken.qualified_pay_each_other", "R17.2", lambda p: not p.chicken.qualified_pay_each_other,
-     "qualifying seats not paying each other (R17.2)"),
-    ("chicken.claimed_charge", "R17.3", lambda p: p.chicken.claimed_charge != "none", "a claimed 冲锋鸡 (R17.3)"),
-    ("chicken.responsibility_claims", "R17.4", lambda p: p.chicken.responsibility_claims != "first",
-     "a 责任鸡 of a later claim (R17.4)"),
-    ("chicken.responsibility_if_discarder_ready", "R17.5", lambda p: not p.chicken.responsibility_if_discarder_ready,
-     "a 责任鸡 waived for a ready discarder (R17.5)"),
-    ("chicken.wugu_gold", "R17.6", lambda p: p.chicken.wugu_gold and p.wugu_on, "a golden 8p (R17.6)"),
-    ("dou_unready", "R17.7", lambda p: p.dou_unready != "void", "a kong paid in reverse (倒赔, R17.7)"),
-    ("follow_dealer", "R17.8", lambda p: p.follow_dealer is not None, "跟庄 (R17.8)"),
-    ("chicken.wugu_responsibility", "R17.9", lambda p: not p.chicken.wugu_responsibility and p.wugu_on,
-     "a claimed 8p without 责任鸡 (R17.9)"),
-    ("chicken.charge_scope", "R17.10", lambda p: p.chicken.charge_scope != "per_species" and p.wugu_on,
-     "one 冲锋鸡 a hand (R17.10)"),
-    ("dealer_bonus.on", "R18.1", lambda p: p.dealer_bonus is not None and p.dealer_bonus.on != "both",
-     "a dealer bonus only a winning dealer receives (R18.1)"),
-    ("dou.exposed_payer", "R18.2", lambda p: p.dou.exposed_payer != "discarder", "an exposed kong paid by its konger (R18.2)"),
-    ("dou_ready_test", "R18.3", lambda p: p.dou_requires_ready and p.dou_ready_test != "at_end",
-     "a kong judged by readiness after a discard (R18.3)"),
-    ("hot_shot.burn_liabilities", "R18.4", lambda p: p.hot_shot.burn_liabilities != "kept",
-     "a burned shooter's 冲锋鸡 / 责任鸡 void (R18.4)"),
-    ("chicken.exposed_kong_claim", "R18.5", lambda p: p.chicken.exposed_kong_claim != "responsibility",
-     "an exposed kong of the first 1s keeping the 冲锋鸡 (R18.5)"),
-)
-"""The house-rule parameters of R17 and R18 (name, rule, whether the profile turns it on, what a case
-shows): required only where the profile (or its options) turns one on; a case exercises one when a
-payment of its settlement, paid or waived by the parameter, cites that rule."""
+def _plays(rule: HouseRule) -> Callable[[Profile], bool]:
+    return lambda prof: rule.played(prof) is not None
 
 
-def _house_on(prof: Profile, section: str = "R17") -> bool:
-    return any(applies(prof) for _, rule, applies, _ in HOUSE_RULES if rule.startswith(section + "."))
+def _plays_section(top: str) -> Callable[[Profile], bool]:
+    return lambda prof: any(section_of(sec.rule) == top for sec, _ in house_rules.played(prof))
+
+
+HOUSE_SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(section_of(sec.rule) for sec, _ in house_rules.SECTIONS))
+"""The rulebook sections of house rules (R17, R18, R19), from the registry (audit/house_rules.py)."""
 
 
 def requirements(prof: Profile, rejection_classes: tuple[str, ...]) -> list[Requirement]:
@@ -136,10 +115,10 @@ def requirements(prof: Profile, rejection_classes: tuple[str, ...]) -> list[Requ
         name = hot_shot_item(prof) if ev == "热炮" else ev
         out.append(Requirement(name, "event", EVENT_APPLIES[ev], f"the rare event {ev}"))
     out += [Requirement(f"p:{name}", "parameter", applies, what) for name, applies, what in PARAMETERS]
-    out.append(Requirement("R17", "section", _house_on, "rulebook section R17 (house rules the profile plays)"))
-    out.append(Requirement("R18", "section", lambda p: _house_on(p, "R18"),
-                           "rulebook section R18 (conventions of running engines the profile plays)"))
-    out += [Requirement(f"p:{name}", "parameter", applies, what) for name, _, applies, what in HOUSE_RULES]
+    out += [Requirement(top, "section", _plays_section(top), f"rulebook section {top} (the house rules of it the "
+                        "profile plays)") for top in HOUSE_SECTIONS]
+    out += [Requirement(f"p:{rule.path}", "parameter", _plays(rule), " / ".join(sec.shows for sec in rule.sections))
+            for rule in house_rules.HOUSE_RULES]
     out += [Requirement(f"reject:{c}", "rejection", _always, f"a rejection case of class {c}")
             for c in rejection_classes]
     return out
@@ -224,9 +203,9 @@ def _classify(record: dict[str, Any], st: GameState, sett: Settlement, tags: set
         rules |= {"R3.1", "R11.5"}
     if not st.wins:
         rules.add("R12.1")
-    house = {it.rule for it in sett.items + sett.waived if it.rule.startswith(("R17.", "R18."))}
+    house = {it.rule for it in sett.items + sett.waived if house_rules.is_house_rule(it.rule)}
     rules |= house
-    items |= {f"p:{name}" for name, rule, applies, _ in HOUSE_RULES if rule in house and applies(prof)}
+    items |= {f"p:{rule.path}" for sec, rule in house_rules.played(prof) if sec.rule in house}
     items |= {section_of(r) for r in rules}
     items |= _parameters(st, sett, tags, kongs, hot_effect, prof)
     return Exercised(items, rules, st, sett)

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
+from audit import house_rules
+from audit.profiles import Profile
 from audit.play import Event, GameState, SeatState, assess, check, current_win_kind, hands
 from audit.kinds import EventType, MeldKind, WinKind
 from audit.tiles import BIRD, COPIES, NUM_KINDS, WUGU
@@ -249,20 +251,30 @@ def _follow_tile(st: GameState, a: int) -> int | None:
 
 
 def _house_discard(st: GameState, a: int, rng: random.Random, knobs: Knobs) -> int | None:
-    """The discards that make R17.4, R18.3, R18.4 and R18.5 happen, asked only under a profile that
-    plays them (so every other profile draws the same random numbers as before)."""
-    prof = st.profile
-    ways: tuple[tuple[bool, Callable[[GameState, int], int | None], float], ...] = (
-        (prof.chicken.responsibility_claims == "any", _later_for_claim, knobs.feed_claim),
-        (prof.chicken.exposed_kong_claim == "keeps_charge", _first_for_kong, knobs.bird_kong),
-        (prof.dou_requires_ready and prof.dou_ready_test == "ever", _breaking_tile, knobs.break_ready),
-        (prof.hot_shot.burn_liabilities == "void", _charge_before_kong, knobs.liable_shot),
-    )
-    for plays, find, p in ways:
-        tile = find(st, a) if plays else None
-        if tile is not None and rng.random() < p:
+    """The discards that make a house rule happen (R17.4, R18.3, R18.4, R18.5, R19.4), asked only under a
+    profile that plays it (so every other profile draws the same random numbers as before)."""
+    for find, knob in _house_ways(st.profile):
+        tile = find(st, a)
+        if tile is not None and rng.random() < getattr(knobs, knob):
             return tile
     return None
+
+
+_WAYS: dict[int, tuple[Profile, list[tuple[Callable[[GameState, int], int | None], str]]]] = {}
+
+
+def _house_ways(prof: Profile) -> list[tuple[Callable[[GameState, int], int | None], str]]:
+    """(discard finder, knob) of each house rule the profile plays whose knob (audit/house_rules.py) is
+    a discard strategy, in STRATEGIES order; worked out once per profile (asked at every discard)."""
+    hit = _WAYS.get(id(prof))
+    if hit is not None and hit[0] is prof:
+        return hit[1]
+    ways = [(find, knob) for knob, find in STRATEGIES.items() for rule in house_rules.HOUSE_RULES
+            if rule.knob == knob and rule.played(prof) is not None]
+    if len(_WAYS) > 64:
+        _WAYS.clear()
+    _WAYS[id(prof)] = (prof, ways)
+    return ways
 
 
 def _chicken_tiles(st: GameState) -> tuple[int, ...]:
@@ -323,9 +335,17 @@ def _breaking_tile(st: GameState, a: int) -> int | None:
     return None
 
 
+STRATEGIES: dict[str, Callable[[GameState, int], int | None]] = {
+    "feed_claim": _later_for_claim, "bird_kong": _first_for_kong, "break_ready": _breaking_tile,
+    "liable_shot": _charge_before_kong,
+}
+"""A house rule's knob (audit/house_rules.py `knob`) that names a discard strategy: the tile it discards."""
+
+
 def _liable(st: GameState, a: int) -> bool:
-    """R18.4 `void`: whether `a` owes (or is owed as claimer) a 冲锋鸡 or 责任鸡 that a burn would change."""
-    if st.profile.hot_shot.burn_liabilities != "void":
+    """R18.4 `void` (R19.4 `void_all`): whether `a` owes (or is owed as claimer) a 冲锋鸡 or 责任鸡 that a
+    burn would change."""
+    if st.profile.hot_shot.burn_liabilities == "kept":
         return False
     return any(fc.seat == a or fc.claimed_by == a for fc in st.first_chicken.values())
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from audit import jsontext
+from audit import house_rules, jsontext
 from audit.play import Event, GameState, Phase, Settlement, advance, hands, settle, start_state
 from audit.catalogue import Lang, seat_names
 from audit.kinds import EventType, ItemKind, MeldKind, WinKind
@@ -45,14 +45,10 @@ CLASSES = (
     "wrong_pattern_value", "hot_shot_burn_ignored", "rob_paid_by_three", "robbed_kong_paid",
     "chicken_miscount", "responsibility_missing", "wrong_flip", "wrong_next_dealer", "dou_not_ready",
     "scores_not_zero",
-    "r17_1_shared_missing", "r17_2_qualified_paid", "r17_3_claimed_extra_missing", "r17_4_responsibility_missing",
-    "r17_5_responsibility_paid", "r17_6_gold_missing", "r17_7_reverse_missing", "r17_8_follow_missing",
-    "r17_9_responsibility_paid", "r17_10_second_charge",
-    "r18_1_dealer_bonus_paid", "r18_2_paid_by_discarder", "r18_3_ever_dou_missing", "r18_4_liability_paid",
-    "r18_5_responsibility_paid",
+    *(sec.mutation for sec, _ in house_rules.SECTIONS),
 )
-"""Every mutation class, in the order they are written (the R17, then the R18 house-rule faults last,
-so the others draw the same sites as before)."""
+"""Every mutation class, in the order they are written (the house-rule faults last, one per section of
+audit/house_rules.py in rulebook order, so the others draw the same sites as before)."""
 SITE_CLASSES = (
     "draw_wall", "discard_not_held", "pong_without_pair", "kong_concealed_without_four",
     "kong_added_without_pong", "kong_empty_wall", "ping_hu_without_pass", "win_while_locked",
@@ -789,19 +785,7 @@ def m_r17_10_second_charge(sc: Scan, rng: random.Random) -> Mutant | None:
     return _missettled(sc, "r17_10_second_charge", "R17.10", change)
 
 
-R17_SETTLEMENT: dict[str, Callable[[Scan, random.Random], Mutant | None]] = {
-    "r17_1_shared_missing": _leave_out("r17_1_shared_missing", "R17.1"),
-    "r17_2_qualified_paid": _pay_waived("r17_2_qualified_paid", "R17.2"),
-    "r17_3_claimed_extra_missing": _leave_out("r17_3_claimed_extra_missing", "R17.3"),
-    "r17_4_responsibility_missing": _leave_out("r17_4_responsibility_missing", "R17.4"),
-    "r17_5_responsibility_paid": _pay_waived("r17_5_responsibility_paid", "R17.5"),
-    "r17_6_gold_missing": m_r17_6_gold_missing,
-    "r17_7_reverse_missing": _leave_out("r17_7_reverse_missing", "R17.7"),
-    "r17_8_follow_missing": _leave_out("r17_8_follow_missing", "R17.8"),
-    "r17_9_responsibility_paid": _pay_waived("r17_9_responsibility_paid", "R17.9"),
-    "r17_10_second_charge": m_r17_10_second_charge,
-}
-"""One fault per R17 parameter: the audit must find it missettled citing that R17 section."""
+
 
 
 
@@ -827,23 +811,33 @@ def m_r18_2_paid_by_discarder(sc: Scan, rng: random.Random) -> Mutant | None:
     return _missettled(sc, "r18_2_paid_by_discarder", "R18.2", change)
 
 
-R18_SETTLEMENT: dict[str, Callable[[Scan, random.Random], Mutant | None]] = {
-    "r18_1_dealer_bonus_paid": _pay_waived("r18_1_dealer_bonus_paid", "R18.1"),
+OWN_FAULTS: dict[str, Callable[[Scan, random.Random], Mutant | None]] = {
+    "r17_6_gold_missing": m_r17_6_gold_missing, "r17_10_second_charge": m_r17_10_second_charge,
     "r18_2_paid_by_discarder": m_r18_2_paid_by_discarder,
-    "r18_3_ever_dou_missing": _leave_out("r18_3_ever_dou_missing", "R18.3"),
-    "r18_4_liability_paid": _pay_waived("r18_4_liability_paid", "R18.4"),
-    "r18_5_responsibility_paid": _pay_waived("r18_5_responsibility_paid", "R18.5"),
 }
-"""One fault per R18 parameter, a platform that does not play it: a dealer bonus the dealer pays, an
-exposed kong paid by its discarder, a dou of a seat ready after a discard left out, a burned shooter's
-冲锋鸡 / 责任鸡 paid, the 责任鸡 of an exposed kong of the first 1s paid; the audit must cite R18.x."""
+"""The house-rule faults a generic mutator cannot plant (`Fault.OWN` in audit/house_rules.py)."""
+
+
+def _house_fault(section: house_rules.Section) -> Callable[[Scan, random.Random], Mutant | None]:
+    """The mutator of a house-rule section's class: a platform that does not play it (one payment it
+    requires left out, or one it cancels paid), or its own (OWN_FAULTS)."""
+    if section.fault is house_rules.Fault.LEAVE_OUT:
+        return _leave_out(section.mutation, section.rule)
+    if section.fault is house_rules.Fault.PAY_WAIVED:
+        return _pay_waived(section.mutation, section.rule)
+    return OWN_FAULTS[section.mutation]
+
+
+HOUSE_SETTLEMENT: dict[str, Callable[[Scan, random.Random], Mutant | None]] = {
+    sec.mutation: _house_fault(sec) for sec, _ in house_rules.SECTIONS}
+"""One fault per house-rule section (R17-R19): the audit must find it missettled citing that section."""
 
 SETTLEMENT: dict[str, Callable[[Scan, random.Random], Mutant | None]] = {
     "wrong_pattern_value": m_wrong_pattern_value, "hot_shot_burn_ignored": m_hot_shot_burn_ignored,
     "rob_paid_by_three": m_rob_paid_by_three, "robbed_kong_paid": m_robbed_kong_paid,
     "chicken_miscount": m_chicken_miscount, "responsibility_missing": m_responsibility_missing,
     "wrong_flip": m_wrong_flip, "wrong_next_dealer": m_wrong_next_dealer, "dou_not_ready": m_dou_not_ready,
-    "scores_not_zero": m_scores_not_zero, **R17_SETTLEMENT, **R18_SETTLEMENT,
+    "scores_not_zero": m_scores_not_zero, **HOUSE_SETTLEMENT,
 }
 MUTATORS = {**ILLEGAL, **SETTLEMENT}
 

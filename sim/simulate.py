@@ -26,6 +26,7 @@ from typing import Any, Final, TextIO
 from audit.play import (Event, GameState, IllegalMoveError, Phase, Settlement, Window, chickens, final_hand,
                        first_chance, hands, settle, step)
 from sim.bots import Knobs, choose_discard, turn_move, window_moves
+from audit import house_rules
 from audit.cli import UsageError, parse_option
 from audit.kinds import EventType, ItemKind, MeldKind, WinKind
 from audit.profiles import Profile, ProfileError, resolve
@@ -37,20 +38,18 @@ NAMES = ("阿明", "小红", "老王", "志强", "秀英", "建国", "丽丽", "
 """Seat names: some Chinese, some Latin, as platforms send them."""
 TZ = timezone(timedelta(hours=8))
 
+HOUSE_TAGS: Final = {sec.rule: sec.tag for sec, _ in house_rules.SECTIONS}
+"""The summary row of each house-rule section (R17-R19, from audit/house_rules.py): a hand where one of
+its payments is paid or waived."""
+
 TAGS = ("自摸", "点炮", "抢杠", "一炮多响", "热炮", "荒庄", "查叫", "报听(硬)", "报听(软)", "杀报", "must-win",
         "过胡", "过碰", "pass", "碰", "闷豆", "转弯豆", "点豆", "憨包豆", "杠开", "金鸡", "翻牌", "责任鸡", "冲锋鸡",
-        "乌骨鸡", "天胡", "地胡", "七对", "龙七对", "大对子", "清一色", "单吊", "3 players", "跟庄", "倒赔",
-        "庄赢才加", "点豆反付", "听过收豆", "两边全烧", "点豆冲锋")
-"""Summary rows in print order: how many hands had each event (the last five: a payment paid or waived
-by R18.1-R18.5)."""
+        "乌骨鸡", "天胡", "地胡", "七对", "龙七对", "大对子", "清一色", "单吊", "3 players", *HOUSE_TAGS.values())
+"""Summary rows in print order: how many hands had each event (then one row per house-rule section)."""
 
-R18_TAGS: Final = {"R18.1": "庄赢才加", "R18.2": "点豆反付", "R18.3": "听过收豆", "R18.4": "两边全烧",
-                   "R18.5": "点豆冲锋"}
-"""The summary row of each R18 convention: a hand where one of its payments is paid or waived."""
-
-WUGU_NEEDS: Final = (("chicken.wugu_gold", True), ("chicken.wugu_responsibility", False),
-                     ("chicken.charge_scope", "first_any"))
-"""R17 values that act only under 乌骨鸡 (R17.6, R17.9, R17.10): the simulator puts 8p in play for them."""
+WUGU_NEEDS: Final = tuple(rule for rule in house_rules.HOUSE_RULES if house_rules.Need("wugu_ji.enabled", True)
+                          in rule.acts_under)
+"""House rules that act only under 乌骨鸡 (R17.6, R17.9, R17.10): the simulator puts 8p in play for them."""
 WUGU_VALUES: Final = {"normal": 2, "charge": 4}
 """乌骨鸡 values for a profile that has none of its own: the rulebook's option values (table P, cuocuo)."""
 
@@ -264,17 +263,10 @@ def playable(prof_name: str, options: dict[str, Any]) -> tuple[dict[str, Any], l
     only under `wugu_ji` (WUGU_NEEDS) would never act without 8p, so 8p is put in play, at the
     profile's own values (`true`) or, where it has none, at WUGU_VALUES. An explicit `wugu_ji` is kept."""
     prof = resolve(prof_name, options)
-    needs = [name for name, value in WUGU_NEEDS if _parameter(prof, name) == value]
+    needs = [rule.path for rule in WUGU_NEEDS if rule.section_of(rule.value(prof)) is not None]
     if not needs or prof.wugu_on or "wugu_ji" in options:
         return options, []
     return {**options, "wugu_ji": True if prof.wugu_ji is not None else dict(WUGU_VALUES)}, needs
-
-
-def _parameter(prof: Profile, dotted: str) -> Any:
-    holder: Any = prof
-    for part in dotted.split("."):
-        holder = getattr(holder, part)
-    return holder
 
 
 def simulate(prof_name: str, options: dict[str, Any], count: int, seed: int, *, players: int = 4,
@@ -325,8 +317,7 @@ def _kind_tags(st: GameState, events: list[dict[str, Any]]) -> dict[str, bool]:
 def _win_tags(st: GameState, sett: Settlement) -> set[str]:
     w = st.window
     if not st.wins:
-        r18_1 = {R18_TAGS["R18.1"]} if any(it.rule == "R18.1" for it in sett.waived) else set()
-        return {"荒庄"} | ({"查叫"} if sett.items else set()) | r18_1
+        return {"荒庄"} | ({"查叫"} if sett.items else set()) | house_tags(sett)
     kinds = {x.kind for x in st.wins}
     flip = chickens.flip_of(st.profile, sett.flip)
     fcs = list(st.first_chicken.values())
@@ -341,12 +332,14 @@ def _win_tags(st: GameState, sett: Settlement) -> set[str]:
         "乌骨鸡": st.profile.wugu_on and any(it.kind is ItemKind.CHICKEN and part["params"].get("chicken") == "8p"
                                           for it in sett.items for part in it.params.get("parts", ())),
         "天胡": any(x.situational and x.situational[0].key == "tian_hu" for x in st.wins),
-        "跟庄": any(it.kind is ItemKind.FOLLOW_DEALER for it in sett.items),
-        "倒赔": any(it.rule == "R17.7" for it in sett.items),
-        **{tag: any(it.rule == rule for it in sett.items + sett.waived) for rule, tag in R18_TAGS.items()},
         "地胡": any(x.situational and x.situational[0].key == "di_hu" for x in st.wins),
     }
-    return {t for t, ok in checks.items() if ok} | _pattern_tags(st)
+    return {t for t, ok in checks.items() if ok} | _pattern_tags(st) | house_tags(sett)
+
+
+def house_tags(sett: Settlement) -> set[str]:
+    """The rows of the house-rule sections one of whose payments the hand paid or waived."""
+    return {HOUSE_TAGS[it.rule] for it in (*sett.items, *sett.waived) if it.rule in HOUSE_TAGS}
 
 
 def _pattern_tags(st: GameState) -> set[str]:

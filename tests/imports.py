@@ -33,6 +33,7 @@ ENGINE_PUBLIC: frozenset[str] = frozenset({
     "audit.kinds", "audit.tiles", "audit.lang",       # the one vocabulary: kinds, tiles, languages
     "audit.catalogue", "audit.rulebook",             # finding and note texts; rule texts and labels
     "audit.profiles", "audit.option_check",          # table P and what-if options
+    "audit.house_rules",                             # the registry of house rules (R17-R19): sim/, kit/ derive from it
     "audit.views", "audit.render",                   # step views as data; tiles and tables as SVG (as python-chess's svg)
     "audit.schema", "audit.jsontext", "audit.origin",  # the format's schema, the strict JSON reader, input origins
     "audit.numtext", "audit.ranges",                 # the number reader (ASCII digits); the format's integer ranges

@@ -6,21 +6,15 @@ from pathlib import Path
 
 import pytest
 
+from audit.house_rules import HOUSE_RULES
 from audit.profiles import ProfileError, load_profile, resolve
 from audit.api import audit_record
 from tests.audit.test_compare import example
 
 R17_CHOICES: dict[str, tuple[object, list[object]]] = {  # dotted name -> (default, the other allowed values)
-    "chicken.exposed_payers": ("owner", ["all_unready"]),
-    "chicken.qualified_pay_each_other": (True, [False]),
-    "chicken.claimed_charge": ("none", ["to_claimer", "to_ready_claimer"]),
-    "chicken.responsibility_claims": ("first", ["any"]),
-    "chicken.responsibility_if_discarder_ready": (True, [False]),
-    "chicken.wugu_gold": (False, [True]),
-    "dou_unready": ("void", ["reverse"]),
-    "chicken.wugu_responsibility": (True, [False]),
-    "chicken.charge_scope": ("per_species", ["first_any"]),
-}
+    h.path: (h.default, [v for sec in h.sections for v in sec.values])
+    for h in HOUSE_RULES if h.rule.startswith("R17.") and h.default is not None}
+"""From the registry (audit/house_rules.py): the R17 parameters with a list of values (not R17.8's number)."""
 
 
 def _get(prof: object, dotted: str) -> object:
@@ -34,31 +28,7 @@ def test_every_profile_plays_todays_rule(name: str) -> None:
     p = load_profile(name)
     for dotted, (default, _) in R17_CHOICES.items():
         assert _get(p, dotted) == default, dotted
-    assert p.follow_dealer is None and not p.chicken.r17
-
-
-@pytest.mark.parametrize("dotted", sorted(R17_CHOICES))
-def test_each_parameter_from_options_dotted_and_nested(dotted: str) -> None:
-    value = R17_CHOICES[dotted][1][0]
-    a = resolve("weile", {dotted: value})
-    head, _, tail = dotted.partition(".")
-    b = resolve("weile", {head: {tail: value}} if tail else {head: value})
-    assert a == b and _get(a, dotted) == value
-
-
-@pytest.mark.parametrize("dotted", sorted(R17_CHOICES))
-def test_a_wrong_value_names_the_parameter_and_the_choices(dotted: str) -> None:
-    default = R17_CHOICES[dotted][0]
-    bad = "sometimes" if isinstance(default, str) else "yes"
-    with pytest.raises(ProfileError) as excinfo:
-        resolve("weile", {dotted: bad})
-    err = excinfo.value
-    assert dotted in err.path
-    if isinstance(default, str):
-        assert err.code == "parameter_not_one_of"
-        assert set(err.params["choices"]) == {repr(v) for v in [default, *R17_CHOICES[dotted][1]]}
-    else:
-        assert err.code == "parameter_not_bool"
+    assert p.follow_dealer is None
 
 
 def test_follow_dealer_is_units_or_absent() -> None:

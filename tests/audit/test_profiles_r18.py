@@ -8,17 +8,15 @@ from pathlib import Path
 import pytest
 
 from audit.api import audit_record
+from audit.house_rules import HOUSE_RULES
 from audit.profiles import ProfileError, load_profile, resolve
 from tests.audit.test_compare import example
 from tests.audit.test_profiles_r17 import _get
 
 R18_CHOICES: dict[str, tuple[str, str, str]] = {  # dotted name -> (default, the other value, a profile that has it)
-    "dealer_bonus.on": ("both", "dealer_wins", "cuocuo"),
-    "dou.exposed_payer": ("discarder", "konger", "weile"),
-    "dou_ready_test": ("at_end", "ever", "weile"),
-    "hot_shot.burn_liabilities": ("kept", "void", "weile"),
-    "chicken.exposed_kong_claim": ("responsibility", "keeps_charge", "weile"),
-}
+    h.path: (h.default, h.sections[0].values[0], "cuocuo" if h.group == "dealer_bonus" else "weile")
+    for h in HOUSE_RULES if h.rule.startswith("R18.")}
+"""From the registry (audit/house_rules.py): each R18 parameter with its R18 value."""
 
 
 @pytest.mark.parametrize("name", ["weile", "cuocuo", "kuhu", "senyan", "guizhou"])
@@ -29,28 +27,6 @@ def test_every_profile_plays_todays_rule(name: str) -> None:
             continue
         assert _get(p, dotted) == default, dotted
     assert not p.house_chickens and not p.house_dou
-
-
-@pytest.mark.parametrize("dotted", sorted(R18_CHOICES))
-def test_each_parameter_from_options_dotted_and_nested(dotted: str) -> None:
-    _, value, profile = R18_CHOICES[dotted]
-    a = resolve(profile, {dotted: value})
-    head, _, tail = dotted.partition(".")
-    b = resolve(profile, {head: {tail: value}} if tail else {head: value})
-    assert a == b and _get(a, dotted) == value
-
-
-@pytest.mark.parametrize("dotted", sorted(R18_CHOICES))
-def test_a_wrong_value_names_the_parameter_and_the_choices(dotted: str) -> None:
-    default, other, profile = R18_CHOICES[dotted]
-    with pytest.raises(ProfileError) as excinfo:
-        resolve(profile, {dotted: "sometimes"})
-    err = excinfo.value
-    assert dotted in err.path and err.code == "parameter_not_one_of"
-    assert {repr(default), repr(other)} <= set(err.params["choices"])
-    with pytest.raises(ProfileError) as excinfo:
-        resolve(profile, {dotted: True})
-    assert excinfo.value.code == "parameter_not_one_of"
 
 
 @pytest.mark.parametrize("options,profile,path,needs", [

@@ -163,7 +163,7 @@ def test_every_profile_parameter_has_words_in_both_languages(name: str) -> None:
         assert rulebook.value_label(name, value, Lang.ZH) and rulebook.value_label(name, value, Lang.EN)
 
 
-@pytest.mark.parametrize("name", r17_parameters() + r17_parameters("R18"))
+@pytest.mark.parametrize("name", r17_parameters() + r17_parameters("R18") + r17_parameters("R19"))
 def test_every_r17_parameter_has_words(name: str) -> None:
     assert rulebook.parameter_label(name, Lang.ZH) and rulebook.parameter_label(name, Lang.EN)
 
@@ -200,7 +200,7 @@ def test_term_label_names_parameters_and_patterns_only() -> None:
 
 def test_every_parameter_the_english_rulebook_names_has_words() -> None:
     """Each code span of the rulebook that is a profile parameter (or a pattern) reads as words."""
-    known = set(profile_parameters()) | set(r17_parameters()) | set(r17_parameters("R18"))
+    known = set(profile_parameters()) | set(r17_parameters()) | set(r17_parameters("R18")) | set(r17_parameters("R19"))
     for code in rulebook.codes():
         text = rulebook.rule_text(code, Lang.EN)
         assert text is not None

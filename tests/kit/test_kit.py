@@ -6,13 +6,14 @@ import io
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from kit.build import KitError, build_kit, write_kit
 from kit.check import check, load_kit, read_answers
 from kit.cli import run
-from kit.coverage import HOUSE_RULES
+from audit import house_rules
 from tests.kit.kit_clients import SETTLEMENT_FAULTS, answer_kit
 
 PROFILE, CASES, SEED, MIN = "weile", 60, 3, 2
@@ -222,9 +223,16 @@ def test_what_applies_is_read_from_the_profile(profile: str, item: str, applies:
     assert ("declare_not_ready" in rejection_classes(prof)) is (prof.declared is not None)
 
 
-R18_ON = {"dou.exposed_payer": "konger", "dou_ready_test": "ever", "hot_shot.burn_liabilities": "void",
-          "chicken.exposed_kong_claim": "keeps_charge", "dealer_bonus.on": "dealer_wins"}
+def _section_on(top: str) -> dict[str, Any]:
+    """Every house rule of a section (R18, R19) at its value of that section (audit/house_rules.py)."""
+    return {h.path: sec.values[0] if sec.values else h.tries[-1] for sec, h in house_rules.SECTIONS
+            if sec.rule.startswith(top + ".")}
+
+
+R18_ON = _section_on("R18")
 """The five R18 conventions (cuocuo has the dealer bonus R18.1 needs)."""
+R19_ON = _section_on("R19")
+"""The R19 conventions (R19.2 and R19.4 as values of R17.3's and R18.4's parameters)."""
 
 
 @pytest.mark.parametrize(("profile", "options", "items", "section"), [
@@ -232,10 +240,11 @@ R18_ON = {"dou.exposed_payer": "konger", "dou_ready_test": "ever", "hot_shot.bur
     ("weile", {"chicken": {"claimed_charge": "to_claimer"}}, ["p:chicken.claimed_charge"], "R17"),
     ("weile", {"chicken.wugu_gold": True}, ["p:chicken.wugu_gold"], "R17"),
     ("cuocuo", R18_ON, [f"p:{name}" for name in R18_ON], "R18"),
+    ("weile", R19_ON, [f"p:{name}" for name in R19_ON], "R19"),
 ])
 def test_a_house_rule_turned_on_is_covered_by_its_own_cases(profile: str, options: dict, items: list[str],
                                                             section: str) -> None:
-    """R17 and R18 parameters apply only where the options turn them on; then the kit needs their section
+    """R17, R18 and R19 parameters apply only where the options turn them on; then the kit needs their section
     and each parameter in at least `min_count` cases, each counted only when its settlement cites the
     rule. (R17.6 acts only under 乌骨鸡: the kit, like the simulator, brings it into play.)"""
     from kit.build import rejection_classes
@@ -248,7 +257,8 @@ def test_a_house_rule_turned_on_is_covered_by_its_own_cases(profile: str, option
     manifest = json.loads(build_kit(profile, options, cases=200, seed=1, min_count=3)["manifest.json"])
     coverage = {row["item"]: row for row in manifest["coverage"]}
     assert coverage[section]["applies"]
-    rules = {f"p:{name}": r for name, r, _, _ in HOUSE_RULES}
+    played = resolve(profile, options)
+    rules = {f"p:{h.path}": (h.section_of(h.value(played)) or h.sections[0]).rule for h in house_rules.HOUSE_RULES}
     for item in items:
         assert coverage[item]["applies"] and coverage[item]["cases"] >= coverage[item]["required"] == 3, item
         cited = [case for case in manifest["cases"] if item[2:] in case.get("parameters", [])]

@@ -133,10 +133,14 @@ def check_documented(rule: HouseRule) -> None:
         assert f"| {sec.rule} | `{rule.path}` |" in text, f"{sec.rule}: no row in docs/house-rules.md"
 
 
+CHECKS = (check_model, check_words, check_explained, check_catalogue_lists, check_simulated, check_covered,
+          check_documented)
+"""One check per step of docs/where-to-add.md "A house rule" beyond the registry entry itself."""
+
+
 def check_complete(rule: HouseRule) -> None:
     """Everything a house-rule parameter needs beyond its registry entry (docs/where-to-add.md)."""
-    for check in (check_model, check_words, check_explained, check_catalogue_lists, check_simulated,
-                  check_covered, check_documented):
+    for check in CHECKS:
         check(rule)
 
 

@@ -173,16 +173,25 @@ def test_a_parameter_read_another_way_is_named_by_its_parameter() -> None:
     assert any(p["parameter"] == "chicken.charge" for p in params) or others, audit["findings"]
 
 
-R17_SAMPLES = sorted((SPEC.parent / "samples").glob("missettled-r17-*.json"))
+HOUSE_SAMPLES = sorted(p for p in (SPEC.parent / "samples").glob("missettled-r1[789]-*.json")
+                       if not p.name.endswith(".audit.json"))
 
 
-@pytest.mark.parametrize("path", [p for p in R17_SAMPLES if not p.name.endswith(".audit.json")], ids=lambda p: p.stem)
-def test_a_house_rule_not_played_cites_its_r17_section(path: Path) -> None:
+def test_every_house_rule_section_has_its_samples() -> None:
+    """A clean and a missettled sample of every house-rule section (audit/house_rules.py)."""
+    from audit.house_rules import SECTIONS
+    named = {"R" + ".".join(p.stem.split("-")[1:3])[1:] for p in HOUSE_SAMPLES}
+    assert named == {sec.rule for sec, _ in SECTIONS}
+
+
+@pytest.mark.parametrize("path", HOUSE_SAMPLES, ids=lambda p: p.stem)
+def test_a_house_rule_not_played_cites_its_section(path: Path) -> None:
     """The samples claim today's settlement where the profile plays a house rule; without their
-    items, the payments named cite that R17 section (R16.16)."""
+    items, the payments named cite that section, R17.x, R18.x or R19.x (R16.16)."""
     doc = load(path)
     doc["result"].pop("items", None)
-    rule = "R17." + path.stem.split("-")[2]
+    _, top, n = path.stem.split("-")[:3]
+    rule = f"{top.upper()}.{n}"
     audit = audit_hand(doc)
     rules = {f.rule for f in audit.findings if f.code.startswith("net_item_")}
     assert rule in rules, [(f.code, f.rule, f.params) for f in audit.findings]

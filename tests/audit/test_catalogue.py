@@ -20,7 +20,8 @@ from audit.api import audit_document, audit_record, trace_record
 from audit.catalogue import CATALOGUE, LANGS, CatalogueError, Lang, render_finding, render_note
 from audit.engine import audit_hand
 from audit.attribute import Change, Edit, parameter_models
-from audit.explain import MODELS, settle_under
+from audit.explain import MODELS, not_played_code, settle_under
+from audit.house_rules import SECTIONS
 from sim.mutate import mutants
 from audit.profiles import ProfileError, build, resolve
 from audit.replay import replay
@@ -234,9 +235,12 @@ def r17(hands: list[str], events: str, options: dict[str, Any], flip: str = "9p"
     return items(audit_hand(record(hands, events, options=options, flip=flip)).to_json())
 
 
-R17_SAMPLE_NAMES = ["r17-1-baoji", "r17-2-qualified", "r17-3-claimed-charge", "r17-4-any-claim",
-                    "r17-5-discarder-ready", "r17-6-wugu-gold", "r17-7-dou-reverse", "r17-8-follow-dealer",
-                    "r17-9-wugu-no-responsibility", "r17-10-one-charge"]
+
+def house_sample(rule: str) -> str:
+    """The missettled sample of a house-rule section (`samples/missettled-r19-1-*.json`, by its name)."""
+    slug = rule.lower().replace(".", "-")
+    found = [p for p in sorted((ROOT / "samples").glob(f"missettled-{slug}-*.json")) if ".audit." not in p.name]
+    return f"samples/{found[0].name}" if found else f"samples/missettled-{slug}-(none).json"
 
 
 def without_items(rel: str) -> Findings:
@@ -351,8 +355,7 @@ FINDING_TRIGGERS: dict[str, Trigger] = {
     "rob_paid_by_others": t(lambda: extra_item(record(ROB_HANDS, ROB, flip="8s"), "hand", 0, 2, 2)),
     "item_not_owed": t(lambda: extra_item(load(HOT_SHOT), "hand", 2, 1, 1)),
     "item_waived": t(r17_waived),
-    **{f"net_r17_{n.split('-')[1]}_not_played": t(partial(without_items, f"samples/missettled-{n}.json"))
-       for n in R17_SAMPLE_NAMES},
+    **{not_played_code(sec.rule): t(partial(without_items, house_sample(sec.rule))) for sec, _ in SECTIONS},
     "item_not_due": t(lambda: extra_item(load(HOT_SHOT), "dou", 3, 1, 3)),
     "next_dealer_not_winner": t(lambda: doc(lambda d: d["result"].update(next_dealer=3), HOT_SHOT)),
     "next_dealer_several_winners": t(lambda: doc(lambda d: d["result"].update(next_dealer=3),
@@ -435,9 +438,6 @@ FINDING_TRIGGERS: dict[str, Trigger] = {
 FINDING_TRIGGERS |= {
     "house_rule_needs": t(lambda: options({"hot_shot.burn_liabilities": "void"}, "senyan")),
     "house_rule_needs_section": t(lambda: options({"dealer_bonus.on": "dealer_wins"})),
-    **{f"net_r18_{n.split('-')[1]}_not_played": t(partial(without_items, f"samples/missettled-{n}.json"))
-       for n in ("r18-1-dealer-wins", "r18-2-konger-pays", "r18-3-ever-ready", "r18-4-burn-void",
-                 "r18-5-konged-charge")},
 }
 
 

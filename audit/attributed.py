@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
+from audit.house_rules import is_house_rule
 from audit.attribute import MAX_CHANGES, Change, Reading, attribute
 from audit.compare import compare_items
 from audit.findings import Finding, Kind
@@ -83,7 +84,7 @@ def _reading_findings(st: GameState, sett: Settlement, reading: Reading, name: s
             params |= {"parameter": reading.parameter, "value": json.dumps(reading.value, ensure_ascii=False)}
         if change is Change.PARAMETER and reading.rule is not None:
             rule = reading.rule  # a house rule, the flip, qualification: the rule of what was misread (R16.16)
-        elif reading.rule is not None and reading.rule.startswith(("R17", "R18")):
+        elif reading.rule is not None and is_house_rule(reading.rule):
             rule = reading.rule  # a house rule the platform did not play names that rule (R16.16)
         # A settlement finding's own `step` is null (record-format.md); the step that made the
         # payment due is its `step` param, where the report goes (audit.trace).

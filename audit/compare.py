@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Final
 
+from audit.house_rules import is_house_rule
 from audit.findings import Finding, Kind
 from audit.kinds import BurnKind, ItemKind
 from audit.settle import KIND_RULE, Item, Settlement, net_scores
@@ -145,12 +146,12 @@ def _explain(key: tuple[str, int, int], want: int, got: int, sett: Settlement,
     if same:
         # Cite the payment the difference is made of (a missing 责任鸡 extra is R11.4, not R11.6).
         # When amounts tie, the more specific rule (R11.4 over the generic R11.6) names it better;
-        # with no exact payment, an R17/R18 house-rule payment of the pair is the likelier mistake.
+        # with no exact payment, a house-rule payment of the pair (R17-R19) is the likelier mistake.
         exact = sorted((i for i in same if i.amount * base == abs(want - got)),
                        key=lambda i: i.rule == KIND_RULE[kind])
         notes = list({repr(n): n for n in (i.note_json() for i in same)}.values())
         if not exact:
-            same = sorted(same, key=lambda i: not i.rule.startswith(("R17", "R18")))
+            same = sorted(same, key=lambda i: not is_house_rule(i.rule))
         return (exact or same)[0].rule, "item_amount_differs", {"notes": notes}
     related = [i for i in sett.items if i.kind.value == kind and i.payee == payee]
     if related:

@@ -555,9 +555,9 @@ def m_responsibility_missing(sc: Scan, rng: random.Random) -> Mutant | None:
     """R11.4: the 责任鸡 extra of a claimed first 1s (or 8p) left out of the ledger."""
     sett = sc.settlement
     assert sett is not None
-    # (Under R17 a house-rule payment of the same pair and amount would be an equal reading of the gap.)
+    # (A house-rule payment (R17-R19) of the same pair and amount would be an equal reading of the gap.)
     extras = [i for i in sett.items if i.kind is ItemKind.CHICKEN and i.rule == "R11.4"
-              and not any(o.rule.startswith("R17") and o.amount == i.amount for o in _pair(sett.items, i))]
+              and not any(house_rules.is_house_rule(o.rule) and o.amount == i.amount for o in _pair(sett.items, i))]
     if not extras:
         return None
     item = rng.choice(extras)

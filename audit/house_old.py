@@ -1,0 +1,405 @@
+"""TEMPORARY (deleted with the comparison test): the R17/R18 chicken path as it was before audit.house became
+the one ledger; tests/audit/test_ledger_compare.py pays it against the one ledger.
+
+R17 and R18 house-rule variants of the chicken settlement (R17.1-R17.6, R17.9, R17.10, R18.4, R18.5).
+
+`audit.chickens` settles R11 as the five source profiles play it; a profile that
+turns any of these parameters on is settled here instead (`Profile.house_chickens`),
+so the default path stays today's code, byte for byte and at its speed.
+
+R17 reads a 冲锋鸡 as its tile, a normal chicken wherever it lies, plus an
+*extra* of charge - normal (times the 金鸡 multiplier). Each payment is a line
+with the rule that decides it; lines are grouped into one payment per (payer,
+payee, rule), so the comparison can cite R17.x when a platform gets that part
+wrong. `waived` lists the payments a parameter cancels (qualifying seats paying
+each other, a 责任鸡 not owed, a second 冲锋鸡, melded chickens under 包鸡, a burned
+shooter's liabilities under R18.4), for the comparison's words when a platform pays them
+anyway; they are not paid. R18 is applied to what R17 gives (R18.6).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from audit.chickens import Flip, Payment, SeatChickens
+from audit.kinds import MeldKind
+from audit.state import FirstChicken, GameState
+from audit.tiles import BIRD, WUGU, code
+from audit.values import Note, note
+
+
+@dataclass
+class Species:
+    """One chicken tile in play: its values and its multiplier in this hand."""
+
+    tile: int
+    name: str
+    normal: int
+    charge: int
+    mult: int
+    rule: str
+    """The rule of its plain payments: R11.6, or R17.6 for an 8p made 金鸡."""
+
+    def __init__(self, tile: int, name: str, normal: int, charge: int, mult: int, rule: str) -> None:
+        self.tile = tile
+        self.name = name
+        self.normal = normal
+        self.charge = charge
+        self.mult = mult
+        self.rule = rule
+
+    @property
+    def extra(self) -> int:
+        """R17: the 冲锋 extra, charge - normal, times the multiplier."""
+        return (self.charge - self.normal) * self.mult
+
+
+@dataclass
+class Charge:
+    """A 冲锋鸡 of this hand: whose extra it is, and whether its tile lies on its discarder's table."""
+
+    sp: Species
+    fc: FirstChicken
+    holder: int
+    on_table: bool
+    rule: str
+
+    def __init__(self, sp: Species, fc: FirstChicken, holder: int, on_table: bool, rule: str) -> None:
+        self.sp = sp
+        self.fc = fc
+        self.holder = holder
+        self.on_table = on_table
+        self.rule = rule
+
+
+@dataclass
+class Line:
+    """One part of what a seat earns from (or owes to) each other seat."""
+
+    amount: int
+    rule: str
+    part: Note
+    extra: bool
+    """A 冲锋 extra: paid by every other seat even where qualifying seats do not pay each other (R17.2)."""
+
+    def __init__(self, amount: int, rule: str, part: Note, extra: bool) -> None:
+        self.amount = amount
+        self.rule = rule
+        self.part = part
+        self.extra = extra
+
+
+def species(st: GameState, flip: Flip | None) -> list[Species]:
+    """1s, and 8p under wugu_ji; R11.5 金鸡 for 1s, R17.6 for 8p."""
+    prof = st.profile
+    c = prof.chicken
+    gold = c.gold_multiplier if flip is not None and flip.gold else 1
+    out = [Species(BIRD, "1s", c.normal, c.charge, gold, "R11.6")]
+    if prof.wugu_on and prof.wugu_ji is not None:
+        gold8 = c.wugu_gold and flip is not None and WUGU in flip.chickens
+        out.append(Species(WUGU, "8p", prof.wugu_ji.normal, prof.wugu_ji.charge,
+                           c.gold_multiplier if gold8 else 1, "R17.6" if gold8 else "R11.6"))
+    return out
+
+
+def kong_claim(st: GameState, tile: int, discarder: int, claimer: int) -> bool:
+    """Whether the claim of `discarder`'s `tile` by `claimer` was an exposed kong (a pong that later
+    became an added kong, or was robbed, was a pong): only one meld of a tile can exist."""
+    return any(m.tile == tile and m.from_seat == discarder and m.kind is MeldKind.EXPOSED
+               for m in st.seats[claimer].melds)
+
+
+def _charge_of(st: GameState, sp: Species, fc: FirstChicken, qual: set[int]) -> Charge | None:
+    """R11.3, R11.4, R17.3, R18.5: the 冲锋鸡 a first discarded chicken makes, if any."""
+    if fc.won_on:
+        return None
+    if fc.claimed_by is None:
+        return Charge(sp, fc, fc.seat, True, sp.rule)
+    if st.profile.chicken.exposed_kong_claim == "keeps_charge" and kong_claim(st, sp.tile, fc.seat, fc.claimed_by):
+        # R18.5 on R17.3's result: an exposed kong leaves its discarder the 冲锋鸡; the tile is a
+        # normal chicken in the konger's kong, the extra the discarder's.
+        return Charge(sp, fc, fc.seat, False, "R18.5")
+    if st.profile.chicken.claimed_charge != "to_claimer":
+        return None
+    holder = fc.claimed_by if fc.claimed_by in qual else fc.seat
+    return Charge(sp, fc, holder, False, "R17.3")
+
+
+def charges(st: GameState, kinds: list[Species], qual: set[int]) -> tuple[list[Charge], list[Charge]]:
+    """The 冲锋鸡 of this hand, and those R17.10 `first_any` takes away (one per hand, the first
+    1s or 8p discarded)."""
+    firsts = [(fc, sp) for sp in kinds for fc in [st.first_chicken.get(sp.tile)] if fc is not None]
+    if st.profile.chicken.charge_scope == "first_any" and len(firsts) > 1:
+        firsts.sort(key=lambda p: p[0].step)
+    out: list[Charge] = []
+    dropped: list[Charge] = []
+    for i, (fc, sp) in enumerate(firsts):
+        ch = _charge_of(st, sp, fc, qual)
+        if ch is None:
+            continue
+        if st.profile.chicken.charge_scope == "first_any" and i > 0:
+            ch.rule = "R17.10"
+            dropped.append(ch)
+        else:
+            out.append(ch)
+    return out, dropped
+
+
+def _counts(st: GameState, seat: int, hand: list[int], tile: int, table_charge: bool) -> tuple[int, int, int, bool]:
+    """(in hand, in melds, discards on the table apart from a 冲锋鸡 tile, concealed kong)."""
+    s = st.seats[seat]
+    melded = sum(m.size for m in s.melds if m.tile == tile)
+    ck = any(m.tile == tile and m.kind is MeldKind.CONCEALED and not m.robbed for m in s.melds)
+    discarded = sum(1 for t, _ in s.discards if t == tile)
+    return hand[tile], melded, discarded - (1 if table_charge else 0), ck
+
+
+def settle_chickens(st: GameState, hands: list[list[int]], won_or_ready: set[int], burned: set[int],
+                    flip: Flip | None, void: set[int] | None = None,
+                    ) -> tuple[list[SeatChickens], list[Payment], list[Payment]]:
+    """Tallies, payments and waived payments of the chickens under the profile's R17 and R18 parameters.
+
+    `void`: burned 热炮 shooters whose 冲锋鸡 and 责任鸡 liabilities are void (R18.4 `void`)."""
+    void = set() if void is None else void
+    prof = st.profile
+    c = prof.chicken
+    n = st.n
+    qual = {s for s in range(n) if s not in burned and (not prof.chicken_requires_ready or s in won_or_ready)}
+    kinds = species(st, flip)
+    live, dropped = charges(st, kinds, qual)
+    table_charge = {(ch.fc.seat, ch.sp.tile) for ch in live if ch.on_table}
+    baoji = c.exposed_payers == "all_unready"
+    credit: list[list[Line]] = [[] for _ in range(n)]
+    owed: list[list[Line]] = [[] for _ in range(n)]
+    waived_owed: list[list[Line]] = [[] for _ in range(n)]
+    tallies: list[SeatChickens] = []
+    pool: list[Line] = []
+    shooter_charge: list[tuple[int, Line]] = []
+    """R17.1 with R18.4: a void shooter's 冲锋鸡 tile, owed by every other non-qualifying seat."""
+    for seat in range(n):
+        t = SeatChickens(seat, seat in qual)
+        base_rule = "R11.7" if seat in burned else "R11.6"
+        exposed_liable = prof.chicken_requires_ready and seat not in won_or_ready
+        for sp in kinds:
+            tc = (seat, sp.tile) in table_charge
+            in_hand, melded, discarded, _ = _counts(st, seat, hands[seat], sp.tile, tc)
+            t.tiles += [sp.name] * (in_hand + melded + discarded + (1 if tc else 0))
+            counted = in_hand + melded + (discarded if prof.chicken_counts_discards else 0)
+            value = sp.normal * sp.mult
+            if counted:
+                credit[seat].append(Line(counted * value, sp.rule, _count_part(counted, sp), False))
+            if tc:
+                credit[seat].append(Line(value, sp.rule, _count_part(1, sp), False))
+            if seat in qual:
+                continue
+            rule = sp.rule if sp.rule != "R11.6" else base_rule
+            if baoji:
+                # R18.4 on R17.1: a void shooter's own 冲锋鸡 tile leaves its own share of the pool.
+                apart = tc and seat in void
+                k = discarded + (1 if tc and not apart else 0)
+                if k:
+                    pool.append(Line(k * value, "R17.1",
+                                     note("shared_discards", {"count": k, "chicken": sp.name, "seat": seat,
+                                                              "amount": k * value}), False))
+                if apart:
+                    shooter_charge.append((seat, Line(value, "R17.1", note("shared_discards", {
+                        "count": 1, "chicken": sp.name, "seat": seat, "amount": value}), False)))
+                if exposed_liable and melded:
+                    waived_owed[seat].append(Line(melded * value, "R17.1", note("exposed_chickens", {
+                        "count": melded, "chicken": sp.name, "amount": melded * value}), False))
+            else:
+                exposed = melded + discarded
+                if exposed_liable and exposed:
+                    owed[seat].append(Line(exposed * value, rule, note("exposed_chickens", {
+                        "count": exposed, "chicken": sp.name, "amount": exposed * value}), False))
+                if tc:
+                    charge_tile = Line(value, rule, _count_part(1, sp), False)
+                    if seat in void:
+                        charge_tile.rule = "R18.4"
+                        waived_owed[seat].append(charge_tile)
+                    else:
+                        owed[seat].append(charge_tile)
+        _flip_lines(st, seat, hands[seat], flip, kinds, credit[seat])
+        tallies.append(t)
+    for ch in live:
+        _charge_lines(ch, qual, credit, owed if ch.holder not in void else waived_owed, burned, void)
+    for seat in range(n):
+        if seat not in qual:
+            owed[seat] = owed[seat] + pool
+            for shooter, line in shooter_charge:
+                if seat != shooter:
+                    owed[seat].append(line)
+                else:
+                    waived_owed[seat].append(Line(line.amount, "R18.4", line.part, False))
+    pays: list[Payment] = []
+    waived: list[Payment] = []
+    for seat in sorted(qual):
+        for payer in range(n):
+            if payer == seat:
+                continue
+            if payer in qual and not c.qualified_pay_each_other:
+                lines = [ln for ln in credit[seat] if ln.extra]
+                skipped = [ln for ln in credit[seat] if not ln.extra]
+                pays += _grouped(payer, seat, lines, "chicken_credit", "R17.2")
+                waived += _grouped(payer, seat, skipped, "chicken_credit", "R17.2")
+            else:
+                pays += _grouped(payer, seat, credit[seat], "chicken_credit", None)
+    for seat in range(n):
+        if seat in qual:
+            continue
+        for payee in sorted(qual):
+            pays += _grouped(seat, payee, owed[seat], "chicken_owed", None)
+            waived += _grouped(seat, payee, waived_owed[seat], "chicken_owed", None)
+    for ch in dropped:
+        waived += _charge_payments(ch, qual, n)
+    resp, resp_waived = _responsibility(st, won_or_ready, qual, void)
+    pays += resp
+    waived += resp_waived
+    for t in tallies:
+        t.credit = sum(ln.amount for ln in credit[t.seat])
+        t.parts = [ln.part for ln in credit[t.seat]]
+        t.liability = sum(ln.amount for ln in owed[t.seat])
+        t.liability_parts = [ln.part for ln in owed[t.seat]]
+    return tallies, [p for p in pays if p.amount], [p for p in waived if p.amount]
+
+
+def _count_part(count: int, sp: Species) -> Note:
+    params: dict[str, Any] = {"count": count, "chicken": sp.name, "amount": count * sp.normal * sp.mult}
+    if sp.mult > 1:
+        params["gold"] = sp.mult
+        return note("chicken_count_gold", params)
+    return note("chicken_count", params)
+
+
+def _charge_lines(ch: Charge, qual: set[int], credit: list[list[Line]], owed: list[list[Line]],
+                  burned: set[int], void: set[int]) -> None:
+    """The extra of a live 冲锋鸡: a credit of its qualifying holder, or its holder's debt (R11.6, R17.3,
+    R18.5); a void shooter's debt (R18.4) goes to `owed`, which the caller then passes as the waived."""
+    extra = ch.sp.extra
+    if not extra:
+        return
+    part = _extra_part(ch, extra)
+    if ch.holder in qual:
+        credit[ch.holder].append(Line(extra, ch.rule, part, True))
+    elif ch.holder in void:
+        owed[ch.holder].append(Line(extra, "R18.4", part, True))
+    else:
+        rule = ch.rule if ch.rule != "R11.6" else ("R11.7" if ch.holder in burned else "R11.6")
+        owed[ch.holder].append(Line(extra, rule, part, True))
+
+
+def _extra_part(ch: Charge, extra: int) -> Note:
+    params: dict[str, Any] = {"chicken": ch.sp.name, "amount": extra}
+    if ch.rule == "R18.5" and ch.fc.claimed_by is not None:
+        return note("konged_charge_extra", {**params, "seat": ch.fc.claimed_by})
+    if ch.fc.claimed_by is not None:
+        return note("claimed_charge_extra", {**params, "seat": ch.fc.claimed_by})
+    if ch.sp.mult > 1:
+        return note("charge_extra_gold", {**params, "gold": ch.sp.mult})
+    return note("charge_extra", params)
+
+
+def _charge_payments(ch: Charge, qual: set[int], n: int) -> list[Payment]:
+    """What a 冲锋鸡's extra alone would move (for a 冲锋鸡 R17.10 takes away)."""
+    extra = ch.sp.extra
+    params = {"parts": [_extra_part(ch, extra)]}
+    if ch.holder in qual:
+        return [Payment(o, ch.holder, extra, ch.rule, "chicken_credit", params) for o in range(n) if o != ch.holder]
+    return [Payment(ch.holder, q, extra, ch.rule, "chicken_owed", params) for q in sorted(qual)]
+
+
+def _grouped(payer: int, payee: int, lines: list[Line], what: str, rule: str | None) -> list[Payment]:
+    """One payment per rule (in the order the rules first appear), its parts the lines' parts."""
+    rules: list[str] = []
+    for ln in lines:
+        if ln.rule not in rules:
+            rules.append(ln.rule)
+    out = []
+    for r in rules:
+        mine = [ln for ln in lines if ln.rule == r]
+        out.append(Payment(payer, payee, sum(ln.amount for ln in mine), rule or r, what,
+                           {"parts": [ln.part for ln in mine]}))
+    return out
+
+
+def _flip_lines(st: GameState, seat: int, hand: list[int], flip: Flip | None, kinds: list[Species],
+                out: list[Line]) -> None:
+    """R11.5, R11.8 flip credits; a 金鸡 tile (1s, or 8p under R17.6) earns none of its own."""
+    prof = st.profile
+    if flip is None:
+        return
+    gold_tiles = {sp.tile for sp in kinds if sp.mult > 1}
+    with_discards = prof.chicken_counts_discards and prof.flip_counts_discards
+    for tile in flip.chickens:
+        if tile == BIRD or tile in gold_tiles:
+            continue
+        in_hand, melded, discarded, ck = _counts(st, seat, hand, tile, False)
+        if ck and prof.chicken.concealed_kong_flip is not None:
+            value = prof.chicken.concealed_kong_flip + (in_hand + melded - 4) * prof.chicken.flip
+        else:
+            value = (in_hand + melded) * prof.chicken.flip
+        copies = in_hand + melded
+        if with_discards:
+            value += discarded * prof.chicken.flip
+            copies += discarded
+        if value:
+            out.append(Line(value, "R11.6", note("flip_chicken", {"count": copies, "tile": code(tile),
+                                                                  "amount": value}), False))
+
+
+def _claims(st: GameState, tile: int) -> list[tuple[int, int, bool]]:
+    """(discarder, claimer, is the first discarded one) of every pong or exposed kong of `tile` (R17.4)."""
+    fc = st.first_chicken.get(tile)
+    first = [(fc.seat, fc.claimed_by, True)] if fc is not None and fc.claimed_by is not None else []
+    if st.profile.chicken.responsibility_claims != "any":
+        return first
+    out: list[tuple[int, int, bool]] = list(first)
+    for seat, s in enumerate(st.seats):
+        for m in s.melds:
+            if m.tile == tile and m.from_seat is not None and not (first and first[0][1] == seat):
+                out.append((m.from_seat, seat, False))
+    return out
+
+
+def _responsibility(st: GameState, won_or_ready: set[int], qual: set[int],
+                    void: set[int]) -> tuple[list[Payment], list[Payment]]:
+    """R11.4 责任鸡 extras, with R17.4 (any claim), R17.5 (not when the discarder won or is ready),
+    R17.9 (never for 8p), then R18.4 (a void shooter owes none, and is paid one it is owed as claimer)
+    and R18.5 (an exposed kong makes none)."""
+    prof = st.profile
+    c = prof.chicken
+    extra = c.responsibility
+    pays: list[Payment] = []
+    waived: list[Payment] = []
+    if not extra:
+        return pays, waived
+    for tile in (BIRD, WUGU) if prof.wugu_on else (BIRD,):
+        for discarder, claimer, first in _claims(st, tile):
+            rule = "R11.4" if first else "R17.4"
+            params = {"tile": code(tile)}
+            pay: Payment | None = None
+            # R18.4: "a 责任鸡 another seat owes it as claimer is still paid to it" -- the burn no
+            # longer stops it; readiness, where required, still does (R11.7 without the burn).
+            paid_to_void = claimer in void and (not prof.chicken_requires_ready or claimer in won_or_ready)
+            if claimer in qual or paid_to_void:
+                pay = Payment(discarder, claimer, extra, "R18.4" if paid_to_void else rule,
+                              "responsibility_to_burned" if paid_to_void else "responsibility_chicken", params)
+            elif prof.responsibility_reverse and discarder in qual:
+                pay = Payment(claimer, discarder, extra, rule, "responsibility_chicken_reverse", params)
+            if pay is None:
+                continue
+            if tile == WUGU and not c.wugu_responsibility:
+                pay.rule = "R17.9"
+                waived.append(pay)
+            elif not c.responsibility_if_discarder_ready and discarder in won_or_ready:
+                pay.rule = "R17.5"
+                waived.append(pay)
+            elif pay.payer in void:
+                pay.rule = "R18.4"
+                waived.append(pay)
+            elif c.exposed_kong_claim == "keeps_charge" and kong_claim(st, tile, discarder, claimer):
+                pay.rule = "R18.5"
+                waived.append(pay)
+            else:
+                pays.append(pay)
+    return pays, waived

@@ -1,28 +1,31 @@
-"""R17 and R18 house-rule variants of the chicken settlement (R17.1-R17.6, R17.9, R17.10, R18.4, R18.5).
+"""The chicken ledger (R11) with the profile's house-rule values (R17.1-R17.6, R17.9, R17.10, R18.4, R18.5).
 
-`audit.chickens` settles R11 as the five source profiles play it; a profile that
-turns any of these parameters on is settled here instead (`Profile.house_chickens`),
-so the default path stays today's code, byte for byte and at its speed.
+One computation for every profile: it reads each house-rule parameter where that parameter
+changes a payment of R11, so at their defaults it pays exactly R11.
 
-R17 reads a 冲锋鸡 as its tile, a normal chicken wherever it lies, plus an
-*extra* of charge - normal (times the 金鸡 multiplier). Each payment is a line
-with the rule that decides it; lines are grouped into one payment per (payer,
-payee, rule), so the comparison can cite R17.x when a platform gets that part
-wrong. `waived` lists the payments a parameter cancels (qualifying seats paying
-each other, a 责任鸡 not owed, a second 冲锋鸡, melded chickens under 包鸡, a burned
-shooter's liabilities under R18.4), for the comparison's words when a platform pays them
-anyway; they are not paid. R18 is applied to what R17 gives (R18.6).
+R17 reads a 冲锋鸡 as its tile, a normal chicken wherever it lies, plus an *extra* of
+charge - normal (times the 金鸡 multiplier); R11 is unchanged by that reading. Each payment is
+made of lines, each with the rule that decides it; lines are grouped into one payment per
+(payer, payee, rule), so the comparison can cite R17.x when a platform gets that part wrong.
+The notes word a 冲锋鸡 as R17 reads it (two parts) where the profile plays a chicken house
+rule, else as R11 does (one chicken at charge value): words only, the amounts are the same.
+`waived` lists the payments a parameter cancels (qualifying seats paying each other, a 责任鸡 not
+owed, a second 冲锋鸡, melded chickens under 包鸡, a burned shooter's liabilities under R18.4), for
+the comparison's words when a platform pays them anyway; they are not paid. R18 is applied to
+what R17 gives (R18.6).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from audit.chickens import Flip, Payment, SeatChickens
-from audit.kinds import MeldKind
+from audit.chickens import Flip, SeatChickens, flip_of
+from audit.items import Item
+from audit.kinds import ItemKind, MeldKind
 from audit.state import FirstChicken, GameState
 from audit.tiles import BIRD, WUGU, code
 from audit.values import Note, note
+from audit.profiles import Profile
 
 
 @dataclass
@@ -86,6 +89,20 @@ class Line:
         self.extra = extra
 
 
+@dataclass
+class Group:
+    """The lines of one rule, summed: one payment's amount, rule and params (shared by its payers)."""
+
+    amount: int
+    rule: str
+    params: dict[str, Any]
+
+    def __init__(self, amount: int, rule: str, params: dict[str, Any]) -> None:
+        self.amount = amount
+        self.rule = rule
+        self.params = params
+
+
 def species(st: GameState, flip: Flip | None) -> list[Species]:
     """1s, and 8p under wugu_ji; R11.5 金鸡 for 1s, R17.6 for 8p."""
     prof = st.profile
@@ -97,6 +114,13 @@ def species(st: GameState, flip: Flip | None) -> list[Species]:
         out.append(Species(WUGU, "8p", prof.wugu_ji.normal, prof.wugu_ji.charge,
                            c.gold_multiplier if gold8 else 1, "R17.6" if gold8 else "R11.6"))
     return out
+
+
+def two_parts(prof: Profile) -> bool:
+    """Whether the notes word a 冲锋鸡 as R17 reads it, its tile and its extra: where the profile plays a
+    chicken house rule (R17, R18.4, R18.5); else as R11 does, one chicken at charge value. Words only."""
+    return (prof.chicken.r17 or prof.chicken.exposed_kong_claim != "responsibility"
+            or prof.hot_shot.burn_liabilities != "kept")
 
 
 def kong_claim(st: GameState, tile: int, discarder: int, claimer: int) -> bool:
@@ -112,11 +136,12 @@ def _charge_of(st: GameState, sp: Species, fc: FirstChicken, qual: set[int]) -> 
         return None
     if fc.claimed_by is None:
         return Charge(sp, fc, fc.seat, True, sp.rule)
-    if st.profile.chicken.exposed_kong_claim == "keeps_charge" and kong_claim(st, sp.tile, fc.seat, fc.claimed_by):
+    c = st.profile.chicken
+    if c.exposed_kong_claim == "keeps_charge" and kong_claim(st, sp.tile, fc.seat, fc.claimed_by):
         # R18.5 on R17.3's result: an exposed kong leaves its discarder the 冲锋鸡; the tile is a
         # normal chicken in the konger's kong, the extra the discarder's.
         return Charge(sp, fc, fc.seat, False, "R18.5")
-    if st.profile.chicken.claimed_charge != "to_claimer":
+    if c.claimed_charge != "to_claimer":
         return None
     holder = fc.claimed_by if fc.claimed_by in qual else fc.seat
     return Charge(sp, fc, holder, False, "R17.3")
@@ -125,8 +150,9 @@ def _charge_of(st: GameState, sp: Species, fc: FirstChicken, qual: set[int]) -> 
 def charges(st: GameState, kinds: list[Species], qual: set[int]) -> tuple[list[Charge], list[Charge]]:
     """The 冲锋鸡 of this hand, and those R17.10 `first_any` takes away (one per hand, the first
     1s or 8p discarded)."""
+    first_any = st.profile.chicken.charge_scope == "first_any"
     firsts = [(fc, sp) for sp in kinds for fc in [st.first_chicken.get(sp.tile)] if fc is not None]
-    if st.profile.chicken.charge_scope == "first_any" and len(firsts) > 1:
+    if first_any and len(firsts) > 1:
         firsts.sort(key=lambda p: p[0].step)
     out: list[Charge] = []
     dropped: list[Charge] = []
@@ -134,7 +160,7 @@ def charges(st: GameState, kinds: list[Species], qual: set[int]) -> tuple[list[C
         ch = _charge_of(st, sp, fc, qual)
         if ch is None:
             continue
-        if st.profile.chicken.charge_scope == "first_any" and i > 0:
+        if first_any and i > 0:
             ch.rule = "R17.10"
             dropped.append(ch)
         else:
@@ -145,27 +171,41 @@ def charges(st: GameState, kinds: list[Species], qual: set[int]) -> tuple[list[C
 def _counts(st: GameState, seat: int, hand: list[int], tile: int, table_charge: bool) -> tuple[int, int, int, bool]:
     """(in hand, in melds, discards on the table apart from a 冲锋鸡 tile, concealed kong)."""
     s = st.seats[seat]
-    melded = sum(m.size for m in s.melds if m.tile == tile)
-    ck = any(m.tile == tile and m.kind is MeldKind.CONCEALED and not m.robbed for m in s.melds)
-    discarded = sum(1 for t, _ in s.discards if t == tile)
+    melded = 0
+    ck = False
+    for m in s.melds:
+        if m.tile == tile:
+            melded += m.size
+            if m.kind is MeldKind.CONCEALED and not m.robbed:
+                ck = True
+    discarded = 0
+    for t, _ in s.discards:
+        if t == tile:
+            discarded += 1
     return hand[tile], melded, discarded - (1 if table_charge else 0), ck
 
 
-def settle_chickens(st: GameState, hands: list[list[int]], won_or_ready: set[int], burned: set[int],
-                    flip: Flip | None, void: set[int] | None = None,
-                    ) -> tuple[list[SeatChickens], list[Payment], list[Payment]]:
-    """Tallies, payments and waived payments of the chickens under the profile's R17 and R18 parameters.
+def chicken_items(st: GameState, hands: list[list[int]], won_or_ready: set[int], burned: set[int],
+                  shot: set[int], turned: int | None) -> tuple[list[SeatChickens], list[Item], list[Item]]:
+    """Tallies, payments and waived payments of the chickens (R11) under the profile's house-rule values.
 
-    `void`: burned 热炮 shooters whose 冲锋鸡 and 责任鸡 liabilities are void (R18.4 `void`)."""
-    void = set() if void is None else void
+    `hands`: each seat's final concealed tiles (a winner's with the tile it won on); `burned`: seats
+    whose credits are burned (R8.3, R9.3), `shot` those of them burned by a 热炮 (R18.4 speaks of
+    the shooter); `turned`: the flip tile (R11.5), None when the wall was empty."""
     prof = st.profile
     c = prof.chicken
     n = st.n
-    qual = {s for s in range(n) if s not in burned and (not prof.chicken_requires_ready or s in won_or_ready)}
+    flip = flip_of(prof, turned)
+    void = shot if prof.hot_shot.burn_liabilities == "void" else set()
+    """R18.4 `void`: burned 热炮 shooters whose 冲锋鸡 and 责任鸡 liabilities are void."""
+    req = prof.chicken_requires_ready
+    qual = {s for s in range(n) if s not in burned and (not req or s in won_or_ready)}
     kinds = species(st, flip)
     live, dropped = charges(st, kinds, qual)
     table_charge = {(ch.fc.seat, ch.sp.tile) for ch in live if ch.on_table}
+    two = two_parts(prof)
     baoji = c.exposed_payers == "all_unready"
+    counts_discards = prof.chicken_counts_discards
     credit: list[list[Line]] = [[] for _ in range(n)]
     owed: list[list[Line]] = [[] for _ in range(n)]
     waived_owed: list[list[Line]] = [[] for _ in range(n)]
@@ -176,17 +216,31 @@ def settle_chickens(st: GameState, hands: list[list[int]], won_or_ready: set[int
     for seat in range(n):
         t = SeatChickens(seat, seat in qual)
         base_rule = "R11.7" if seat in burned else "R11.6"
-        exposed_liable = prof.chicken_requires_ready and seat not in won_or_ready
+        liable = req and seat not in won_or_ready
+        cr = credit[seat]
+        ow = owed[seat]
         for sp in kinds:
             tc = (seat, sp.tile) in table_charge
             in_hand, melded, discarded, _ = _counts(st, seat, hands[seat], sp.tile, tc)
             t.tiles += [sp.name] * (in_hand + melded + discarded + (1 if tc else 0))
-            counted = in_hand + melded + (discarded if prof.chicken_counts_discards else 0)
+            counted = in_hand + melded + (discarded if counts_discards else 0)
             value = sp.normal * sp.mult
             if counted:
-                credit[seat].append(Line(counted * value, sp.rule, _count_part(counted, sp), False))
+                cr.append(Line(counted * value, sp.rule, _count_part(counted, sp), False))
+            if not two:
+                # R11's words: a 冲锋鸡 is one chicken at charge value, in the tally of its discarder
+                # whether it qualifies (a credit) or not (a liability, listed first).
+                if tc:
+                    whole = sp.charge * sp.mult
+                    cr.append(Line(whole, sp.rule, _charge_part(sp), False))
+                    ow.append(Line(whole, base_rule, note("charge_chicken", {"chicken": sp.name, "amount": whole}),
+                                   False))
+                exposed = melded + discarded
+                if liable and exposed:
+                    ow.append(Line(exposed * value, base_rule, _exposed_part(exposed, sp), False))
+                continue
             if tc:
-                credit[seat].append(Line(value, sp.rule, _count_part(1, sp), False))
+                cr.append(Line(value, sp.rule, _count_part(1, sp), False))
             if seat in qual:
                 continue
             rule = sp.rule if sp.rule != "R11.6" else base_rule
@@ -201,52 +255,58 @@ def settle_chickens(st: GameState, hands: list[list[int]], won_or_ready: set[int
                 if apart:
                     shooter_charge.append((seat, Line(value, "R17.1", note("shared_discards", {
                         "count": 1, "chicken": sp.name, "seat": seat, "amount": value}), False)))
-                if exposed_liable and melded:
-                    waived_owed[seat].append(Line(melded * value, "R17.1", note("exposed_chickens", {
-                        "count": melded, "chicken": sp.name, "amount": melded * value}), False))
+                if liable and melded:
+                    waived_owed[seat].append(Line(melded * value, "R17.1", _exposed_part(melded, sp), False))
             else:
                 exposed = melded + discarded
-                if exposed_liable and exposed:
-                    owed[seat].append(Line(exposed * value, rule, note("exposed_chickens", {
-                        "count": exposed, "chicken": sp.name, "amount": exposed * value}), False))
+                if liable and exposed:
+                    ow.append(Line(exposed * value, rule, _exposed_part(exposed, sp), False))
                 if tc:
                     charge_tile = Line(value, rule, _count_part(1, sp), False)
                     if seat in void:
                         charge_tile.rule = "R18.4"
                         waived_owed[seat].append(charge_tile)
                     else:
-                        owed[seat].append(charge_tile)
-        _flip_lines(st, seat, hands[seat], flip, kinds, credit[seat])
+                        ow.append(charge_tile)
+        _flip_lines(st, seat, hands[seat], flip, kinds, cr)
         tallies.append(t)
-    for ch in live:
-        _charge_lines(ch, qual, credit, owed if ch.holder not in void else waived_owed, burned, void)
-    for seat in range(n):
-        if seat not in qual:
-            owed[seat] = owed[seat] + pool
-            for shooter, line in shooter_charge:
-                if seat != shooter:
-                    owed[seat].append(line)
-                else:
-                    waived_owed[seat].append(Line(line.amount, "R18.4", line.part, False))
-    pays: list[Payment] = []
-    waived: list[Payment] = []
+    if two:
+        for ch in live:
+            _charge_lines(ch, qual, credit, owed if ch.holder not in void else waived_owed, burned, void)
+        for seat in range(n):
+            if seat not in qual:
+                owed[seat] = owed[seat] + pool
+                for shooter, line in shooter_charge:
+                    if seat != shooter:
+                        owed[seat].append(line)
+                    else:
+                        waived_owed[seat].append(Line(line.amount, "R18.4", line.part, False))
+    pays: list[Item] = []
+    waived: list[Item] = []
+    each_other = c.qualified_pay_each_other
     for seat in sorted(qual):
+        groups = _grouped(credit[seat])
+        extras: list[Group] = []
+        skipped: list[Group] = []
+        if not each_other:
+            extras = _grouped([ln for ln in credit[seat] if ln.extra], "R17.2")
+            skipped = _grouped([ln for ln in credit[seat] if not ln.extra], "R17.2")
         for payer in range(n):
             if payer == seat:
                 continue
-            if payer in qual and not c.qualified_pay_each_other:
-                lines = [ln for ln in credit[seat] if ln.extra]
-                skipped = [ln for ln in credit[seat] if not ln.extra]
-                pays += _grouped(payer, seat, lines, "chicken_credit", "R17.2")
-                waived += _grouped(payer, seat, skipped, "chicken_credit", "R17.2")
+            if payer in qual and not each_other:
+                pays += _paid(payer, seat, extras, "chicken_credit")
+                waived += _paid(payer, seat, skipped, "chicken_credit")
             else:
-                pays += _grouped(payer, seat, credit[seat], "chicken_credit", None)
+                pays += _paid(payer, seat, groups, "chicken_credit")
     for seat in range(n):
         if seat in qual:
             continue
+        groups = _grouped(owed[seat])
+        aside = _grouped(waived_owed[seat])
         for payee in sorted(qual):
-            pays += _grouped(seat, payee, owed[seat], "chicken_owed", None)
-            waived += _grouped(seat, payee, waived_owed[seat], "chicken_owed", None)
+            pays += _paid(seat, payee, groups, "chicken_owed")
+            waived += _paid(seat, payee, aside, "chicken_owed")
     for ch in dropped:
         waived += _charge_payments(ch, qual, n)
     resp, resp_waived = _responsibility(st, won_or_ready, qual, void)
@@ -266,6 +326,18 @@ def _count_part(count: int, sp: Species) -> Note:
         params["gold"] = sp.mult
         return note("chicken_count_gold", params)
     return note("chicken_count", params)
+
+
+def _charge_part(sp: Species) -> Note:
+    """R11.3's words for a 冲锋鸡 credit: one chicken at charge value (金鸡 included)."""
+    params: dict[str, Any] = {"chicken": sp.name, "amount": sp.charge * sp.mult}
+    if sp.mult > 1:
+        return note("charge_chicken_gold", {**params, "gold": sp.mult})
+    return note("charge_chicken", params)
+
+
+def _exposed_part(count: int, sp: Species) -> Note:
+    return note("exposed_chickens", {"count": count, "chicken": sp.name, "amount": count * sp.normal * sp.mult})
 
 
 def _charge_lines(ch: Charge, qual: set[int], credit: list[list[Line]], owed: list[list[Line]],
@@ -296,17 +368,24 @@ def _extra_part(ch: Charge, extra: int) -> Note:
     return note("charge_extra", params)
 
 
-def _charge_payments(ch: Charge, qual: set[int], n: int) -> list[Payment]:
+def _charge_payments(ch: Charge, qual: set[int], n: int) -> list[Item]:
     """What a 冲锋鸡's extra alone would move (for a 冲锋鸡 R17.10 takes away)."""
     extra = ch.sp.extra
     params = {"parts": [_extra_part(ch, extra)]}
     if ch.holder in qual:
-        return [Payment(o, ch.holder, extra, ch.rule, "chicken_credit", params) for o in range(n) if o != ch.holder]
-    return [Payment(ch.holder, q, extra, ch.rule, "chicken_owed", params) for q in sorted(qual)]
+        return [Item(ItemKind.CHICKEN, o, ch.holder, extra, ch.rule, "chicken_credit", params)
+                for o in range(n) if o != ch.holder]
+    return [Item(ItemKind.CHICKEN, ch.holder, q, extra, ch.rule, "chicken_owed", params) for q in sorted(qual)]
 
 
-def _grouped(payer: int, payee: int, lines: list[Line], what: str, rule: str | None) -> list[Payment]:
-    """One payment per rule (in the order the rules first appear), its parts the lines' parts."""
+def _grouped(lines: list[Line], rule: str | None = None) -> list[Group]:
+    """One group per rule (in the order the rules first appear), its parts the lines' parts; `rule`,
+    when given, is cited instead of the lines' own."""
+    if not lines:
+        return []
+    first = lines[0].rule
+    if all(ln.rule == first for ln in lines):
+        return [Group(sum(ln.amount for ln in lines), rule or first, {"parts": [ln.part for ln in lines]})]
     rules: list[str] = []
     for ln in lines:
         if ln.rule not in rules:
@@ -314,9 +393,13 @@ def _grouped(payer: int, payee: int, lines: list[Line], what: str, rule: str | N
     out = []
     for r in rules:
         mine = [ln for ln in lines if ln.rule == r]
-        out.append(Payment(payer, payee, sum(ln.amount for ln in mine), rule or r, what,
-                           {"parts": [ln.part for ln in mine]}))
+        out.append(Group(sum(ln.amount for ln in mine), rule or r, {"parts": [ln.part for ln in mine]}))
     return out
+
+
+def _paid(payer: int, payee: int, groups: list[Group], what: str) -> list[Item]:
+    """The payments of `groups` from `payer` to `payee`, one per group."""
+    return [Item(ItemKind.CHICKEN, payer, payee, g.amount, g.rule, what, g.params) for g in groups]
 
 
 def _flip_lines(st: GameState, seat: int, hand: list[int], flip: Flip | None, kinds: list[Species],
@@ -359,30 +442,30 @@ def _claims(st: GameState, tile: int) -> list[tuple[int, int, bool]]:
 
 
 def _responsibility(st: GameState, won_or_ready: set[int], qual: set[int],
-                    void: set[int]) -> tuple[list[Payment], list[Payment]]:
+                    void: set[int]) -> tuple[list[Item], list[Item]]:
     """R11.4 责任鸡 extras, with R17.4 (any claim), R17.5 (not when the discarder won or is ready),
     R17.9 (never for 8p), then R18.4 (a void shooter owes none, and is paid one it is owed as claimer)
     and R18.5 (an exposed kong makes none)."""
     prof = st.profile
     c = prof.chicken
     extra = c.responsibility
-    pays: list[Payment] = []
-    waived: list[Payment] = []
+    pays: list[Item] = []
+    waived: list[Item] = []
     if not extra:
         return pays, waived
     for tile in (BIRD, WUGU) if prof.wugu_on else (BIRD,):
         for discarder, claimer, first in _claims(st, tile):
             rule = "R11.4" if first else "R17.4"
             params = {"tile": code(tile)}
-            pay: Payment | None = None
+            pay: Item | None = None
             # R18.4: "a 责任鸡 another seat owes it as claimer is still paid to it" -- the burn no
             # longer stops it; readiness, where required, still does (R11.7 without the burn).
             paid_to_void = claimer in void and (not prof.chicken_requires_ready or claimer in won_or_ready)
             if claimer in qual or paid_to_void:
-                pay = Payment(discarder, claimer, extra, "R18.4" if paid_to_void else rule,
-                              "responsibility_to_burned" if paid_to_void else "responsibility_chicken", params)
+                pay = Item(ItemKind.CHICKEN, discarder, claimer, extra, "R18.4" if paid_to_void else rule,
+                           "responsibility_to_burned" if paid_to_void else "responsibility_chicken", params)
             elif prof.responsibility_reverse and discarder in qual:
-                pay = Payment(claimer, discarder, extra, rule, "responsibility_chicken_reverse", params)
+                pay = Item(ItemKind.CHICKEN, claimer, discarder, extra, rule, "responsibility_chicken_reverse", params)
             if pay is None:
                 continue
             if tile == WUGU and not c.wugu_responsibility:

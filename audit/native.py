@@ -19,7 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 COMPILED: tuple[str, ...] = (
-    "audit/kinds.py", "audit/tiles.py", "audit/hands.py", "audit/findings.py", "audit/values.py", "audit/state.py",
+    "audit/kinds.py", "audit/tiles.py", "audit/hands.py", "audit/findings.py", "audit/values.py", "audit/items.py",
+    "audit/state.py",
     "audit/claims.py", "audit/rules.py", "audit/replay.py", "audit/chickens.py", "audit/house.py",
     "audit/settle.py",
     "audit/compare.py", "audit/explain.py", "audit/engine.py", "audit/structure.py",

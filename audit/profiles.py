@@ -146,7 +146,8 @@ class Chicken:
 
     @cached_property
     def r17(self) -> bool:
-        """Whether any R17 chicken parameter is off its default (the default path stays today's code)."""
+        """Whether any R17 chicken parameter is off its default: R17's reading of a 冲锋鸡 (tile plus extra)
+        is then how the chicken notes word it (`audit.house.two_parts`)."""
         return (self.exposed_payers != "owner" or not self.qualified_pay_each_other
                 or self.claimed_charge != "none" or self.responsibility_claims != "first"
                 or not self.responsibility_if_discarder_ready or self.wugu_gold
@@ -239,18 +240,6 @@ class Profile:
         if self.jian_dou_san is not None and self.jian_dou_san.enabled:
             return self.jian_dou_san.dou
         return int(getattr(self.dou, kind))
-
-    @cached_property
-    def house_chickens(self) -> bool:
-        """Whether the chickens are settled by audit.house: an R17 chicken parameter, or R18.4 / R18.5,
-        off its default (the default path stays today's code)."""
-        return (self.chicken.r17 or self.chicken.exposed_kong_claim != "responsibility"
-                or self.hot_shot.burn_liabilities != "kept")
-
-    @cached_property
-    def house_dou(self) -> bool:
-        """Whether R18.2 or R18.3 changes the dou (`dou_ready_test` acts only with `dou_requires_ready`)."""
-        return self.dou.exposed_payer != "discarder" or (self.dou_requires_ready and self.dou_ready_test != "at_end")
 
     @property
     def wugu_on(self) -> bool:

@@ -11,12 +11,13 @@ from dataclasses import dataclass, field
 from collections.abc import Sequence
 from typing import Any, Final
 
-from audit import chickens, hands, house
+from audit import hands, house
 from audit.chickens import SeatChickens
-from audit.catalogue import Lang, note_text
-from audit.kinds import ITEM_KINDS, BurnKind, ItemKind, MeldKind, WinKind
+from audit.catalogue import Lang
+from audit.items import Item  # re-exported: `from audit.settle import Item` is the settlement's payment
+from audit.kinds import BurnKind, ItemKind, MeldKind, WinKind
 from audit.state import GameState, Meld, Win
-from audit.values import Note, Valued, dealer_bonus, note, ready_value
+from audit.values import Valued, dealer_bonus, note, ready_value
 from audit.tiles import code
 
 KIND_RULE: Final[dict[str, str]] = {
@@ -26,56 +27,6 @@ KIND_RULE: Final[dict[str, str]] = {
 }
 """The rule a payment kind cites when the audit has no item of that kind to borrow it from; keyed by
 the JSON name, because the comparison reads the record's items (and in ItemKind's order, its sort)."""
-
-
-
-
-@dataclass
-class Item:
-    """One transfer, in units; the contract's item is this times `base`."""
-
-    kind: ItemKind
-    payer: int
-    payee: int
-    amount: int
-    rule: str
-    code: str
-    """The note's catalogue code (audit/catalogue/notes.toml)."""
-    params: dict[str, Any]
-
-    def __init__(self, kind: ItemKind, payer: int, payee: int, amount: int, rule: str, code: str,
-                 params: dict[str, Any]) -> None:
-        # Written out, not generated: mypyc compiles this one (docs/performance.md).
-        self.kind = kind
-        self.payer = payer
-        self.payee = payee
-        self.amount = amount
-        self.rule = rule
-        self.code = code
-        self.params = params
-
-    @classmethod
-    def from_json(cls, raw: dict[str, Any]) -> "Item":
-        """A record's (schema-valid) `result.items` entry, in its points, for sums: it names no rule,
-        and its `note` is the platform's own text, which the audit never renders."""
-        return cls(ITEM_KINDS[raw["kind"]], raw["from"], raw["to"], raw["amount"], "", "", {})
-
-    def note(self, lang: Lang | str = Lang.EN, names: Sequence[str] = ()) -> str:
-        """The working of this payment in words, in `lang`, seats named by the players' `names`."""
-        return note_text(self.code, self.params, lang, names)
-
-    def note_json(self) -> Note:
-        """The note as data: {code, params}."""
-        return note(self.code, self.params)
-
-    def to_json(self, base: int, lang: Lang | str = Lang.EN, note: str | None = None) -> dict[str, Any]:
-        """The contract's item object, in points; `note` is rendered in `lang` from `code` and `params`
-        (unless the caller already has it)."""
-        # `_value_`, not `value` (a Python-level descriptor): read for every item of every audit.
-        kind: str = self.kind._value_
-        return {"kind": kind, "from": self.payer, "to": self.payee, "amount": self.amount * base,
-                "rule": self.rule, "code": self.code, "params": self.params,
-                "note": self.note(lang) if note is None else note}
 
 
 @dataclass
@@ -211,20 +162,14 @@ def _settle_wins(st: GameState, ready: dict[int, Valued | None], ignore_burn: bo
         items += _hand_items(st, w, waived)
         items += _transfer_items(st, w, waived)
     won_or_ready = {w.seat for w in st.wins} | {s for s, v in ready.items() if v is not None}
-    if st.profile.house_dou:
-        dou, dou_waived = _house_dou(st, won_or_ready, set(burned), void_kong)
-        items += dou
-        waived += dou_waived
-    else:
-        items += _dou_items(st, won_or_ready, set(burned), void_kong)
-        if st.profile.dou_unready == "reverse":
-            items += _reversed_dou_items(st, won_or_ready, set(burned), void_kong)
+    dou, dou_waived = _dou(st, won_or_ready, set(burned), void_kong)
+    items += dou
+    waived += dou_waived
     turned = st.wall[st.front] if st.wall_left > 0 else None
-    if st.profile.house_chickens:
-        tallies, chicken_items, chicken_waived = _house_chicken_items(st, won_or_ready, burned, turned)
-        waived += chicken_waived
-    else:
-        tallies, chicken_items = _chicken_items(st, won_or_ready, set(burned), turned)
+    shot = {s for s, b in burned.items() if b.by is BurnKind.HOT_SHOT}
+    hands_ = [final_hand(st, s) for s in range(st.n)]
+    tallies, chicken_items, chicken_waived = house.chicken_items(st, hands_, won_or_ready, set(burned), shot, turned)
+    waived += chicken_waived
     items += chicken_items
     if st.profile.follow_dealer is not None:
         items += _follow_dealer_items(st)
@@ -325,46 +270,10 @@ def _transfer_items(st: GameState, w: Win, waived: list[Item]) -> list[Item]:
     return [item]
 
 
-def _dou_items(st: GameState, won_or_ready: set[int], burned: set[int], void: Meld | None) -> list[Item]:
-    """R4.7 dou payments of every kong that stands and scores."""
-    prof = st.profile
-    out: list[Item] = []
-    for seat, s in enumerate(st.seats):
-        if seat in burned or (prof.dou_requires_ready and seat not in won_or_ready):
-            continue
-        for m in s.melds:
-            if not m.is_kong or not m.scores or m is void:
-                continue
-            value = prof.dou_value(m.kind.value)
-            payers = [m.from_seat] if m.kind is MeldKind.EXPOSED else [o for o in range(st.n) if o != seat]
-            params = {"kong": m.kind.value, "tile": code(m.tile)}
-            out += [Item(ItemKind.DOU, p, seat, value, "R4.7", "dou", params) for p in payers if p is not None]
-    return out
-
-
-def _reversed_dou_items(st: GameState, won_or_ready: set[int], burned: set[int], void: Meld | None) -> list[Item]:
-    """R17.7 倒赔: each scoring kong of a seat that neither won nor is ready is paid back by its konger
-    to each seat that would have paid it, if that seat won or is ready; a dou a burn voided stays void."""
-    prof = st.profile
-    out: list[Item] = []
-    for seat, s in enumerate(st.seats):
-        if seat in won_or_ready or seat in burned:
-            continue
-        for m in s.melds:
-            if not m.is_kong or not m.scores or m is void:
-                continue
-            value = prof.dou_value(m.kind.value)
-            payers = [m.from_seat] if m.kind is MeldKind.EXPOSED else [o for o in range(st.n) if o != seat]
-            params = {"kong": m.kind.value, "tile": code(m.tile)}
-            out += [Item(ItemKind.DOU, seat, p, value, "R17.7", "dou_reversed", params)
-                    for p in payers if p is not None and p in won_or_ready]
-    return out
-
-
-def _house_dou(st: GameState, won_or_ready: set[int], burned: set[int],
-               void: Meld | None) -> tuple[list[Item], list[Item]]:
-    """R4.7 and R17.7 with R18.3 (`dou_ready_test`) and R18.2 (`dou.exposed_payer`), R17 read first
-    (R18.6); the second list holds the payments the R18 parameters cancel (for the comparison).
+def _dou(st: GameState, won_or_ready: set[int], burned: set[int], void: Meld | None) -> tuple[list[Item], list[Item]]:
+    """R4.7 dou payments, with R17.7 (`dou_unready`), R18.3 (`dou_ready_test`) and R18.2
+    (`dou.exposed_payer`), R17 read first (R18.6); the second list holds the payments the R18
+    parameters cancel (for the comparison).
 
     Under `ever` a seat that did not win passes when it was ready right after one of its own
     discards (`SeatState.ready_step`), and the same test decides R17.7's reverse payments. A payment
@@ -372,44 +281,58 @@ def _house_dou(st: GameState, won_or_ready: set[int], burned: set[int],
     does not is waived citing R18.3."""
     prof = st.profile
     ever = prof.dou_requires_ready and prof.dou_ready_test == "ever"
-    passes = won_or_ready
-    if ever:
+    if not ever:
+        items = _dou_pass(st, won_or_ready, won_or_ready, burned, void)
+        waived: list[Item] = []
+    else:
         passes = {w.seat for w in st.wins} | {s for s, seat in enumerate(st.seats) if seat.ready_step >= 0}
-    items: list[Item] = []
+        items = _dou_pass(st, passes, won_or_ready, burned, void)
+        now = {(i.payer, i.payee, i.params["tile"]) for i in items}
+        waived = [Item(i.kind, i.payer, i.payee, i.amount, "R18.3", i.code, i.params)
+                  for i in _dou_pass(st, won_or_ready, won_or_ready, burned, void)
+                  if (i.payer, i.payee, i.params["tile"]) not in now]
+    if prof.dou.exposed_payer == "konger":
+        items, cancelled = _konger_pays(items)
+        waived += cancelled
+    return items, waived
+
+
+def _dou_pass(st: GameState, passes: set[int], won_or_ready: set[int], burned: set[int],
+              void: Meld | None) -> list[Item]:
+    """R4.7 and R17.7 under one readiness test: `passes` are the seats whose dou score where
+    `dou_requires_ready` (`won_or_ready` under R4.7's test, R18.3's `ever` otherwise). The dou paid to
+    every konger first, then R17.7's payments back."""
+    prof = st.profile
+    req = prof.dou_requires_ready
+    reverse = prof.dou_unready == "reverse"
+    out: list[Item] = []
+    back: list[Item] = []
     for seat, s in enumerate(st.seats):
         if seat in burned:
             continue  # R8.3/R9.3 (R18.2: "a burn voids it the same way"), never reversed (R17.7)
+        scores = not req or seat in passes
+        if not scores and not reverse:
+            continue
         for m in s.melds:
             if not m.is_kong or not m.scores or m is void:
                 continue
             value = prof.dou_value(m.kind.value)
             payers = [m.from_seat] if m.kind is MeldKind.EXPOSED else [o for o in range(st.n) if o != seat]
             params: dict[str, Any] = {"kong": m.kind.value, "tile": code(m.tile)}
-            if not prof.dou_requires_ready or seat in passes:
-                if prof.dou_requires_ready and seat not in won_or_ready:
+            if scores:
+                if req and seat not in won_or_ready:
                     rule, what, params = "R18.3", "dou_was_ready", {**params, "step": s.ready_step}
                 else:
                     rule, what = "R4.7", "dou"
-                items += [Item(ItemKind.DOU, p, seat, value, rule, what, params) for p in payers if p is not None]
-            elif prof.dou_unready == "reverse":
-                for p in payers:
-                    if p is None or p not in passes:
-                        continue
-                    by_end = seat not in won_or_ready and p in won_or_ready
-                    rule, what = ("R17.7", "dou_reversed") if by_end else ("R18.3", "dou_reversed_ever")
-                    items.append(Item(ItemKind.DOU, seat, p, value, rule, what, params))
-    waived: list[Item] = []
-    if ever:
-        end = _dou_items(st, won_or_ready, burned, void)
-        if prof.dou_unready == "reverse":
-            end += _reversed_dou_items(st, won_or_ready, burned, void)
-        now = {(i.payer, i.payee, i.params["tile"]) for i in items}
-        waived += [Item(i.kind, i.payer, i.payee, i.amount, "R18.3", i.code, i.params) for i in end
-                   if (i.payer, i.payee, i.params["tile"]) not in now]
-    if prof.dou.exposed_payer == "konger":
-        items, cancelled = _konger_pays(items)
-        waived += cancelled
-    return items, waived
+                out += [Item(ItemKind.DOU, p, seat, value, rule, what, params) for p in payers if p is not None]
+                continue
+            for p in payers:
+                if p is None or p not in passes:
+                    continue
+                by_end = seat not in won_or_ready and p in won_or_ready
+                rule, what = ("R17.7", "dou_reversed") if by_end else ("R18.3", "dou_reversed_ever")
+                back.append(Item(ItemKind.DOU, seat, p, value, rule, what, params))
+    return out + back
 
 
 _PAID_TO_KONGER: Final = frozenset({"dou", "dou_was_ready"})
@@ -455,31 +378,6 @@ def _follow_dealer_items(st: GameState) -> list[Item]:
     params = {"tile": code(tile), "units": units}
     return [Item(ItemKind.FOLLOW_DEALER, st.dealer, o, units, "R17.8", "follow_dealer", params)
             for o in range(st.n) if o != st.dealer]
-
-
-def _house_chicken_items(st: GameState, won_or_ready: set[int], burned: dict[int, Burn],
-                         turned: int | None) -> tuple[list[SeatChickens], list[Item], list[Item]]:
-    """R11 with the profile's R17 and R18 chicken parameters (audit.house)."""
-    flip = chickens.flip_of(st.profile, turned)
-    hands_ = [final_hand(st, s) for s in range(st.n)]
-    void = {s for s, b in burned.items() if b.by is BurnKind.HOT_SHOT} \
-        if st.profile.hot_shot.burn_liabilities == "void" else set()
-    tallies, pays, waived = house.settle_chickens(st, hands_, won_or_ready, set(burned), flip, void)
-    return (tallies, [Item(ItemKind.CHICKEN, p.payer, p.payee, p.amount, p.rule, p.code, p.params) for p in pays],
-            [Item(ItemKind.CHICKEN, p.payer, p.payee, p.amount, p.rule, p.code, p.params) for p in waived])
-
-
-def _chicken_items(st: GameState, won_or_ready: set[int], burned: set[int],
-                   turned: int | None) -> tuple[list[SeatChickens], list[Item]]:
-    prof = st.profile
-    flip = chickens.flip_of(prof, turned)
-    tallies = []
-    for seat in range(st.n):
-        qualifies = seat not in burned and (not prof.chicken_requires_ready or seat in won_or_ready)
-        exposed_liable = prof.chicken_requires_ready and seat not in won_or_ready
-        tallies.append(chickens.tally(st, seat, final_hand(st, seat), qualifies, exposed_liable, flip))
-    pays = chickens.payments(st, tallies, burned)
-    return tallies, [Item(ItemKind.CHICKEN, p.payer, p.payee, p.amount, p.rule, p.code, p.params) for p in pays]
 
 
 def _next_dealer_after_wins(st: GameState) -> tuple[int, str]:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from audit.api import audit_record
+from audit.house import two_parts
 from audit.house_rules import HOUSE_RULES
 from audit.profiles import ProfileError, load_profile, resolve
 from tests.audit.test_compare import example
@@ -26,7 +27,7 @@ def test_every_profile_plays_todays_rule(name: str) -> None:
         if dotted.startswith("dealer_bonus.") and p.dealer_bonus is None:
             continue
         assert _get(p, dotted) == default, dotted
-    assert not p.house_chickens and not p.house_dou
+    assert not two_parts(p)  # the chicken notes word a 冲锋鸡 as R11 does
 
 
 @pytest.mark.parametrize("options,profile,path,needs", [
@@ -79,7 +80,7 @@ def test_an_operator_profile_file_turns_them_on(tmp_path: Path, monkeypatch: pyt
     monkeypatch.setenv("ZHUOJI_PROFILE_DIR", str(tmp_path))
     p = load_profile("engine")
     assert all(_get(p, d) == other for d, (_, other, _) in R18_CHOICES.items())
-    assert p.house_chickens and p.house_dou
+    assert two_parts(p)
     bad = text.replace('burn = "all"', 'burn = "that_kong"').replace('name = "engine"', 'name = "bad"')
     (tmp_path / "bad.toml").write_text(bad, encoding="utf-8")
     with pytest.raises(ProfileError) as excinfo:

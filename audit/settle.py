@@ -278,8 +278,8 @@ def _dealer_item(st: GameState, payer: int, payee: int, amount: int, code: str, 
 
 
 def _hand_items(st: GameState, w: Win, waived: list[Item]) -> list[Item]:
-    """R6.1/R6.3/R9.3 hand payments and the R6.4 dealer items that ride on them (R18.1: `waived` gets
-    those the dealer would pay)."""
+    """R6.1/R6.3/R9.3 hand payments (R19.5 where the profile sets it) and the R6.4 dealer items that
+    ride on them (R18.1: `waived` gets those the dealer would pay)."""
     a = w.valued
     assert a is not None, "a judged win carries its value"
     bonus = dealer_bonus(st.profile, st.streak)
@@ -293,7 +293,9 @@ def _hand_items(st: GameState, w: Win, waived: list[Item]) -> list[Item]:
         return out
     assert w.source is not None
     if w.kind is WinKind.DISCARD:
-        out.append(Item(ItemKind.HAND, w.source, w.seat, a.units, "R6.3", a.code, a.params))
+        # R19.5: a hot shot's value multiplied (values.win_value) is that rule's payment.
+        rule = "R19.5" if w.hot and st.profile.hot_shot.multiplier is not None else "R6.3"
+        out.append(Item(ItemKind.HAND, w.source, w.seat, a.units, rule, a.code, a.params))
         if bonus and st.dealer in (w.source, w.seat):
             _dealer_item(st, w.source, w.seat, bonus, "dealer_bonus", bonus, out, waived)
         return out

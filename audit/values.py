@@ -52,7 +52,7 @@ def declared_value(prof: Profile, pattern_value: int, declared: str | None) -> t
 
 def win_value(prof: Profile, scored: Scored, *, declared: str | None, kill: bool, self_draw: bool,
               kong_flower: bool, hot: bool) -> Valued:
-    """R5.4, R6.1, R6.2, R8.3: one winner's value as paid by one payer (before dealer bonus)."""
+    """R5.4, R6.1, R6.2, R8.3, R19.5: one winner's value as paid by one payer (before dealer bonus)."""
     table = prof.jds_table if self_draw else None  # (asked only where it applies: audit.reads)
     key = scored.pattern.key
     parts: list[Note]
@@ -76,9 +76,16 @@ def win_value(prof: Profile, scored: Scored, *, declared: str | None, kill: bool
     if kong_flower and prof.kong_flower_bonus:
         units += prof.kong_flower_bonus
         parts.append(note("kong_flower_bonus", {"bonus": prof.kong_flower_bonus}))
-    if hot and prof.hot_shot.bonus:
-        units += prof.hot_shot.bonus
-        parts.append(note("hot_shot_bonus", {"bonus": prof.hot_shot.bonus}))
+    if hot:
+        hs = prof.hot_shot
+        if hs.multiplier is not None:
+            # R19.5: "each winner's value is multiplied by N instead": the whole value (the pattern
+            # with its 报听 and 杀报, R5.4); a hot shot is a discard, so no self-draw or 杠开 bonus.
+            units *= hs.multiplier
+            parts.append(note("hot_shot_multiplier", {"times": hs.multiplier}))
+        elif hs.bonus:
+            units += hs.bonus
+            parts.append(note("hot_shot_bonus", {"bonus": hs.bonus}))
     params["parts"] = parts
     return Valued(units, code, params)
 

@@ -96,10 +96,26 @@ def assess(st: GameState, seat: int, tile: int, kind: WinKind) -> Assessment:
     flower = self_draw and st.replacement
     if scored is None:
         return Assessment(kind, None, None, 0, False, False, situ, flower, hot, source)
-    kill = kind is WinKind.DISCARD and source is not None and st.seats[source].declared is not None
-    valued = win_value(prof, scored, declared=s.declared, kill=kill, self_draw=kind is not WinKind.DISCARD,
-                       kong_flower=flower, hot=hot)
-    total = valued.units * (st.n - 1) if kind is WinKind.ROB else valued.units
+    if kind is WinKind.ROB:
+        multiple = prof.rob_kong_multiple
+        if multiple is None:
+            # R9.3: valued as a self-draw; the robbed seat pays what all the others would have.
+            kill = False
+            valued = win_value(prof, scored, declared=s.declared, kill=False, self_draw=True,
+                               kong_flower=False, hot=False)
+            total = valued.units * (st.n - 1)
+        else:
+            # R19.3: N times the value as a win on the robbed seat's discard (R6.3, R5.4); 杀报 as on
+            # that discard, which never rides here: a declared seat cannot kong (R5.2).
+            kill = source is not None and st.seats[source].declared is not None
+            valued = win_value(prof, scored, declared=s.declared, kill=kill, self_draw=False,
+                               kong_flower=False, hot=False)
+            total = valued.units * multiple
+    else:
+        kill = kind is WinKind.DISCARD and source is not None and st.seats[source].declared is not None
+        valued = win_value(prof, scored, declared=s.declared, kill=kill, self_draw=self_draw,
+                           kong_flower=flower, hot=hot)
+        total = valued.units
     needs_pass = (kind is WinKind.DISCARD and scored.pattern is Pattern.PING_HU and not s.made_kong
                   and s.declared is None and not kill and not hot)
     locked = not self_draw and s.lock is not None and not (

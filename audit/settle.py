@@ -278,8 +278,8 @@ def _dealer_item(st: GameState, payer: int, payee: int, amount: int, code: str, 
 
 
 def _hand_items(st: GameState, w: Win, waived: list[Item]) -> list[Item]:
-    """R6.1/R6.3/R9.3 hand payments (R19.5 where the profile sets it) and the R6.4 dealer items that
-    ride on them (R18.1: `waived` gets those the dealer would pay)."""
+    """R6.1/R6.3/R9.3 hand payments (R19.3, R19.5 where the profile sets them) and the R6.4 dealer items
+    that ride on them (R18.1: `waived` gets those the dealer would pay)."""
     a = w.valued
     assert a is not None, "a judged win carries its value"
     bonus = dealer_bonus(st.profile, st.streak)
@@ -296,6 +296,15 @@ def _hand_items(st: GameState, w: Win, waived: list[Item]) -> list[Item]:
         # R19.5: a hot shot's value multiplied (values.win_value) is that rule's payment.
         rule = "R19.5" if w.hot and st.profile.hot_shot.multiplier is not None else "R6.3"
         out.append(Item(ItemKind.HAND, w.source, w.seat, a.units, rule, a.code, a.params))
+        if bonus and st.dealer in (w.source, w.seat):
+            _dealer_item(st, w.source, w.seat, bonus, "dealer_bonus", bonus, out, waived)
+        return out
+    multiple = st.profile.rob_kong_multiple
+    if multiple is not None:
+        # R19.3: the robbed seat alone pays N times the value as a win on its discard (claims.assess):
+        # one payment of a winner's value, so R6.4 puts one dealer bonus on it, as on a discard.
+        params = {**a.params, "parts": [*a.params["parts"], note("rob_multiple", {"times": multiple})]}
+        out.append(Item(ItemKind.HAND, w.source, w.seat, a.units * multiple, "R19.3", a.code, params))
         if bonus and st.dealer in (w.source, w.seat):
             _dealer_item(st, w.source, w.seat, bonus, "dealer_bonus", bonus, out, waived)
         return out

@@ -52,7 +52,11 @@ def declared_value(prof: Profile, pattern_value: int, declared: str | None) -> t
 
 def win_value(prof: Profile, scored: Scored, *, declared: str | None, kill: bool, self_draw: bool,
               kong_flower: bool, hot: bool) -> Valued:
-    """R5.4, R6.1, R6.2, R8.3, R19.5: one winner's value as paid by one payer (before dealer bonus)."""
+    """R5.4, R6.1, R6.2, R8.3, R19.5: one winner's value as paid by one payer (before dealer bonus).
+
+    A 抢杠 is valued as a self-draw (R9.3), or under R19.3 `rob_kong_multiple` as a win on the robbed
+    seat's discard (the caller says which by `self_draw`); its shares or its multiple are the caller's
+    (`claims.assess`, `settle._hand_items`)."""
     table = prof.jds_table if self_draw else None  # (asked only where it applies: audit.reads)
     key = scored.pattern.key
     parts: list[Note]

@@ -522,6 +522,7 @@ NOTE_TRIGGERS |= {
     "hot_shot_multiplier": lambda: items(audit_document(
         {**load("spec/examples/hot-shot-weile.json"), "rules": {"profile": "weile",
                                                                 "options": {"hot_shot.multiplier": 2}}})),
+    "rob_multiple": lambda: r17(ROB_HANDS, ROB_PLAY + "2 win 5s rob", {"rob_kong_multiple": 4}, "8s"),
 }
 
 

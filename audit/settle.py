@@ -16,7 +16,7 @@ from audit.chickens import SeatChickens
 from audit.catalogue import Lang, note_text
 from audit.kinds import ITEM_KINDS, BurnKind, ItemKind, MeldKind, WinKind
 from audit.state import GameState, Meld, Win
-from audit.values import Note, Valued, dealer_bonus, note, ready_value
+from audit.values import Note, Valued, dealer_bonus, note, ready_value, valuation
 from audit.tiles import code
 
 KIND_RULE: Final[dict[str, str]] = {
@@ -277,11 +277,27 @@ def _dealer_item(st: GameState, payer: int, payee: int, amount: int, code: str, 
         out.append(item)
 
 
+def _valued(st: GameState, w: Win) -> Valued:
+    """The win's value as judged; valued again where the hand is settled under a profile whose R19.3
+    or R19.5 value differs from the one it was judged under (`audit.explain.settle_under`: the
+    attribution's readings of a house rule not played, or played by a platform). The other value
+    parameters are read as judged."""
+    a = w.valued
+    assert a is not None, "a judged win carries its value"
+    by, prof = w.valued_by, st.profile
+    if by is prof or by is None or w.scored is None or (
+            by.rob_kong_multiple == prof.rob_kong_multiple and by.hot_shot.multiplier == prof.hot_shot.multiplier):
+        return a
+    source = w.source
+    return valuation(prof, w.scored, w.kind, declared=st.seats[w.seat].declared,
+                     source_declared=source is not None and st.seats[source].declared is not None,
+                     kong_flower=w.kong_flower, hot=w.hot, n=st.n)[0]
+
+
 def _hand_items(st: GameState, w: Win, waived: list[Item]) -> list[Item]:
     """R6.1/R6.3/R9.3 hand payments (R19.3, R19.5 where the profile sets them) and the R6.4 dealer items
     that ride on them (R18.1: `waived` gets those the dealer would pay)."""
-    a = w.valued
-    assert a is not None, "a judged win carries its value"
+    a = _valued(st, w)
     bonus = dealer_bonus(st.profile, st.streak)
     out: list[Item] = []
     if w.kind is WinKind.SELF_DRAW:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from audit.hands import Scored
+from audit.kinds import WinKind
 from audit.profiles import Profile
 
 
@@ -92,6 +93,26 @@ def win_value(prof: Profile, scored: Scored, *, declared: str | None, kill: bool
             parts.append(note("hot_shot_bonus", {"bonus": hs.bonus}))
     params["parts"] = parts
     return Valued(units, code, params)
+
+
+def valuation(prof: Profile, scored: Scored, kind: WinKind, *, declared: str | None, source_declared: bool,
+              kong_flower: bool, hot: bool, n: int) -> tuple[Valued, int]:
+    """A win's value per payer and what its payer pays in all (the amount R13.1 compares, R16.13):
+    self-draw and discard as `win_value` says; a 抢杠 valued as a self-draw whose robbed seat pays
+    the n - 1 shares (R9.3), or under R19.3 `rob_kong_multiple` N times its value as a win on the
+    robbed seat's discard (R6.3 with R5.4: its 报听, and 杀报 as on that discard, which never rides
+    here since a declared seat cannot kong, R5.2; no self-draw bonus, no 见豆三 table)."""
+    if kind is WinKind.ROB:
+        multiple = prof.rob_kong_multiple
+        if multiple is None:
+            v = win_value(prof, scored, declared=declared, kill=False, self_draw=True, kong_flower=False, hot=False)
+            return v, v.units * (n - 1)
+        v = win_value(prof, scored, declared=declared, kill=source_declared, self_draw=False, kong_flower=False,
+                      hot=False)
+        return v, v.units * multiple
+    v = win_value(prof, scored, declared=declared, kill=kind is WinKind.DISCARD and source_declared,
+                  self_draw=kind is WinKind.SELF_DRAW, kong_flower=kong_flower, hot=hot)
+    return v, v.units
 
 
 def ready_value(prof: Profile, scored: Scored, declared: str | None) -> Valued:

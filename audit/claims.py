@@ -13,7 +13,7 @@ from audit import hands
 from audit.hands import Pattern, Scored
 from audit.kinds import WinKind
 from audit.state import Event, GameState, Phase, Win
-from audit.values import Valued, win_value
+from audit.values import Valued, valuation
 
 
 @dataclass
@@ -96,10 +96,10 @@ def assess(st: GameState, seat: int, tile: int, kind: WinKind) -> Assessment:
     flower = self_draw and st.replacement
     if scored is None:
         return Assessment(kind, None, None, 0, False, False, situ, flower, hot, source)
-    kill = kind is WinKind.DISCARD and source is not None and st.seats[source].declared is not None
-    valued = win_value(prof, scored, declared=s.declared, kill=kill, self_draw=kind is not WinKind.DISCARD,
-                       kong_flower=flower, hot=hot)
-    total = valued.units * (st.n - 1) if kind is WinKind.ROB else valued.units
+    source_declared = source is not None and st.seats[source].declared is not None
+    kill = kind is WinKind.DISCARD and source_declared
+    valued, total = valuation(prof, scored, kind, declared=s.declared, source_declared=source_declared,
+                              kong_flower=flower, hot=hot, n=st.n)
     needs_pass = (kind is WinKind.DISCARD and scored.pattern is Pattern.PING_HU and not s.made_kong
                   and s.declared is None and not kill and not hot)
     locked = not self_draw and s.lock is not None and not (
@@ -149,4 +149,5 @@ def make_win(st: GameState, ev: Event) -> Win:
     assert ev.tile is not None
     kind = current_win_kind(st, ev.seat) or WinKind.SELF_DRAW
     a = assess(st, ev.seat, ev.tile, kind)
-    return Win(ev.seat, ev.tile, kind, ev.step, a.source, a.kong_flower, a.hot, a.situational, a.valued)
+    return Win(ev.seat, ev.tile, kind, ev.step, a.source, a.kong_flower, a.hot, a.situational, a.valued,
+               a.scored, st.profile)

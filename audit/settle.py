@@ -17,7 +17,7 @@ from audit.catalogue import Lang
 from audit.items import Item  # re-exported: `from audit.settle import Item` is the settlement's payment
 from audit.kinds import BurnKind, ItemKind, MeldKind, WinKind
 from audit.state import GameState, Meld, Win
-from audit.values import Valued, dealer_bonus, note, ready_value
+from audit.values import Valued, dealer_bonus, note, ready_value, valuation
 from audit.tiles import code
 
 KIND_RULE: Final[dict[str, str]] = {
@@ -222,11 +222,27 @@ def _dealer_item(st: GameState, payer: int, payee: int, amount: int, code: str, 
         out.append(item)
 
 
-def _hand_items(st: GameState, w: Win, waived: list[Item]) -> list[Item]:
-    """R6.1/R6.3/R9.3 hand payments and the R6.4 dealer items that ride on them (R18.1: `waived` gets
-    those the dealer would pay)."""
+def _valued(st: GameState, w: Win) -> Valued:
+    """The win's value as judged; valued again where the hand is settled under a profile whose R19.3
+    or R19.5 value differs from the one it was judged under (`audit.explain.settle_under`: the
+    attribution's readings of a house rule not played, or played by a platform). The other value
+    parameters are read as judged."""
     a = w.valued
     assert a is not None, "a judged win carries its value"
+    by, prof = w.valued_by, st.profile
+    if by is prof or by is None or w.scored is None or (
+            by.rob_kong_multiple == prof.rob_kong_multiple and by.hot_shot.multiplier == prof.hot_shot.multiplier):
+        return a
+    source = w.source
+    return valuation(prof, w.scored, w.kind, declared=st.seats[w.seat].declared,
+                     source_declared=source is not None and st.seats[source].declared is not None,
+                     kong_flower=w.kong_flower, hot=w.hot, n=st.n)[0]
+
+
+def _hand_items(st: GameState, w: Win, waived: list[Item]) -> list[Item]:
+    """R6.1/R6.3/R9.3 hand payments (R19.3, R19.5 where the profile sets them) and the R6.4 dealer items
+    that ride on them (R18.1: `waived` gets those the dealer would pay)."""
+    a = _valued(st, w)
     bonus = dealer_bonus(st.profile, st.streak)
     out: list[Item] = []
     if w.kind is WinKind.SELF_DRAW:
@@ -238,7 +254,18 @@ def _hand_items(st: GameState, w: Win, waived: list[Item]) -> list[Item]:
         return out
     assert w.source is not None
     if w.kind is WinKind.DISCARD:
-        out.append(Item(ItemKind.HAND, w.source, w.seat, a.units, "R6.3", a.code, a.params))
+        # R19.5: a hot shot's value multiplied (values.win_value) is that rule's payment.
+        rule = "R19.5" if w.hot and st.profile.hot_shot.multiplier is not None else "R6.3"
+        out.append(Item(ItemKind.HAND, w.source, w.seat, a.units, rule, a.code, a.params))
+        if bonus and st.dealer in (w.source, w.seat):
+            _dealer_item(st, w.source, w.seat, bonus, "dealer_bonus", bonus, out, waived)
+        return out
+    multiple = st.profile.rob_kong_multiple
+    if multiple is not None:
+        # R19.3: the robbed seat alone pays N times the value as a win on its discard (claims.assess):
+        # one payment of a winner's value, so R6.4 puts one dealer bonus on it, as on a discard.
+        params = {**a.params, "parts": [*a.params["parts"], note("rob_multiple", {"times": multiple})]}
+        out.append(Item(ItemKind.HAND, w.source, w.seat, a.units * multiple, "R19.3", a.code, params))
         if bonus and st.dealer in (w.source, w.seat):
             _dealer_item(st, w.source, w.seat, bonus, "dealer_bonus", bonus, out, waived)
         return out

@@ -223,10 +223,15 @@ class Win:
     hot: bool
     situational: tuple[hands.Pattern, ...] = ()
     valued: Valued | None = None
-    """Its value per payer (R5.4, R6, R8.3), worked out once when the win is judged."""
+    """Its value per payer (R5.4, R6, R8.3, R19.3, R19.5), worked out once when the win is judged."""
+    scored: hands.Scored | None = None
+    """The pattern it was valued from."""
+    valued_by: Profile | None = None
+    """The profile it was valued under (a settlement under another one may value it again)."""
 
     def __init__(self, seat: int, tile: int, kind: WinKind, step: int, source: int | None, kong_flower: bool, hot: bool,
-                 situational: tuple[hands.Pattern, ...] = (), valued: Valued | None = None) -> None:
+                 situational: tuple[hands.Pattern, ...] = (), valued: Valued | None = None,
+                 scored: hands.Scored | None = None, valued_by: Profile | None = None) -> None:
         # Written out, not generated: mypyc compiles this one (docs/performance.md).
         self.seat = seat
         self.tile = tile
@@ -237,6 +242,8 @@ class Win:
         self.hot = hot
         self.situational = situational
         self.valued = valued
+        self.scored = scored
+        self.valued_by = valued_by
 
 
 @dataclass
@@ -377,7 +384,8 @@ class GameState:
                         replacement=self.replacement, any_claim=self.any_claim,
                         window=_copy_window(self.window, melds), pending_declare=self.pending_declare,
                         steps=self.steps)
-        dup.wins = [Win(w.seat, w.tile, w.kind, w.step, w.source, w.kong_flower, w.hot, w.situational, w.valued)
+        dup.wins = [Win(w.seat, w.tile, w.kind, w.step, w.source, w.kong_flower, w.hot, w.situational, w.valued,
+                        w.scored, w.valued_by)
                     for w in self.wins]
         dup.first_chicken = {tile: FirstChicken(fc.tile, fc.seat, fc.step, fc.claimed_by, fc.won_on)
                              for tile, fc in self.first_chicken.items()}

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from audit.hands import Scored
+from audit.kinds import WinKind
 from audit.profiles import Profile
 
 
@@ -52,7 +53,11 @@ def declared_value(prof: Profile, pattern_value: int, declared: str | None) -> t
 
 def win_value(prof: Profile, scored: Scored, *, declared: str | None, kill: bool, self_draw: bool,
               kong_flower: bool, hot: bool) -> Valued:
-    """R5.4, R6.1, R6.2, R8.3: one winner's value as paid by one payer (before dealer bonus)."""
+    """R5.4, R6.1, R6.2, R8.3, R19.5: one winner's value as paid by one payer (before dealer bonus).
+
+    A 抢杠 is valued as a self-draw (R9.3), or under R19.3 `rob_kong_multiple` as a win on the robbed
+    seat's discard (the caller says which by `self_draw`); its shares or its multiple are the caller's
+    (`claims.assess`, `settle._hand_items`)."""
     table = prof.jds_table if self_draw else None  # (asked only where it applies: audit.reads)
     key = scored.pattern.key
     parts: list[Note]
@@ -76,11 +81,38 @@ def win_value(prof: Profile, scored: Scored, *, declared: str | None, kill: bool
     if kong_flower and prof.kong_flower_bonus:
         units += prof.kong_flower_bonus
         parts.append(note("kong_flower_bonus", {"bonus": prof.kong_flower_bonus}))
-    if hot and prof.hot_shot.bonus:
-        units += prof.hot_shot.bonus
-        parts.append(note("hot_shot_bonus", {"bonus": prof.hot_shot.bonus}))
+    if hot:
+        hs = prof.hot_shot
+        if hs.multiplier is not None:
+            # R19.5: "each winner's value is multiplied by N instead": the whole value (the pattern
+            # with its 报听 and 杀报, R5.4); a hot shot is a discard, so no self-draw or 杠开 bonus.
+            units *= hs.multiplier
+            parts.append(note("hot_shot_multiplier", {"times": hs.multiplier}))
+        elif hs.bonus:
+            units += hs.bonus
+            parts.append(note("hot_shot_bonus", {"bonus": hs.bonus}))
     params["parts"] = parts
     return Valued(units, code, params)
+
+
+def valuation(prof: Profile, scored: Scored, kind: WinKind, *, declared: str | None, source_declared: bool,
+              kong_flower: bool, hot: bool, n: int) -> tuple[Valued, int]:
+    """A win's value per payer and what its payer pays in all (the amount R13.1 compares, R16.13):
+    self-draw and discard as `win_value` says; a 抢杠 valued as a self-draw whose robbed seat pays
+    the n - 1 shares (R9.3), or under R19.3 `rob_kong_multiple` N times its value as a win on the
+    robbed seat's discard (R6.3 with R5.4: its 报听, and 杀报 as on that discard, which never rides
+    here since a declared seat cannot kong, R5.2; no self-draw bonus, no 见豆三 table)."""
+    if kind is WinKind.ROB:
+        multiple = prof.rob_kong_multiple
+        if multiple is None:
+            v = win_value(prof, scored, declared=declared, kill=False, self_draw=True, kong_flower=False, hot=False)
+            return v, v.units * (n - 1)
+        v = win_value(prof, scored, declared=declared, kill=source_declared, self_draw=False, kong_flower=False,
+                      hot=False)
+        return v, v.units * multiple
+    v = win_value(prof, scored, declared=declared, kill=kind is WinKind.DISCARD and source_declared,
+                  self_draw=kind is WinKind.SELF_DRAW, kong_flower=kong_flower, hot=hot)
+    return v, v.units
 
 
 def ready_value(prof: Profile, scored: Scored, declared: str | None) -> Valued:

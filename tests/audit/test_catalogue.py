@@ -517,6 +517,14 @@ NOTE_TRIGGERS |= {
     "konged_charge_extra": lambda: r17(r18_hands.KONGED_HANDS, r18_hands.KONGED, r18_hands.KEEPS),
 }
 
+# R19.3 / R19.5 (the values of a rob and of a hot shot): kept as a block of its own.
+NOTE_TRIGGERS |= {
+    "hot_shot_multiplier": lambda: items(audit_document(
+        {**load("spec/examples/hot-shot-weile.json"), "rules": {"profile": "weile",
+                                                                "options": {"hot_shot.multiplier": 2}}})),
+    "rob_multiple": lambda: r17(ROB_HANDS, ROB_PLAY + "2 win 5s rob", {"rob_kong_multiple": 4}, "8s"),
+}
+
 
 # ---------------------------------------------------------------- (b) every entry is emitted
 

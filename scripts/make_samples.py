@@ -295,6 +295,32 @@ def r18_samples() -> list[tuple[str, Doc, dict[str, Any]]]:
     return out
 
 
+R19_SAMPLES: list[tuple[str, str, str, str, str, dict[str, Any], dict[str, Any], str]] = [
+    # (name, rule, test module, hands, events, options, record arguments, arithmetic in words)
+    ("r19-3-rob-multiple", "R19.3", "test_r19_hand", "ROB_HANDS", "ROB", {"rob_kong_multiple": 4}, {"flip": "8s"},
+     "weile: seat 2 (平胡, waiting on 2s/5s) robs seat 1's added kong of 5s. R9.3 values it as a self-draw "
+     "(1 + self-draw 1 = 2) paid three times by the robbed seat, 6; with rob_kong_multiple 4 the robbed seat "
+     "alone pays 4 times the hand's value on a discard (平胡 1): seat 1 -4, seat 2 +4 (today's rule: -6, +6). "
+     "The kong does not stand, and rob_kong_burn burns seat 1 as before."),
+    ("r19-5-hot-shot-multiplier", "R19.5", "test_r19_hand", "HOT_HANDS", "HOT", {"hot_shot.multiplier": 2},
+     {"flip": "9p"},
+     "weile: the dealer conceals a kong of 5s, draws 3s and discards 2m; seat 1 wins it, 大对子 5, a 热炮. "
+     "R8.3 adds the bonus 1 (6); with hot_shot.multiplier 2 the value is 5 x 2 = 10 and the bonus is not "
+     "added: seat 0 -10, seat 1 +10 (today's rule: -6, +6)."),
+]
+"""One worked example per R19 parameter (hands from its test module), as R17_SAMPLES."""
+
+
+def r19_samples() -> list[tuple[str, Doc, dict[str, Any]]]:
+    import importlib
+    out: list[tuple[str, Doc, dict[str, Any]]] = []
+    for name, rule, module, hands, events, options, kw, words in R19_SAMPLES:
+        hands_ = importlib.import_module(f"tests.audit.{module}")
+        hs, evs = getattr(hands_, hands), getattr(hands_, events)
+        out += house_pair(name, rule, record(hs, evs, options=options, **kw), record(hs, evs, **kw), words)
+    return out
+
+
 def samples() -> list[tuple[str, Doc, dict[str, Any]]]:
     out: list[tuple[str, Doc, dict[str, Any]]] = []
     for name, (rel, covers) in CLEAN.items():
@@ -340,7 +366,7 @@ def match_sample() -> tuple[str, Doc, dict[str, Any]]:
 def main() -> None:
     OUT.mkdir(exist_ok=True)
     manifest: dict[str, Any] = {}
-    for name, doc, intent in [*samples(), match_sample(), *r17_samples(), *r18_samples()]:
+    for name, doc, intent in [*samples(), match_sample(), *r17_samples(), *r18_samples(), *r19_samples()]:
         (OUT / f"{name}.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         audits = audit_document(doc)
         payload: Any = audits[0] if len(audits) == 1 else audits

@@ -463,7 +463,7 @@ def m_wrong_pattern_value(sc: Scan, rng: random.Random) -> Mutant | None:
         return None
     win = rng.choice(st.wins)
     extra = rng.choice((1, 4, 9)) * _base(sc)
-    rule = {WinKind.SELF_DRAW: "R6.1", WinKind.DISCARD: "R6.3", WinKind.ROB: "R9.3"}[win.kind]
+    rule = _hand_rule(sc, win.seat, {WinKind.SELF_DRAW: "R6.1", WinKind.DISCARD: "R6.3", WinKind.ROB: "R9.3"}[win.kind])
 
     def change(rec: dict[str, Any]) -> str:
         res = rec["result"]
@@ -474,6 +474,12 @@ def m_wrong_pattern_value(sc: Scan, rng: random.Random) -> Mutant | None:
                 res["scores"][win.seat] += extra
         return f"seat {win.seat}'s hand payments +{extra} each"
     return _missettled(sc, "wrong_pattern_value", rule, change)
+
+
+def _hand_rule(sc: Scan, winner: int, plain: str) -> str:
+    """The rule of the winner's computed hand payment (R19.3 and R19.5 cite themselves), else `plain`."""
+    assert sc.settlement is not None
+    return next((i.rule for i in sc.settlement.items if i.kind is ItemKind.HAND and i.payee == winner), plain)
 
 
 def m_hot_shot_burn_ignored(sc: Scan, rng: random.Random) -> Mutant | None:
@@ -530,7 +536,7 @@ def m_rob_paid_by_three(sc: Scan, rng: random.Random) -> Mutant | None:
             if o != win.seat:
                 _pay(rec, ItemKind.HAND, o, win.seat, share, "抢杠 paid as 自摸")
         return f"seat {win.seat}'s rob of seat {robbed} paid {share} by each other seat"
-    return _missettled(sc, "rob_paid_by_three", "R9.3", change)
+    return _missettled(sc, "rob_paid_by_three", _hand_rule(sc, win.seat, "R9.3"), change)
 
 
 def m_robbed_kong_paid(sc: Scan, rng: random.Random) -> Mutant | None:

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from audit import hands
+from audit import hands, house_rules
 from audit.engine import audit_hand, audit_match_hands
 from audit.profiles import Profile, resolve
 from sim.simulate import Generated, TAGS, run, simulate, summary
@@ -33,6 +33,10 @@ R18_ALL: dict[str, Any] = {"dealer_bonus": {"base": 1, "per_streak": 1, "mode": 
                            "dou.exposed_payer": "konger", "dou_ready_test": "ever",
                            "hot_shot.burn_liabilities": "void", "chicken.exposed_kong_claim": "keeps_charge"}
 """The five R18 conventions on at once (weile has no dealer bonus: one is given, kuhu's kind)."""
+R19_ALL: dict[str, Any] = {h.path: sec.values[0] if sec.values else h.tries[-1] for sec, h in house_rules.SECTIONS
+                           if sec.rule.startswith("R19.")}
+"""Every R19 value at once (R19.2 and R19.4 as values of R17.3's and R18.4's parameters)."""
+
 CONFIGS: dict[str, tuple[str, dict[str, Any], int]] = {
     "weile": ("weile", {}, 4),
     "cuocuo": ("cuocuo", {}, 4),
@@ -49,6 +53,7 @@ CONFIGS: dict[str, tuple[str, dict[str, Any], int]] = {
     "weile-r17b": ("weile", {"wugu_ji": {"normal": 2, "charge": 4}, "chicken.wugu_gold": True,
                              "chicken.responsibility_claims": "any"}, 4),
     "weile-r18": ("weile", {**R18_ALL}, 4),
+    "weile-r19": ("weile", {**R19_ALL}, 4),
     "weile-r18x": ("weile", {**R18_ALL, "wugu_ji": {"normal": 2, "charge": 4},
                              "chicken.exposed_payers": "all_unready", "chicken.qualified_pay_each_other": False,
                              "chicken.claimed_charge": "to_claimer", "chicken.responsibility_claims": "any",
@@ -58,7 +63,8 @@ CONFIGS: dict[str, tuple[str, dict[str, Any], int]] = {
 """Every profile, the options that change the most code paths, a 3-player table, every R17 house
 rule on at once, and two of them alone (8p 金鸡, 责任鸡 for any claim: the others' payments would
 share their pairs), the five R18 conventions on at once, and with the R17 rules that touch the same
-payments (R18.6); named to sort last, so the other configurations keep their seeds."""
+payments (R18.6), every R19 value at once (from the registry); named to sort last, so the other
+configurations keep their seeds."""
 
 EVENT_KINDS = {"draw", "discard", "declare", "pong", "pass", "kong:concealed", "kong:added", "kong:exposed",
                "win:self_draw", "win:discard", "win:rob"}

@@ -60,6 +60,7 @@ SECTION_NAMES_ZH: dict[str, str] = {
     "R16": "裁定解释",
     "R17": "地方玩法",
     "R18": "平台惯例",
+    "R19": "第二个平台的惯例",
     "P": "规则配置",
 }
 """Chinese name of every section. Reports name rules in Chinese (the players' terms, taken
@@ -136,16 +137,18 @@ def _items(body: list[str], title: str) -> dict[str, Rule]:
 
 def _join(lines: list[str]) -> str:
     """Markdown lines to text: wrapped lines joined, one line per paragraph, list item or table row
-    (shown with `white-space: pre-line`)."""
+    (shown with `white-space: pre-line`). A table row starts its line; an indented `|` is a wrapped
+    line of a list item (R19.5's "| an integer N")."""
     out: list[str] = []
     fresh = True
     for line in lines:
         stripped = line.strip()
+        row = line.startswith("|")
         if not stripped:
             fresh = True
-        elif fresh or stripped.startswith(("- ", "|")):
+        elif fresh or row or stripped.startswith("- "):
             out.append(stripped)
-            fresh = stripped.startswith("|")
+            fresh = row
         else:
             out[-1] += " " + stripped
     return "\n".join(out)
@@ -307,7 +310,7 @@ def _raw_blocks(lines: list[str]) -> list[_Raw]:
         indent = len(line) - len(line.lstrip(" "))
         if not stripped:
             open_block = False
-        elif stripped.startswith("|"):
+        elif stripped.startswith("|") and not indent:  # indented, a wrapped line ("  | an integer N")
             open_block = False
             if not _TABLE_RULE.match(stripped):
                 out.append(_Raw(BlockKind.TABLE_ROW, 0, stripped, 0))

@@ -56,20 +56,24 @@ class Species:
 
 @dataclass
 class Charge:
-    """A 冲锋鸡 of this hand: whose extra it is, and whether its tile lies on its discarder's table."""
+    """A 冲锋鸡 of this hand: whose extra it is, and whether its tile lies in its holder's pond (on the
+    table, or `virtual`: read there although it was claimed, R18.5)."""
 
     sp: Species
     fc: FirstChicken
     holder: int
     on_table: bool
     rule: str
+    virtual: bool
 
-    def __init__(self, sp: Species, fc: FirstChicken, holder: int, on_table: bool, rule: str) -> None:
+    def __init__(self, sp: Species, fc: FirstChicken, holder: int, on_table: bool, rule: str,
+                 virtual: bool = False) -> None:
         self.sp = sp
         self.fc = fc
         self.holder = holder
         self.on_table = on_table
         self.rule = rule
+        self.virtual = virtual
 
 
 @dataclass
@@ -138,9 +142,9 @@ def _charge_of(st: GameState, sp: Species, fc: FirstChicken, qual: set[int]) -> 
         return Charge(sp, fc, fc.seat, True, sp.rule)
     c = st.profile.chicken
     if c.exposed_kong_claim == "keeps_charge" and kong_claim(st, sp.tile, fc.seat, fc.claimed_by):
-        # R18.5 on R17.3's result: an exposed kong leaves its discarder the 冲锋鸡; the tile is a
-        # normal chicken in the konger's kong, the extra the discarder's.
-        return Charge(sp, fc, fc.seat, False, "R18.5")
+        # R18.5, on R17.3's result: an exposed kong leaves its discarder the whole 冲锋鸡, as if the
+        # tile still lay unclaimed in its pond; the kong keeps its four tiles.
+        return Charge(sp, fc, fc.seat, True, "R18.5", True)
     if c.claimed_charge != "to_claimer":
         return None
     holder = fc.claimed_by if fc.claimed_by in qual else fc.seat
@@ -202,7 +206,8 @@ def chicken_items(st: GameState, hands: list[list[int]], won_or_ready: set[int],
     qual = {s for s in range(n) if s not in burned and (not req or s in won_or_ready)}
     kinds = species(st, flip)
     live, dropped = charges(st, kinds, qual)
-    table_charge = {(ch.fc.seat, ch.sp.tile) for ch in live if ch.on_table}
+    here = {(ch.holder, ch.sp.tile): ch for ch in live if ch.on_table}
+    """The 冲锋鸡 lying in a seat's pond: its own discard on the table, or read there (`virtual`)."""
     two = two_parts(prof)
     baoji = c.exposed_payers == "all_unready"
     counts_discards = prof.chicken_counts_discards
@@ -220,9 +225,10 @@ def chicken_items(st: GameState, hands: list[list[int]], won_or_ready: set[int],
         cr = credit[seat]
         ow = owed[seat]
         for sp in kinds:
-            tc = (seat, sp.tile) in table_charge
-            in_hand, melded, discarded, _ = _counts(st, seat, hands[seat], sp.tile, tc)
-            t.tiles += [sp.name] * (in_hand + melded + discarded + (1 if tc else 0))
+            ch = here.get((seat, sp.tile))
+            real = ch is not None and not ch.virtual
+            in_hand, melded, discarded, _ = _counts(st, seat, hands[seat], sp.tile, real)
+            t.tiles += [sp.name] * (in_hand + melded + discarded + (1 if ch is not None else 0))
             counted = in_hand + melded + (discarded if counts_discards else 0)
             value = sp.normal * sp.mult
             if counted:
@@ -230,7 +236,7 @@ def chicken_items(st: GameState, hands: list[list[int]], won_or_ready: set[int],
             if not two:
                 # R11's words: a 冲锋鸡 is one chicken at charge value, in the tally of its discarder
                 # whether it qualifies (a credit) or not (a liability, listed first).
-                if tc:
+                if ch is not None:
                     whole = sp.charge * sp.mult
                     cr.append(Line(whole, sp.rule, _charge_part(sp), False))
                     ow.append(Line(whole, base_rule, note("charge_chicken", {"chicken": sp.name, "amount": whole}),
@@ -239,30 +245,30 @@ def chicken_items(st: GameState, hands: list[list[int]], won_or_ready: set[int],
                 if liable and exposed:
                     ow.append(Line(exposed * value, base_rule, _exposed_part(exposed, sp), False))
                 continue
-            if tc:
-                cr.append(Line(value, sp.rule, _count_part(1, sp), False))
+            if ch is not None:
+                cr.append(Line(value, ch.rule, _count_part(1, sp), False))
             if seat in qual:
                 continue
             rule = sp.rule if sp.rule != "R11.6" else base_rule
             if baoji:
                 # R18.4 on R17.1: a void shooter's own 冲锋鸡 tile leaves its own share of the pool.
-                apart = tc and seat in void
-                k = discarded + (1 if tc and not apart else 0)
+                apart = ch is not None and seat in void
+                k = discarded + (1 if real and not apart else 0)
                 if k:
-                    pool.append(Line(k * value, "R17.1",
-                                     note("shared_discards", {"count": k, "chicken": sp.name, "seat": seat,
-                                                              "amount": k * value}), False))
-                if apart:
-                    shooter_charge.append((seat, Line(value, "R17.1", note("shared_discards", {
-                        "count": 1, "chicken": sp.name, "seat": seat, "amount": value}), False)))
+                    pool.append(Line(k * value, "R17.1", _shared_part(k, sp, seat), False))
+                if ch is not None and ch.virtual and not apart:
+                    pool.append(Line(value, ch.rule, _shared_part(1, sp, seat), False))
+                if apart and ch is not None:
+                    shooter_charge.append((seat, Line(value, "R17.1" if real else ch.rule,
+                                                      _shared_part(1, sp, seat), False)))
                 if liable and melded:
                     waived_owed[seat].append(Line(melded * value, "R17.1", _exposed_part(melded, sp), False))
             else:
                 exposed = melded + discarded
                 if liable and exposed:
                     ow.append(Line(exposed * value, rule, _exposed_part(exposed, sp), False))
-                if tc:
-                    charge_tile = Line(value, rule, _count_part(1, sp), False)
+                if ch is not None:
+                    charge_tile = Line(value, rule if real else ch.rule, _count_part(1, sp), False)
                     if seat in void:
                         charge_tile.rule = "R18.4"
                         waived_owed[seat].append(charge_tile)
@@ -338,6 +344,12 @@ def _charge_part(sp: Species) -> Note:
 
 def _exposed_part(count: int, sp: Species) -> Note:
     return note("exposed_chickens", {"count": count, "chicken": sp.name, "amount": count * sp.normal * sp.mult})
+
+
+def _shared_part(count: int, sp: Species, seat: int) -> Note:
+    """R17.1: `count` chickens `seat` discarded, paid by every seat that does not qualify."""
+    amount = count * sp.normal * sp.mult
+    return note("shared_discards", {"count": count, "chicken": sp.name, "seat": seat, "amount": amount})
 
 
 def _charge_lines(ch: Charge, qual: set[int], credit: list[list[Line]], owed: list[list[Line]],

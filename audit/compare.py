@@ -142,15 +142,19 @@ def _explain(key: tuple[str, int, int], want: int, got: int, sett: Settlement,
             i for i in waived if sum(w.amount for w in waived if w.rule == i.rule) * base == got - want]
         if hit:
             return hit[0].rule, "item_waived", {"notes": [hit[0].note_json()]}
+        if len({i.rule for i in waived}) > 1 and sum(i.amount for i in waived) * base == got - want:
+            # Several parameters cancel parts of the pair (R19.4 a burned shooter's own chickens, R18.4
+            # its 冲锋鸡): all of it paid anyway, named by the first.
+            return waived[0].rule, "item_waived", {"notes": [i.note_json() for i in waived]}
     if same:
         # Cite the payment the difference is made of (a missing 责任鸡 extra is R11.4, not R11.6).
         # When amounts tie, the more specific rule (R11.4 over the generic R11.6) names it better;
-        # with no exact payment, an R17/R18 house-rule payment of the pair is the likelier mistake.
+        # with no exact payment, an R17/R18/R19 house-rule payment of the pair is the likelier mistake.
         exact = sorted((i for i in same if i.amount * base == abs(want - got)),
                        key=lambda i: i.rule == KIND_RULE[kind])
         notes = list({repr(n): n for n in (i.note_json() for i in same)}.values())
         if not exact:
-            same = sorted(same, key=lambda i: not i.rule.startswith(("R17", "R18")))
+            same = sorted(same, key=lambda i: not i.rule.startswith(("R17", "R18", "R19")))
         return (exact or same)[0].rule, "item_amount_differs", {"notes": notes}
     related = [i for i in sett.items if i.kind.value == kind and i.payee == payee]
     if related:

@@ -35,6 +35,7 @@ from tests.audit.test_schema import random_mutants
 from tests.audit.test_turns import HANDS, ROUND
 from tests.audit import test_r17 as r17_hands
 from tests.audit import test_r18 as r18_hands
+from tests.audit import test_r19 as r19_hands
 from tests.builder import record, with_result
 from tests.conftest import variant
 from tests.helpers import INERT, quiet_round
@@ -515,6 +516,13 @@ NOTE_TRIGGERS |= {
                                      {**r18_hands.EVER, "dou_unready": "reverse"}),
     "responsibility_to_burned": lambda: r17(*r18_hands.BURNED_CLAIMER, r18_hands.VOID),
     "konged_charge_extra": lambda: r17(r18_hands.KONGED_HANDS, r18_hands.KONGED, r18_hands.KEEPS),
+}
+
+# R19: kept as a block of its own.
+NOTE_TRIGGERS |= {
+    "claimed_charge_kept": lambda: r17(r17_hands.HANDS, r17_hands.claimed("4m"), r19_hands.READY_CLAIMER),
+    "won_charge_extra": lambda: r17(*r19_hands.FIRST_WON, r19_hands.BOTH),
+    "won_discard": lambda: r17(*r19_hands.SECOND_WON, r19_hands.BOTH),
 }
 
 

@@ -143,6 +143,10 @@ def _explain(key: tuple[str, int, int], want: int, got: int, sett: Settlement,
             i for i in waived if sum(w.amount for w in waived if w.rule == i.rule) * base == got - want]
         if hit:
             return hit[0].rule, "item_waived", {"notes": [hit[0].note_json()]}
+        if len({i.rule for i in waived}) > 1 and sum(i.amount for i in waived) * base == got - want:
+            # Several parameters cancel parts of the pair (R19.4 a burned shooter's own chickens, R18.4
+            # its 冲锋鸡): all of it paid anyway, named by the first.
+            return waived[0].rule, "item_waived", {"notes": [i.note_json() for i in waived]}
     if same:
         # Cite the payment the difference is made of (a missing 责任鸡 extra is R11.4, not R11.6).
         # When amounts tie, the more specific rule (R11.4 over the generic R11.6) names it better;

@@ -1,4 +1,5 @@
-"""The chicken ledger (R11) with the profile's house-rule values (R17.1-R17.6, R17.9, R17.10, R18.4, R18.5).
+"""The chicken ledger (R11) with the profile's house-rule values (R17.1-R17.6, R17.9, R17.10, R18.4,
+R18.5, R19.1, R19.2, R19.4, R19.6).
 
 One computation for every profile: it reads each house-rule parameter where that parameter
 changes a payment of R11, so at their defaults it pays exactly R11.
@@ -9,10 +10,13 @@ made of lines, each with the rule that decides it; lines are grouped into one pa
 (payer, payee, rule), so the comparison can cite R17.x when a platform gets that part wrong.
 The notes word a 冲锋鸡 as R17 reads it (two parts) where the profile plays a chicken house
 rule, else as R11 does (one chicken at charge value): words only, the amounts are the same.
+A tile can be read in a seat's pond where it no longer lies: a konged first 1s (R18.5), a first
+1s claimed by a seat that does not qualify (R19.2), the tile won on a discard (R19.6).
 `waived` lists the payments a parameter cancels (qualifying seats paying each other, a 责任鸡 not
-owed, a second 冲锋鸡, melded chickens under 包鸡, a burned shooter's liabilities under R18.4), for
-the comparison's words when a platform pays them anyway; they are not paid. R18 is applied to
-what R17 gives (R18.6).
+owed, a second 冲锋鸡, melded chickens under 包鸡 or R19.1, a claimed tile R19.2 takes off its
+claimer, a burned shooter's liabilities under R18.4 and R19.4), for the comparison's words when
+a platform pays them anyway; they are not paid. R18 is applied to what R17 gives (R18.6), R19 to
+what both give (R19.7).
 """
 from __future__ import annotations
 
@@ -21,7 +25,7 @@ from typing import Any
 
 from audit.chickens import Flip, SeatChickens, flip_of
 from audit.items import Item
-from audit.kinds import ItemKind, MeldKind
+from audit.kinds import ItemKind, MeldKind, WinKind
 from audit.state import FirstChicken, GameState
 from audit.tiles import BIRD, WUGU, code
 from audit.values import Note, note
@@ -56,20 +60,24 @@ class Species:
 
 @dataclass
 class Charge:
-    """A 冲锋鸡 of this hand: whose extra it is, and whether its tile lies on its discarder's table."""
+    """A 冲锋鸡 of this hand: whose extra it is, and whether its tile lies in its holder's pond (on the
+    table, or `virtual`: read there although it was claimed or won, R18.5, R19.2, R19.6)."""
 
     sp: Species
     fc: FirstChicken
     holder: int
     on_table: bool
     rule: str
+    virtual: bool
 
-    def __init__(self, sp: Species, fc: FirstChicken, holder: int, on_table: bool, rule: str) -> None:
+    def __init__(self, sp: Species, fc: FirstChicken, holder: int, on_table: bool, rule: str,
+                 virtual: bool = False) -> None:
         self.sp = sp
         self.fc = fc
         self.holder = holder
         self.on_table = on_table
         self.rule = rule
+        self.virtual = virtual
 
 
 @dataclass
@@ -118,9 +126,11 @@ def species(st: GameState, flip: Flip | None) -> list[Species]:
 
 def two_parts(prof: Profile) -> bool:
     """Whether the notes word a 冲锋鸡 as R17 reads it, its tile and its extra: where the profile plays a
-    chicken house rule (R17, R18.4, R18.5); else as R11 does, one chicken at charge value. Words only."""
-    return (prof.chicken.r17 or prof.chicken.exposed_kong_claim != "responsibility"
-            or prof.hot_shot.burn_liabilities != "kept")
+    chicken house rule (R17, R18.4, R18.5, R19.1, R19.2, R19.4, R19.6); else as R11 does, one chicken
+    at charge value. Words only."""
+    c = prof.chicken
+    return (c.r17 or c.exposed_kong_claim != "responsibility" or prof.hot_shot.burn_liabilities != "kept"
+            or c.unready_melded != "pays" or c.won_tile != "winner")
 
 
 def kong_claim(st: GameState, tile: int, discarder: int, claimer: int) -> bool:
@@ -131,20 +141,28 @@ def kong_claim(st: GameState, tile: int, discarder: int, claimer: int) -> bool:
 
 
 def _charge_of(st: GameState, sp: Species, fc: FirstChicken, qual: set[int]) -> Charge | None:
-    """R11.3, R11.4, R17.3, R18.5: the 冲锋鸡 a first discarded chicken makes, if any."""
+    """R11.3, R11.4, R17.3, R18.5, R19.2, R19.6: the 冲锋鸡 a first discarded chicken makes, if any."""
+    c = st.profile.chicken
     if fc.won_on:
-        return None
+        # R11.3: a first 1s won on is a normal chicken in each winner's hand; R19.6 `both`: it also
+        # stays in its discarder's pond, where R11.3 reads it as the 冲锋鸡.
+        return Charge(sp, fc, fc.seat, True, "R19.6", True) if c.won_tile == "both" else None
     if fc.claimed_by is None:
         return Charge(sp, fc, fc.seat, True, sp.rule)
-    c = st.profile.chicken
     if c.exposed_kong_claim == "keeps_charge" and kong_claim(st, sp.tile, fc.seat, fc.claimed_by):
-        # R18.5 on R17.3's result: an exposed kong leaves its discarder the 冲锋鸡; the tile is a
-        # normal chicken in the konger's kong, the extra the discarder's.
-        return Charge(sp, fc, fc.seat, False, "R18.5")
-    if c.claimed_charge != "to_claimer":
-        return None
-    holder = fc.claimed_by if fc.claimed_by in qual else fc.seat
-    return Charge(sp, fc, holder, False, "R17.3")
+        # R18.5, on R17.3's (and R19.2's) result: an exposed kong leaves its discarder the whole
+        # 冲锋鸡, as if the tile still lay unclaimed in its pond; the kong keeps its four tiles.
+        return Charge(sp, fc, fc.seat, True, "R18.5", True)
+    if c.claimed_charge == "to_claimer":
+        holder = fc.claimed_by if fc.claimed_by in qual else fc.seat
+        return Charge(sp, fc, holder, False, "R17.3")
+    if c.claimed_charge == "to_ready_claimer":
+        # R19.2: the qualifying claimer's 冲锋鸡 (its tile in the claimer's meld, as R17.3), else its
+        # discarder's whole 冲锋鸡, as if the tile still lay in the discarder's pond.
+        if fc.claimed_by in qual:
+            return Charge(sp, fc, fc.claimed_by, False, "R19.2")
+        return Charge(sp, fc, fc.seat, True, "R19.2", True)
+    return None
 
 
 def charges(st: GameState, kinds: list[Species], qual: set[int]) -> tuple[list[Charge], list[Charge]]:
@@ -190,27 +208,38 @@ def chicken_items(st: GameState, hands: list[list[int]], won_or_ready: set[int],
     """Tallies, payments and waived payments of the chickens (R11) under the profile's house-rule values.
 
     `hands`: each seat's final concealed tiles (a winner's with the tile it won on); `burned`: seats
-    whose credits are burned (R8.3, R9.3), `shot` those of them burned by a 热炮 (R18.4 speaks of
-    the shooter); `turned`: the flip tile (R11.5), None when the wall was empty."""
+    whose credits are burned (R8.3, R9.3), `shot` those of them burned by a 热炮 (R18.4 and R19.4 speak
+    of the shooter); `turned`: the flip tile (R11.5), None when the wall was empty."""
     prof = st.profile
     c = prof.chicken
     n = st.n
     flip = flip_of(prof, turned)
-    void = shot if prof.hot_shot.burn_liabilities == "void" else set()
-    """R18.4 `void`: burned 热炮 shooters whose 冲锋鸡 and 责任鸡 liabilities are void."""
+    burn_liabilities = prof.hot_shot.burn_liabilities
+    void = shot if burn_liabilities != "kept" else set()
+    """R18.4 `void` (and R19.4 `void_all`): burned 热炮 shooters that owe no 冲锋鸡 and no 责任鸡."""
+    free_all = shot if burn_liabilities == "void_all" else set()
+    """R19.4 `void_all`: burned 热炮 shooters whose own chickens cost them nothing either."""
     req = prof.chicken_requires_ready
     qual = {s for s in range(n) if s not in burned and (not req or s in won_or_ready)}
     kinds = species(st, flip)
     live, dropped = charges(st, kinds, qual)
-    table_charge = {(ch.fc.seat, ch.sp.tile) for ch in live if ch.on_table}
+    here = {(ch.holder, ch.sp.tile): ch for ch in live if ch.on_table}
+    """The 冲锋鸡 lying in a seat's pond: its own discard on the table, or read there (`virtual`)."""
+    won = _won_tiles(st) if c.won_tile == "both" else {}
+    """R19.6: the tile won on a discard, also in its discarder's pond (a 冲锋鸡 of its own aside)."""
+    claimed_free = {(ch.fc.claimed_by, ch.sp.tile) for ch in live if ch.rule == "R19.2" and ch.virtual}
+    """R19.2: a claimer that does not qualify, whose claimed first chicken stays its discarder's."""
     two = two_parts(prof)
     baoji = c.exposed_payers == "all_unready"
+    melded_free = c.unready_melded == "free"
     counts_discards = prof.chicken_counts_discards
     credit: list[list[Line]] = [[] for _ in range(n)]
     owed: list[list[Line]] = [[] for _ in range(n)]
     waived_owed: list[list[Line]] = [[] for _ in range(n)]
     tallies: list[SeatChickens] = []
-    pool: list[Line] = []
+    pool: list[tuple[int, Line]] = []
+    """R17.1: the discarded chickens of the seats that do not qualify, by whose they are, owed by every
+    seat that does not qualify."""
     shooter_charge: list[tuple[int, Line]] = []
     """R17.1 with R18.4: a void shooter's 冲锋鸡 tile, owed by every other non-qualifying seat."""
     for seat in range(n):
@@ -220,17 +249,22 @@ def chicken_items(st: GameState, hands: list[list[int]], won_or_ready: set[int],
         cr = credit[seat]
         ow = owed[seat]
         for sp in kinds:
-            tc = (seat, sp.tile) in table_charge
-            in_hand, melded, discarded, _ = _counts(st, seat, hands[seat], sp.tile, tc)
-            t.tiles += [sp.name] * (in_hand + melded + discarded + (1 if tc else 0))
-            counted = in_hand + melded + (discarded if counts_discards else 0)
+            ch = here.get((seat, sp.tile))
+            real = ch is not None and not ch.virtual
+            in_hand, melded, discarded, _ = _counts(st, seat, hands[seat], sp.tile, real)
+            w = won.get((seat, sp.tile), 0) if won else 0
+            if w and ch is not None and ch.rule == "R19.6":
+                w -= 1  # the won tile is this seat's 冲锋鸡, read in its pond as such
+            free = 1 if claimed_free and (seat, sp.tile) in claimed_free else 0
+            t.tiles += [sp.name] * (in_hand + melded + discarded + w + (1 if ch is not None else 0))
+            counted = in_hand + melded - free + (discarded if counts_discards else 0)
             value = sp.normal * sp.mult
             if counted:
                 cr.append(Line(counted * value, sp.rule, _count_part(counted, sp), False))
             if not two:
                 # R11's words: a 冲锋鸡 is one chicken at charge value, in the tally of its discarder
                 # whether it qualifies (a credit) or not (a liability, listed first).
-                if tc:
+                if ch is not None:
                     whole = sp.charge * sp.mult
                     cr.append(Line(whole, sp.rule, _charge_part(sp), False))
                     ow.append(Line(whole, base_rule, note("charge_chicken", {"chicken": sp.name, "amount": whole}),
@@ -239,48 +273,57 @@ def chicken_items(st: GameState, hands: list[list[int]], won_or_ready: set[int],
                 if liable and exposed:
                     ow.append(Line(exposed * value, base_rule, _exposed_part(exposed, sp), False))
                 continue
-            if tc:
-                cr.append(Line(value, sp.rule, _count_part(1, sp), False))
+            if w and counts_discards:
+                cr.append(Line(w * value, "R19.6", _won_part(w, sp), False))
+            if ch is not None:
+                cr.append(Line(value, ch.rule, _count_part(1, sp), False))
             if seat in qual:
                 continue
             rule = sp.rule if sp.rule != "R11.6" else base_rule
             if baoji:
                 # R18.4 on R17.1: a void shooter's own 冲锋鸡 tile leaves its own share of the pool.
-                apart = tc and seat in void
-                k = discarded + (1 if tc and not apart else 0)
+                apart = ch is not None and seat in void
+                k = discarded + (1 if real and not apart else 0)
                 if k:
-                    pool.append(Line(k * value, "R17.1",
-                                     note("shared_discards", {"count": k, "chicken": sp.name, "seat": seat,
-                                                              "amount": k * value}), False))
-                if apart:
-                    shooter_charge.append((seat, Line(value, "R17.1", note("shared_discards", {
-                        "count": 1, "chicken": sp.name, "seat": seat, "amount": value}), False)))
+                    pool.append((seat, Line(k * value, "R17.1", _shared_part(k, sp, seat), False)))
+                if w:
+                    pool.append((seat, Line(w * value, "R19.6", _shared_part(w, sp, seat), False)))
+                if ch is not None and ch.virtual and not apart:
+                    pool.append((seat, Line(value, ch.rule, _shared_part(1, sp, seat), False)))
+                if apart and ch is not None:
+                    shooter_charge.append((seat, Line(value, "R17.1" if real else ch.rule,
+                                                      _shared_part(1, sp, seat), False)))
                 if liable and melded:
                     waived_owed[seat].append(Line(melded * value, "R17.1", _exposed_part(melded, sp), False))
             else:
-                exposed = melded + discarded
-                if liable and exposed:
-                    ow.append(Line(exposed * value, rule, _exposed_part(exposed, sp), False))
-                if tc:
-                    charge_tile = Line(value, rule, _count_part(1, sp), False)
+                if liable:
+                    _exposed_lines(melded - free, discarded, w, free, sp, rule, melded_free, seat in free_all,
+                                   ow, waived_owed[seat])
+                if ch is not None:
+                    charge_tile = Line(value, rule if real else ch.rule, _count_part(1, sp), False)
                     if seat in void:
                         charge_tile.rule = "R18.4"
                         waived_owed[seat].append(charge_tile)
                     else:
                         ow.append(charge_tile)
-        _flip_lines(st, seat, hands[seat], flip, kinds, cr)
+        _flip_lines(st, seat, hands[seat], flip, kinds, won, cr)
         tallies.append(t)
     if two:
         for ch in live:
             _charge_lines(ch, qual, credit, owed if ch.holder not in void else waived_owed, burned, void)
         for seat in range(n):
-            if seat not in qual:
-                owed[seat] = owed[seat] + pool
-                for shooter, line in shooter_charge:
-                    if seat != shooter:
-                        owed[seat].append(line)
-                    else:
-                        waived_owed[seat].append(Line(line.amount, "R18.4", line.part, False))
+            if seat in qual:
+                continue
+            for owner, line in pool:
+                if owner == seat and seat in free_all:
+                    waived_owed[seat].append(Line(line.amount, "R19.4", line.part, False))
+                else:
+                    owed[seat].append(line)
+            for shooter, line in shooter_charge:
+                if seat != shooter:
+                    owed[seat].append(line)
+                else:
+                    waived_owed[seat].append(Line(line.amount, "R18.4", line.part, False))
     pays: list[Item] = []
     waived: list[Item] = []
     each_other = c.qualified_pay_each_other
@@ -320,6 +363,39 @@ def chicken_items(st: GameState, hands: list[list[int]], won_or_ready: set[int],
     return tallies, [p for p in pays if p.amount], [p for p in waived if p.amount]
 
 
+def _won_tiles(st: GameState) -> dict[tuple[int, int], int]:
+    """R19.6: (discarder, tile) of the discard won on (once, however many won it); a robbed kong's
+    tile is not a discard."""
+    out: dict[tuple[int, int], int] = {}
+    for w in st.wins:
+        if w.kind is WinKind.DISCARD and w.source is not None:
+            out[(w.source, w.tile)] = 1
+    return out
+
+
+def _exposed_lines(melded: int, discarded: int, won: int, free: int, sp: Species, rule: str, melded_free: bool,
+                   free_all: bool, owed: list[Line], waived: list[Line]) -> None:
+    """R11.6 (R16.3, R16.12): what a seat that does not qualify pays each qualifying seat for its exposed
+    chickens, its melded ones and its discards (`won`: R19.6's tile, in its pond too); R19.2 takes a
+    claimed first chicken that stays its discarder's out of the claimer's meld, R19.1 `free` its melded
+    ones, R19.4 `void_all` (a burned shooter) the rest: those go to `waived`, citing the rule."""
+    value = sp.normal * sp.mult
+    if free:
+        waived.append(Line(free * value, "R19.2", _exposed_part(free, sp), False))
+    if melded_free and melded:
+        waived.append(Line(melded * value, "R19.1", _exposed_part(melded, sp), False))
+        melded = 0
+    exposed = melded + discarded
+    if free_all:
+        if exposed + won:
+            waived.append(Line((exposed + won) * value, "R19.4", _exposed_part(exposed + won, sp), False))
+        return
+    if exposed:
+        owed.append(Line(exposed * value, rule, _exposed_part(exposed, sp), False))
+    if won:
+        owed.append(Line(won * value, "R19.6", _won_part(won, sp), False))
+
+
 def _count_part(count: int, sp: Species) -> Note:
     params: dict[str, Any] = {"count": count, "chicken": sp.name, "amount": count * sp.normal * sp.mult}
     if sp.mult > 1:
@@ -338,6 +414,17 @@ def _charge_part(sp: Species) -> Note:
 
 def _exposed_part(count: int, sp: Species) -> Note:
     return note("exposed_chickens", {"count": count, "chicken": sp.name, "amount": count * sp.normal * sp.mult})
+
+
+def _shared_part(count: int, sp: Species, seat: int) -> Note:
+    """R17.1: `count` chickens `seat` discarded, paid by every seat that does not qualify."""
+    amount = count * sp.normal * sp.mult
+    return note("shared_discards", {"count": count, "chicken": sp.name, "seat": seat, "amount": amount})
+
+
+def _won_part(count: int, sp: Species) -> Note:
+    """R19.6: the tile won on, read in its discarder's pond too."""
+    return note("won_discard", {"count": count, "chicken": sp.name, "amount": count * sp.normal * sp.mult})
 
 
 def _charge_lines(ch: Charge, qual: set[int], credit: list[list[Line]], owed: list[list[Line]],
@@ -361,6 +448,10 @@ def _extra_part(ch: Charge, extra: int) -> Note:
     params: dict[str, Any] = {"chicken": ch.sp.name, "amount": extra}
     if ch.rule == "R18.5" and ch.fc.claimed_by is not None:
         return note("konged_charge_extra", {**params, "seat": ch.fc.claimed_by})
+    if ch.rule == "R19.2" and ch.virtual and ch.fc.claimed_by is not None:
+        return note("claimed_charge_kept", {**params, "seat": ch.fc.claimed_by})
+    if ch.fc.won_on:
+        return note("won_charge_extra", params)
     if ch.fc.claimed_by is not None:
         return note("claimed_charge_extra", {**params, "seat": ch.fc.claimed_by})
     if ch.sp.mult > 1:
@@ -403,8 +494,9 @@ def _paid(payer: int, payee: int, groups: list[Group], what: str) -> list[Item]:
 
 
 def _flip_lines(st: GameState, seat: int, hand: list[int], flip: Flip | None, kinds: list[Species],
-                out: list[Line]) -> None:
-    """R11.5, R11.8 flip credits; a 金鸡 tile (1s, or 8p under R17.6) earns none of its own."""
+                won: dict[tuple[int, int], int], out: list[Line]) -> None:
+    """R11.5, R11.8 flip credits; a 金鸡 tile (1s, or 8p under R17.6) earns none of its own. `won`: R19.6's
+    tile won on, in its discarder's pond too, where discards count for flip chickens (R16.12)."""
     prof = st.profile
     if flip is None:
         return
@@ -425,6 +517,10 @@ def _flip_lines(st: GameState, seat: int, hand: list[int], flip: Flip | None, ki
         if value:
             out.append(Line(value, "R11.6", note("flip_chicken", {"count": copies, "tile": code(tile),
                                                                   "amount": value}), False))
+        w = won.get((seat, tile), 0) if won and with_discards else 0
+        if w:
+            out.append(Line(w * prof.chicken.flip, "R19.6", note("flip_chicken", {
+                "count": w, "tile": code(tile), "amount": w * prof.chicken.flip}), False))
 
 
 def _claims(st: GameState, tile: int) -> list[tuple[int, int, bool]]:

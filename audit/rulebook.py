@@ -137,16 +137,18 @@ def _items(body: list[str], title: str) -> dict[str, Rule]:
 
 def _join(lines: list[str]) -> str:
     """Markdown lines to text: wrapped lines joined, one line per paragraph, list item or table row
-    (shown with `white-space: pre-line`)."""
+    (shown with `white-space: pre-line`). A table row starts its line; an indented `|` is a wrapped
+    line of a list item (R19.5's "| an integer N")."""
     out: list[str] = []
     fresh = True
     for line in lines:
         stripped = line.strip()
+        row = line.startswith("|")
         if not stripped:
             fresh = True
-        elif fresh or stripped.startswith(("- ", "|")):
+        elif fresh or row or stripped.startswith("- "):
             out.append(stripped)
-            fresh = stripped.startswith("|")
+            fresh = row
         else:
             out[-1] += " " + stripped
     return "\n".join(out)

@@ -277,11 +277,11 @@ R18_SAMPLES: list[tuple[str, str, str, str, dict[str, Any], dict[str, Any], str]
     ("r18-5-konged-charge", "R18.5", "KONGED_HANDS", "KONGED", {"chicken.exposed_kong_claim": "keeps_charge"},
      {"flip": "9p"},
      "weile: seat 2 (ready) makes an exposed kong of seat 1's first 1s. R11.4 makes it a 责任鸡 (seat 1 owes "
-     "seat 2 2 more) with no 冲锋鸡. keeps_charge: no 责任鸡, and seat 1 (ready) keeps the 冲锋鸡, read as "
-     "R17 reads one: its tile is a normal chicken in seat 2's kong (seat 2's 4 x 1 from each other seat) "
-     "and the extra 3 - 1 = 2 is seat 1's, from every other seat. Dou: seat 1 pays seat 2 1; the dealer "
-     "self-draws a 平胡, 2 from each: seat 0 0, seat 1 -1, seat 2 +9, seat 3 -8 (today's rule: +2, -9, +13, "
-     "-6)."),
+     "seat 2 2 more) with no 冲锋鸡. keeps_charge: no 责任鸡, and seat 1 (ready) keeps the whole 冲锋鸡, as if "
+     "the 1s still lay in its pond: 3 from every other seat; seat 2's kong still holds four chickens, 4 x 1 "
+     "from each other seat. Dou: seat 1 pays seat 2 1; the dealer self-draws a 平胡, 2 from each: seat 0 "
+     "+6 - 4 - 3 = -1, seat 1 -2 - 1 - 4 + 9 = +2, seat 2 -2 + 1 + 12 - 3 = +8, seat 3 -2 - 4 - 3 = -9 "
+     "(today's rule: +2, -9, +13, -6)."),
 ]
 """One worked example per R18 parameter (hands from tests/audit/test_r18.py), as R17_SAMPLES."""
 

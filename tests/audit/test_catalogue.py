@@ -36,6 +36,7 @@ from tests.audit.test_schema import random_mutants
 from tests.audit.test_turns import HANDS, ROUND
 from tests.audit import test_r17 as r17_hands
 from tests.audit import test_r18 as r18_hands
+from tests.audit import test_r19 as r19_hands
 from tests.builder import record, with_result
 from tests.conftest import variant
 from tests.helpers import INERT, quiet_round
@@ -517,12 +518,15 @@ NOTE_TRIGGERS |= {
     "konged_charge_extra": lambda: r17(r18_hands.KONGED_HANDS, r18_hands.KONGED, r18_hands.KEEPS),
 }
 
-# R19.3 / R19.5 (the values of a rob and of a hot shot): kept as a block of its own.
+# R19: kept as a block of its own.
 NOTE_TRIGGERS |= {
     "hot_shot_multiplier": lambda: items(audit_document(
         {**load("spec/examples/hot-shot-weile.json"), "rules": {"profile": "weile",
                                                                 "options": {"hot_shot.multiplier": 2}}})),
     "rob_multiple": lambda: r17(ROB_HANDS, ROB_PLAY + "2 win 5s rob", {"rob_kong_multiple": 4}, "8s"),
+    "claimed_charge_kept": lambda: r17(r17_hands.HANDS, r17_hands.claimed("4m"), r19_hands.READY_CLAIMER),
+    "won_charge_extra": lambda: r17(*r19_hands.FIRST_WON, r19_hands.BOTH),
+    "won_discard": lambda: r17(*r19_hands.SECOND_WON, r19_hands.BOTH),
 }
 
 

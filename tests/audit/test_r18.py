@@ -352,13 +352,15 @@ KONGED = ("0 discard 9s\n1 draw 4p\n1 discard 1s\n2 kong 1s exposed\n2 draw 9p\n
 
 def test_r18_5_an_exposed_kong_of_the_first_1s_keeps_the_charge_chicken() -> None:
     """R11.4: seat 2's four melded 1s earn 4 from each other seat and seat 1 owes the 责任鸡 2 on top.
-    keeps_charge: no 责任鸡; seat 1 keeps its 冲锋鸡: read as R17 does (its tile, a normal chicken in
-    seat 2's kong, plus the extra 3 - 1 = 2), seat 1 receives the extra 2 from every other seat."""
+    keeps_charge (corrected R18.5): no 责任鸡; seat 1 (ready) keeps the whole 冲锋鸡, at its charge value
+    3, received from every other seat as if the 1s still lay unclaimed in its pond; seat 2's kong still
+    holds four chickens, 4 from each other seat. Chickens: seat 0 -4 - 3 = -7, seat 1 -4 + 9 = +5,
+    seat 2 +12 - 3 = +9, seat 3 -7."""
     s = settled(KONGED_HANDS, KONGED, flip="9p")
     assert kinds(s["items"], "chicken") == {(0, 2): 4, (1, 2): 6, (3, 2): 4}
     assert kinds(s["items"], "dou") == {(1, 2): 1}
     k = settled(KONGED_HANDS, KONGED, KEEPS, flip="9p")
-    assert kinds(k["items"], "chicken") == {(0, 2): 4, (1, 2): 4, (3, 2): 4, (0, 1): 2, (2, 1): 2, (3, 1): 2}
+    assert kinds(k["items"], "chicken") == {(0, 2): 4, (1, 2): 4, (3, 2): 4, (0, 1): 3, (2, 1): 3, (3, 1): 3}
     assert {i["rule"] for i in k["items"] if i["kind"] == "chicken" and i["to"] == 1} == {"R18.5"}
     assert waived(KONGED_HANDS, KONGED, KEEPS, flip="9p") == [("chicken", 1, 2, 2, "R18.5")]
 
@@ -370,7 +372,7 @@ def test_r18_5_a_pong_still_makes_a_responsibility_chicken() -> None:
 
 def test_r18_5_with_r17_3() -> None:
     """to_claimer alone: the konger (qualifying) holds the extra 2 (from every other seat) and the
-    责任鸡 2 is owed. R18.5 on that result: the extra is the discarder's, no 责任鸡: as R18.5 alone.
+    责任鸡 2 is owed. R18.5 on that result: the whole 冲锋鸡 is the discarder's, no 责任鸡: as R18.5 alone.
     A pong keeps R17.3's result (test_r17: seat 2 gets 5, 7, 5)."""
     claimer = {"chicken.claimed_charge": "to_claimer"}
     s = settled(KONGED_HANDS, KONGED, claimer, flip="9p")
@@ -381,10 +383,10 @@ def test_r18_5_with_r17_3() -> None:
     assert kinds(pong["items"], "chicken") == {(0, 2): 5, (1, 2): 7, (3, 2): 5}
 
 
-def test_r18_5_under_gold_the_extra_is_multiplied() -> None:
-    """Flip 9s makes 1s 金鸡 (x2): seat 2's 4 x 1 x 2 = 8 from each; seat 1's extra (3 - 1) x 2 = 4."""
+def test_r18_5_under_gold_the_charge_chicken_is_multiplied() -> None:
+    """Flip 9s makes 1s 金鸡 (x2): seat 2's 4 x 1 x 2 = 8 from each; seat 1's 冲锋鸡 3 x 2 = 6 from each."""
     k = settled(KONGED_HANDS, KONGED, KEEPS, flip="9s")
-    assert kinds(k["items"], "chicken") == {(0, 2): 8, (1, 2): 8, (3, 2): 8, (0, 1): 4, (2, 1): 4, (3, 1): 4}
+    assert kinds(k["items"], "chicken") == {(0, 2): 8, (1, 2): 8, (3, 2): 8, (0, 1): 6, (2, 1): 6, (3, 1): 6}
 
 
 # ---------------------------------------------------------------- the comparison names R18.x

@@ -297,6 +297,35 @@ def r18_samples() -> list[tuple[str, Doc, dict[str, Any]]]:
 
 R19_SAMPLES: list[tuple[str, str, str, str, str, dict[str, Any], dict[str, Any], str]] = [
     # (name, rule, test module, hands, events, options, record arguments, arithmetic in words)
+    ("r19-1-melded-free", "R19.1", "test_r19", "MELD_HANDS", "MELD", {"chicken.unready_melded": "free"},
+     {"flip": "9p"},
+     "weile: seat 3 (never ready) discards the first 1s, its 冲锋鸡 (3 to each qualifying seat); seat 2 pongs "
+     "seat 1's second 1s and ends not ready; seat 1 self-draws a 平胡 (2 from each); the dealer is ready. "
+     "R11.6 has seat 2 pay each qualifying seat (0 and 1) 3 for its pong's three 1s; under unready_melded "
+     "free the pong costs nothing: seat 0 +1, seat 1 +9, seat 2 -2, seat 3 -8 (today's rule: +4, +12, -8, "
+     "-8)."),
+    ("r19-2-ready-claimer", "R19.2", "test_r19", "HANDS", "claimed:4m",
+     {"chicken.claimed_charge": "to_ready_claimer"}, {"flip": "9p"},
+     "weile: seat 2 pongs seat 1's first 1s and ends not ready; seat 1 is ready; the dealer self-draws a 平胡 "
+     "(2 from each). Under to_ready_claimer a claimer that does not qualify leaves the 1s its discarder's "
+     "whole 冲锋鸡: seat 1 receives its charge 3 from every other seat; the claimed tile costs seat 2 "
+     "nothing, its other two melded 1s 2 to each of seats 0 and 1; no 责任鸡: seat 0 +5, seat 1 +9, seat 2 "
+     "-9, seat 3 -5 (today's rule, R11.4, no 冲锋鸡: +9, +1, -8, -2)."),
+    ("r19-4-void-all", "R19.4", "test_r19", "SHOT_HANDS", "SHOT", {"hot_shot.burn_liabilities": "void_all"},
+     {"flip": "2m"},
+     "weile: seat 3 discards the first 1s (its 冲锋鸡) and later a second 1s, conceals 1111p and shoots the "
+     "热炮 the dealer wins (平胡 1 + 热炮 bonus 1 = 2); seat 3 is burned and not ready, seat 1 is ready. The "
+     "flip 2m makes 3m the flip chicken: the dealer's 2 from every other seat. R11.7 and R16.3 have seat 3 "
+     "pay each qualifying seat (0 and 1) its 冲锋鸡 3 and its other 1s 1; under void_all it pays nothing "
+     "for its own chickens (the flip credit it still pays): seat 0 +8, seat 1 -2, seat 2 -2, seat 3 -4 "
+     "(today's rule: +12, +2, -2, -12)."),
+    ("r19-6-won-tile-both", "R19.6", "test_r19", "FIRST_WON_HANDS", "FIRST_WON_EVENTS",
+     {"chicken.won_tile": "both"}, {"flip": "9p"},
+     "weile: seat 1 discards the first 1s (ready after it) and the dealer wins on it, 大对子 5 from seat 1. "
+     "R11.3: a first 1s won on is no 冲锋鸡, a normal chicken in the dealer's hand (its two 1s, 2 from every "
+     "other seat). Under won_tile both the 1s also stays in seat 1's pond, where it is seat 1's 冲锋鸡: 3 "
+     "from every other seat; the dealer still counts it: seat 0 +8, seat 1 +2, seats 2 and 3 -5 each "
+     "(today's rule: +11, -7, -2, -2)."),
     ("r19-3-rob-multiple", "R19.3", "test_r19_hand", "ROB_HANDS", "ROB", {"rob_kong_multiple": 4}, {"flip": "8s"},
      "weile: seat 2 (平胡, waiting on 2s/5s) robs seat 1's added kong of 5s. R9.3 values it as a self-draw "
      "(1 + self-draw 1 = 2) paid three times by the robbed seat, 6; with rob_kong_multiple 4 the robbed seat "
@@ -316,7 +345,8 @@ def r19_samples() -> list[tuple[str, Doc, dict[str, Any]]]:
     out: list[tuple[str, Doc, dict[str, Any]]] = []
     for name, rule, module, hands, events, options, kw, words in R19_SAMPLES:
         hands_ = importlib.import_module(f"tests.audit.{module}")
-        hs, evs = getattr(hands_, hands), getattr(hands_, events)
+        hs = getattr(hands_, hands)
+        evs = hands_.claimed(events.split(":")[1]) if events.startswith("claimed:") else getattr(hands_, events)
         out += house_pair(name, rule, record(hs, evs, options=options, **kw), record(hs, evs, **kw), words)
     return out
 

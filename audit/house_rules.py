@@ -218,7 +218,8 @@ HOUSE_RULES: Final[tuple[HouseRule, ...]] = (
                 "a hot-shot win multiplied (R19.5)"),), (2, 3), _HAND),
     HouseRule("chicken.won_tile", "winner", (
         Section("R19.6", ("both",), "胡牌鸡两算", "r19_6_pond_chicken_missing", Fault.LEAVE_OUT,
-                "a chicken won on a discard counted in its discarder's pond too (R19.6)"),), ("both",), _CHICKEN),
+                "a chicken won on a discard counted in its discarder's pond too (R19.6)"),), ("both",), _CHICKEN,
+        knob="feed_bird"),
 )
 """Every R17, R18 and R19 parameter, in rulebook order of the section that introduces it."""
 

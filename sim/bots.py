@@ -80,6 +80,9 @@ class Knobs:
     """Where the profile plays R18.5 `keeps_charge`: the chance that a deal gives one seat three 1s (or,
     under 乌骨鸡, 8p) and another the fourth, and that the holder of the fourth discards it while it is
     the first (the bots peek), so that the first one is konged (asked only there)."""
+    feed_bird: float = 0.8
+    """Where the profile plays R19.6 `won_tile` `both`: the chance that a seat holding a chicken tile
+    another seat can win on discards it (asked only there)."""
     liable_shot: float = 0.9
     """Where the profile plays R18.4 `void`: a seat holding three or four of a tile discards its lone
     1s (8p) while it is the first; a seat that owes a 冲锋鸡 or 责任鸡 (it discarded the first 1s or 8p)
@@ -335,9 +338,19 @@ def _breaking_tile(st: GameState, a: int) -> int | None:
     return None
 
 
+def _bird_to_winner(st: GameState, a: int) -> int | None:
+    """R19.6: a chicken tile `a` holds that another seat can win on by discard (the won tile then
+    also lies in `a`'s pond)."""
+    for tile in _chicken_tiles(st):
+        if st.seats[a].hand[tile] and any(tile in st.seats[o].waits() and _could_win(st, o, tile)
+                                          for o in range(st.n) if o != a):
+            return tile
+    return None
+
+
 STRATEGIES: dict[str, Callable[[GameState, int], int | None]] = {
     "feed_claim": _later_for_claim, "bird_kong": _first_for_kong, "break_ready": _breaking_tile,
-    "liable_shot": _charge_before_kong,
+    "liable_shot": _charge_before_kong, "feed_bird": _bird_to_winner,
 }
 """A house rule's knob (audit/house_rules.py `knob`) that names a discard strategy: the tile it discards."""
 

@@ -707,8 +707,10 @@ def _waived_sites(sett: Settlement, rule: str) -> list[Any]:
 def _unpay(rec: dict[str, Any], item: Any, amount: int) -> None:
     """Take one computed payment (in points) out of the claimed ledger, and its points out of `scores`."""
     res = rec["result"]
-    mine = next(i for i in res["items"] if i["kind"] == item.kind.value and i["from"] == item.payer
-                and i["to"] == item.payee and i["amount"] == amount and i["note"] == _words(item, rec))
+    alike = [i for i in res["items"] if i["kind"] == item.kind.value and i["from"] == item.payer
+             and i["to"] == item.payee and i["amount"] == amount]
+    # (its note as the engine words it; a record whose notes name the players otherwise, by the rest)
+    mine = next((i for i in alike if i["note"] == _words(item, rec)), alike[0])
     res["items"].remove(mine)
     res["scores"][item.payer] += amount
     res["scores"][item.payee] -= amount

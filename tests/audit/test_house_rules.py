@@ -8,6 +8,7 @@ names what is missing, so a forgotten step fails here with its name.
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 from typing import Any, get_args, get_type_hints
 
@@ -127,14 +128,30 @@ def check_covered(rule: HouseRule) -> None:
 
 
 def check_documented(rule: HouseRule) -> None:
-    """docs/house-rules.md has the generated table (and so its rows)."""
+    """docs/house-rules.md has the generated table (and so its rows), and each section's worked
+    example names its sample (`r19-1-melded-free`)."""
     text = (ROOT / "docs" / "house-rules.md").read_text(encoding="utf-8")
     for sec in rule.sections:
         assert f"| {sec.rule} | `{rule.path}` |" in text, f"{sec.rule}: no row in docs/house-rules.md"
+        slug = sec.rule.lower().replace(".", "-")
+        names = [p.stem[len("clean-"):] for p in ROOT.glob(f"samples/clean-{slug}-*.json") if ".audit" not in p.name]
+        assert names and f"`{names[0]}`" in text, f"{sec.rule}: no worked example naming its sample"
 
 
-CHECKS = (check_model, check_words, check_explained, check_catalogue_lists, check_simulated, check_covered,
-          check_documented)
+def check_needs(rule: HouseRule) -> None:
+    """What the rulebook's text says a value needs ("only where `X` ...", "under `wugu_ji`") is in the
+    entry's `needs` or `acts_under`."""
+    declared = {n.path.split(".")[0] for n in rule.needs + rule.acts_under}
+    for sec in rule.sections:
+        text = rulebook.rule_text(sec.rule, Lang.EN)
+        assert text is not None and text.code == sec.rule, f"{sec.rule}: not in the rulebook"
+        words = " ".join(b.text for b in text.blocks)
+        named = set(re.findall(r"[Oo]nly where `([a-z_.]+)`", words)) | set(re.findall(r"[Uu]nder `(wugu_ji)`,", words))
+        assert {n.split(".")[0] for n in named} <= declared, f"{sec.rule}: needs {named - declared}"
+
+
+CHECKS = (check_model, check_needs, check_words, check_explained, check_catalogue_lists, check_simulated,
+          check_covered, check_documented)
 """One check per step of docs/where-to-add.md "A house rule" beyond the registry entry itself."""
 
 

@@ -128,9 +128,7 @@ def two_parts(prof: Profile) -> bool:
     """Whether the notes word a 冲锋鸡 as R17 reads it, its tile and its extra: where the profile plays a
     chicken house rule (R17, R18.4, R18.5, R19.1, R19.2, R19.4, R19.6); else as R11 does, one chicken
     at charge value. Words only."""
-    c = prof.chicken
-    return (c.r17 or c.exposed_kong_claim != "responsibility" or prof.hot_shot.burn_liabilities != "kept"
-            or c.unready_melded != "pays" or c.won_tile != "winner")
+    return prof.chicken_house_rules
 
 
 def kong_claim(st: GameState, tile: int, discarder: int, claimer: int) -> bool:

@@ -256,6 +256,16 @@ def played(prof: Any) -> list[tuple[Section, HouseRule]]:
     return out
 
 
+def off_default(prof: Any, kind: ItemKind) -> bool:
+    """Whether a house rule whose payments are of `kind` is set off today's rule (where it acts or not)."""
+    for h in HOUSE_RULES:
+        if kind in h.kinds:
+            value = h.value(prof)
+            if value is not None and value != h.default:
+                return True
+    return False
+
+
 def refusal(prof: Any) -> tuple[HouseRule, Need] | None:
     """The first house rule the profile sets off its default without what it needs, and that need."""
     for h in HOUSE_RULES:

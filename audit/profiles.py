@@ -21,6 +21,7 @@ from typing import Any, Final, Literal, Union, get_args, get_origin, get_type_hi
 
 from audit import house_rules
 from audit.catalogue import Lang, finding_message
+from audit.kinds import ItemKind
 
 PROFILE_DIR = Path(__file__).with_name("profiles")
 DEFAULT_PROFILE = "weile"
@@ -144,15 +145,6 @@ class Chicken:
     won_tile: Literal["winner", "both"] = "winner"
     """R19.6: the tile won on a discard is the winner's (R11.2), or also stays in its discarder's pond."""
 
-    @cached_property
-    def r17(self) -> bool:
-        """Whether any R17 chicken parameter is off its default: R17's reading of a 冲锋鸡 (tile plus extra)
-        is then how the chicken notes word it (`audit.house.two_parts`)."""
-        return (self.exposed_payers != "owner" or not self.qualified_pay_each_other
-                or self.claimed_charge != "none" or self.responsibility_claims != "first"
-                or not self.responsibility_if_discarder_ready or self.wugu_gold
-                or not self.wugu_responsibility or self.charge_scope != "per_species")
-
 
 @dataclass(frozen=True)
 class Wugu:
@@ -234,6 +226,13 @@ class Profile:
     rob_kong_multiple: int | None = None
     """R19.3: the robbed seat alone pays the robber this many times the hand's value on a discard;
     absent: R9.3's three shares of a self-draw."""
+
+    @cached_property
+    def chicken_house_rules(self) -> bool:
+        """Whether a house rule of the chickens (audit/house_rules.py: R17, R18.4, R18.5, R19) is set off
+        today's rule: the chicken notes then word a 冲锋鸡 as R17 reads it, tile and extra
+        (`audit.house.two_parts`)."""
+        return house_rules.off_default(self, ItemKind.CHICKEN)
 
     def dou_value(self, kind: str) -> int:
         """Units of one dou payment of a kong kind (见豆三 makes every kind 3)."""

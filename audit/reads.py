@@ -186,7 +186,7 @@ def _cached(cls: type) -> tuple[str, ...]:
 
 class Watch:
     """A watched copy of one profile, made once and used for many hands: `start()` forgets what
-    was read and what its cached properties hold (`Chicken.r17` must read its parameters again),
+    was read and what its cached properties hold (`Profile.chicken_house_rules` must read its parameters again),
     then `profile` records into `reads` until the next `start()`."""
 
     def __init__(self, prof: Profile) -> None:

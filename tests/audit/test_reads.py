@@ -82,11 +82,12 @@ def test_the_settlement_is_the_same_under_a_watched_copy() -> None:
 
 
 def test_a_cached_property_is_read_again_after_start() -> None:
-    """Chicken.r17 reads every R17 chicken parameter once per object: a second hand must see it too."""
+    """Profile.chicken_house_rules reads every chicken house rule once per object: a second hand must see
+    it too."""
     watch = Watch(load_profile("weile"))
     for _ in range(2):
         prof = watch.start()
-        assert not prof.chicken.r17
+        assert not prof.chicken_house_rules
         assert watch.reads.mask & bit("chicken.exposed_payers") and watch.reads.mask & bit("chicken.charge_scope")
 
 

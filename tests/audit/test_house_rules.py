@@ -290,3 +290,25 @@ def test_bots_ask_the_strategies_only_where_the_rule_is_played() -> None:
 def test_the_mutation_classes_are_the_sections_in_order() -> None:
     house = [c for c in mutate.CLASSES if c.startswith(("r17_", "r18_", "r19_"))]
     assert house == [sec.mutation for sec, _ in SECTIONS]
+
+
+@pytest.mark.parametrize("options,profile", [({"chicken.unready_melded": "free"}, "kuhu"),
+                                            ({"hot_shot.burn_liabilities": "void_all"}, "senyan")])
+def test_an_r19_value_the_profile_cannot_honour_is_a_p_finding_in_both_languages(options: dict[str, Any],
+                                                                                 profile: str) -> None:
+    """A record asking for it is `invalid`, one `P` schema finding naming the option's path and what it
+    needs, in each language (the Chinese still names the needed parameter by its identifier: issue 33.4)."""
+    from audit.api import audit_record
+    from tests.audit.test_compare import example
+
+    doc = example("hot-shot-weile")
+    doc["rules"] = {"profile": profile, "options": options}
+    [path] = options
+    for lang in Lang:
+        audit = audit_record(doc, lang=lang)
+        assert audit["verdict"] == "invalid"
+        [f] = audit["findings"]
+        assert (f["kind"], f["rule"], f["code"]) == ("schema", "P", "house_rule_needs")
+        assert path in f["params"]["path"] and f["params"]["rule"].startswith("R19.")
+        assert f["params"]["needs"] in f["message"] and f["params"]["rule"] in f["message"]
+        assert ("只在" in f["message"]) is (lang is Lang.ZH)

@@ -212,7 +212,9 @@ def chicken_items(st: GameState, hands: list[list[int]], won_or_ready: set[int],
     c = prof.chicken
     n = st.n
     flip = flip_of(prof, turned)
-    burn_liabilities = prof.hot_shot.burn_liabilities
+    # (R18.4/R19.4 asked only where a 热炮 burned its shooter, R19.6 only where a discard was won on: a
+    # hand reads (audit.reads) only the house rules that can act on it, and the fit tries no other.)
+    burn_liabilities = prof.hot_shot.burn_liabilities if shot else "kept"
     void = shot if burn_liabilities != "kept" else set()
     """R18.4 `void` (and R19.4 `void_all`): burned 热炮 shooters that owe no 冲锋鸡 and no 责任鸡."""
     free_all = shot if burn_liabilities == "void_all" else set()
@@ -223,11 +225,12 @@ def chicken_items(st: GameState, hands: list[list[int]], won_or_ready: set[int],
     live, dropped = charges(st, kinds, qual)
     here = {(ch.holder, ch.sp.tile): ch for ch in live if ch.on_table}
     """The 冲锋鸡 lying in a seat's pond: its own discard on the table, or read there (`virtual`)."""
-    won = _won_tiles(st) if c.won_tile == "both" else {}
+    won = _won_tiles(st) if any(x.kind is WinKind.DISCARD for x in st.wins) and c.won_tile == "both" else {}
     """R19.6: the tile won on a discard, also in its discarder's pond (a 冲锋鸡 of its own aside)."""
     claimed_free = {(ch.fc.claimed_by, ch.sp.tile) for ch in live if ch.rule == "R19.2" and ch.virtual}
     """R19.2: a claimer that does not qualify, whose claimed first chicken stays its discarder's."""
-    two = two_parts(prof)
+    two: bool | None = None
+    """R17's words or R11's (`two_parts`), asked only where they differ: a 冲锋鸡 or a liability."""
     baoji = c.exposed_payers == "all_unready"
     melded_free = c.unready_melded == "free"
     counts_discards = prof.chicken_counts_discards
@@ -259,7 +262,9 @@ def chicken_items(st: GameState, hands: list[list[int]], won_or_ready: set[int],
             value = sp.normal * sp.mult
             if counted:
                 cr.append(Line(counted * value, sp.rule, _count_part(counted, sp), False))
-            if not two:
+            if two is None and (ch is not None or (liable and melded + discarded)):
+                two = two_parts(prof)
+            if two is False:
                 # R11's words: a 冲锋鸡 is one chicken at charge value, in the tally of its discarder
                 # whether it qualifies (a credit) or not (a liability, listed first).
                 if ch is not None:
@@ -306,6 +311,8 @@ def chicken_items(st: GameState, hands: list[list[int]], won_or_ready: set[int],
                         ow.append(charge_tile)
         _flip_lines(st, seat, hands[seat], flip, kinds, won, cr)
         tallies.append(t)
+    if two is None and (live or pool or shooter_charge):
+        two = two_parts(prof)
     if two:
         for ch in live:
             _charge_lines(ch, qual, credit, owed if ch.holder not in void else waived_owed, burned, void)

@@ -230,8 +230,13 @@ def _valued(st: GameState, w: Win) -> Valued:
     a = w.valued
     assert a is not None, "a judged win carries its value"
     by, prof = w.valued_by, st.profile
-    if by is prof or by is None or w.scored is None or (
-            by.rob_kong_multiple == prof.rob_kong_multiple and by.hot_shot.multiplier == prof.hot_shot.multiplier):
+    if by is prof or by is None or w.scored is None:
+        return a
+    # Each asked only of the win it values, so a hand reads (audit.reads) only the one that acts on it.
+    if w.kind is WinKind.ROB:
+        if by.rob_kong_multiple == prof.rob_kong_multiple:
+            return a
+    elif not w.hot or by.hot_shot.multiplier == prof.hot_shot.multiplier:
         return a
     source = w.source
     return valuation(prof, w.scored, w.kind, declared=st.seats[w.seat].declared,

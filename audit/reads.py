@@ -31,6 +31,12 @@ from audit.profiles import Profile
 PER_KEY: Final = frozenset({"hand_values"})
 """Tables watched key by key (see the module's docstring for why only these)."""
 
+WORDS_ONLY: Final = frozenset({"chicken_house_rules"})
+"""Cached properties that decide only how a payment is worded, never an amount, a payer or a payee
+(`Profile.chicken_house_rules`: R17's or R11's words for a 冲锋鸡): the watched copy answers them
+with the profile's own value and records no read, so a hand that asks them is not counted as reading
+every chicken house rule (the fit would otherwise try each on it, for nothing)."""
+
 _BITS: dict[str, int] = {}
 
 
@@ -173,6 +179,8 @@ def _copy(obj: Any, prefix: str, reads: Reads, made: list[Any]) -> Any:
             attrs[f.name] = _constant(_WatchedValues(value, path + ".", reads))
             continue
         attrs[f.name] = _reader(reads, bit(path), value)
+    for name in WORDS_ONLY & set(_cached(cls)):
+        attrs[name] = _constant(getattr(obj, name))
     out: Any = object.__new__(type(f"Watched{cls.__name__}", (cls,), attrs))
     made.append(out)
     return out
@@ -204,4 +212,4 @@ class Watch:
         return self.profile
 
 
-__all__ = ["PER_KEY", "Reads", "Watch", "bit", "differing", "flatten", "names"]
+__all__ = ["PER_KEY", "WORDS_ONLY", "Reads", "Watch", "bit", "differing", "flatten", "names"]

@@ -81,14 +81,16 @@ def test_the_settlement_is_the_same_under_a_watched_copy() -> None:
             assert watch.reads.mask  # something was read, and the answer is the same
 
 
-def test_a_cached_property_is_read_again_after_start() -> None:
-    """Profile.chicken_house_rules reads every chicken house rule once per object: a second hand must see
-    it too."""
-    watch = Watch(load_profile("weile"))
-    for _ in range(2):
-        prof = watch.start()
-        assert not prof.chicken_house_rules
-        assert watch.reads.mask & bit("chicken.exposed_payers") and watch.reads.mask & bit("chicken.charge_scope")
+def test_a_words_only_property_answers_without_a_read() -> None:
+    """Profile.chicken_house_rules decides only the chicken notes' words: the watched copy answers the
+    profile's own value and records no read (else every hand with a 冲锋鸡 would read every chicken
+    house rule)."""
+    for options, expected in (({}, False), ({"chicken.won_tile": "both"}, True)):
+        watch = Watch(resolve("weile", options))
+        for _ in range(2):
+            prof = watch.start()
+            assert prof.chicken_house_rules is expected
+            assert not watch.reads.mask & bit("chicken.exposed_payers") and not watch.reads.mask & bit("chicken.won_tile")
 
 
 def test_pattern_values_are_watched_one_by_one() -> None:

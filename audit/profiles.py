@@ -17,7 +17,7 @@ import types
 from dataclasses import MISSING, dataclass, fields, is_dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Final, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from audit import house_rules
 from audit.catalogue import Lang, finding_message

@@ -2,7 +2,8 @@
 
 Exit status (record-format.md): 0 every hand clean, 1 any hand not clean,
 2 the command could not run (unreadable file, not JSON, unknown profile,
-option or language). Output is the contract's audit JSON with `--json`,
+option or language, an option a record's own profile cannot honour: that record is left out,
+the others are audited). Output is the contract's audit JSON with `--json`,
 otherwise one verdict line per hand followed by its findings; `--lang zh`
 renders messages, notes and the text lines in Chinese.
 """
@@ -15,9 +16,10 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from audit import jsontext
-from audit.api import audit_document
+from audit.api import audit_document, is_match
 from audit.catalogue import LANGS, Lang, render_value
-from audit.profiles import ProfileError, load_profile, resolve
+from audit.engine import resolve_profile
+from audit.profiles import DEFAULT_PROFILE, ProfileError, apply_options, list_profiles, load_profile, resolve
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -73,15 +75,52 @@ def parse_lang(text: str) -> Lang:
         raise UsageError(f"--lang must be one of {', '.join(lang.value for lang in LANGS)}, got {text!r}") from None
 
 
-def check_options(profile: str | None, options: dict[str, Any], lang: Lang = Lang.EN) -> None:
-    """Refuse an unknown profile or option before auditing anything (exit 2)."""
+def check_options(profile: str | None, options: dict[str, Any], lang: Lang = Lang.EN, *,
+                  per_record: bool = False) -> None:
+    """Refuse an unknown profile or option before auditing anything (exit 2). With `per_record` and no
+    `--profile`, each record keeps its own profile, which decides what an option needs (R18.1's
+    `dealer_bonus.on` only where the profile has a dealer bonus): then an option is refused here only
+    where no profile honours it (a name that does not exist, a wrong value), and `option_refusal`
+    checks it against each record's own profile."""
     try:
         if profile is not None:
             load_profile(profile)
-        if options:
+        if options and (profile is not None or not per_record):
             resolve(profile, options)
+        elif options:
+            _honoured_somewhere(options)
     except ProfileError as exc:
         raise UsageError(exc.text(lang, with_path=True)) from None
+
+
+def _honoured_somewhere(options: dict[str, Any]) -> None:
+    """Return if some profile honours `options`; else raise the default profile's refusal."""
+    refused: ProfileError | None = None
+    for name in [DEFAULT_PROFILE, *(n for n in list_profiles() if n != DEFAULT_PROFILE)]:
+        try:
+            resolve(name, options)
+            return
+        except ProfileError as exc:
+            refused = refused or exc
+    if refused is not None:
+        raise refused
+
+
+def option_refusal(doc: Any, options: dict[str, Any]) -> tuple[str, ProfileError] | None:
+    """(game id, refusal) of the first hand of a record or match whose own profile, with its own
+    options, cannot honour the command line's `options`; None when every hand's can (a record too
+    malformed to tell is left to its audit, which names what is wrong with it)."""
+    hands = doc.get("hands") if isinstance(doc, dict) and is_match(doc) else [doc]
+    for hand in hands if isinstance(hands, list) else []:
+        try:
+            own = resolve_profile(hand, None, None)
+        except (ProfileError, KeyError, TypeError, AttributeError):
+            continue
+        try:
+            apply_options(own, options)
+        except ProfileError as exc:
+            return str(hand.get("game_id")), exc
+    return None
 
 
 def summary_lines(audit: dict[str, Any], lang: Lang = Lang.EN) -> list[str]:
@@ -110,7 +149,7 @@ def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr)
     try:
         lang = parse_lang(args.lang)
         options = dict(parse_option(o) for o in args.option)
-        check_options(args.profile, options, lang)
+        check_options(args.profile, options, lang, per_record=True)
     except UsageError as exc:
         print(f"error: {exc}", file=err)
         return EXIT_ERROR
@@ -124,6 +163,12 @@ def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr)
             failed = True
             continue
         for doc in docs:
+            refused = option_refusal(doc, options) if options and args.profile is None else None
+            if refused is not None:
+                game_id, refusal = refused
+                print(f"error: {path} [{game_id}]: --option: {refusal.text(lang, with_path=True)}", file=err)
+                failed = True
+                continue
             try:
                 audits += audit_document(doc, profile=args.profile, options=options or None, lang=lang)
             except Exception as exc:  # an engine bug must not hide the other hands' verdicts

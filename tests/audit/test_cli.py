@@ -122,3 +122,31 @@ def test_engine_error_is_exit_2_not_a_traceback(monkeypatch) -> None:
     monkeypatch.setattr(cli_mod, "audit_document", boom)
     code, _, err = cli(str(EX / "hot-shot-weile.json"))
     assert code == 2 and "internal error" in err
+
+
+SAMPLES = EX.parents[1] / "samples"
+
+
+def test_an_option_is_checked_against_each_records_own_profile() -> None:
+    """Issue 33.1(c): R18.1's `dealer_bonus.on` needs a dealer bonus, which kuhu has and weile has not.
+    Without --profile each record keeps its own profile: the kuhu record is audited under the option,
+    the weile record is left out with an error naming its file and game id (exit 2), nothing else is."""
+    kuhu, weile = SAMPLES / "clean-r18-1-dealer-wins.json", SAMPLES / "clean-weile-hot-shot.json"
+    code, out, err = cli("--json", "--option", "dealer_bonus.on=dealer_wins", str(kuhu))
+    assert code == 0 and json.loads(out)["profile"] == "kuhu"
+    code, out, err = cli("--json", "--option", "dealer_bonus.on=dealer_wins", str(kuhu), str(weile))
+    assert code == 2 and json.loads(out)["game_id"] == "clean-r18-1-dealer-wins"
+    assert str(weile) in err and "[clean-weile-hot-shot]" in err and "R18.1" in err
+    # the same option under a --profile that cannot honour it is refused before anything is read
+    code, out, err = cli("--profile", "weile", "--option", "dealer_bonus.on=dealer_wins", str(kuhu))
+    assert code == 2 and out == "" and "dealer_bonus" in err
+
+
+def test_an_option_checked_per_record_also_for_the_hands_of_a_match() -> None:
+    match = json.loads((SAMPLES / "illegal-match-dealer.json").read_text(encoding="utf-8"))
+    from audit.cli import option_refusal
+
+    refused = option_refusal(match, {"dealer_bonus.on": "dealer_wins"})
+    assert refused is not None and refused[0] == match["hands"][0]["game_id"]
+    assert refused[1].code == "house_rule_needs_section"
+    assert option_refusal(match, {"chicken.charge": 4}) is None

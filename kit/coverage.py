@@ -115,8 +115,8 @@ def requirements(prof: Profile, rejection_classes: tuple[str, ...]) -> list[Requ
         name = hot_shot_item(prof) if ev == "热炮" else ev
         out.append(Requirement(name, "event", EVENT_APPLIES[ev], f"the rare event {ev}"))
     out += [Requirement(f"p:{name}", "parameter", applies, what) for name, applies, what in PARAMETERS]
-    out += [Requirement(top, "section", _plays_section(top), f"rulebook section {top} (the house rules of it the "
-                        "profile plays)") for top in HOUSE_SECTIONS]
+    out += [Requirement(top, "section", _plays_section(top), f"rulebook section {top} (its house rules the profile "
+                        "plays)") for top in HOUSE_SECTIONS]
     out += [Requirement(f"p:{rule.path}", "parameter", _plays(rule), " / ".join(sec.shows for sec in rule.sections))
             for rule in house_rules.HOUSE_RULES]
     out += [Requirement(f"reject:{c}", "rejection", _always, f"a rejection case of class {c}")

@@ -287,12 +287,7 @@ R18_SAMPLES: list[tuple[str, str, str, str, dict[str, Any], dict[str, Any], str]
 
 
 def r18_samples() -> list[tuple[str, Doc, dict[str, Any]]]:
-    from tests.audit import test_r18 as hands_
-    out: list[tuple[str, Doc, dict[str, Any]]] = []
-    for name, rule, hands, events, options, kw, words in R18_SAMPLES:
-        hs, evs = getattr(hands_, hands), getattr(hands_, events)
-        out += house_pair(name, rule, record(hs, evs, options=options, **kw), record(hs, evs, **kw), words)
-    return out
+    return _house_samples([(n, r, "test_r18", h, e, o, k, w) for n, r, h, e, o, k, w in R18_SAMPLES])
 
 
 R19_SAMPLES: list[tuple[str, str, str, str, str, dict[str, Any], dict[str, Any], str]] = [
@@ -341,9 +336,16 @@ R19_SAMPLES: list[tuple[str, str, str, str, str, dict[str, Any], dict[str, Any],
 
 
 def r19_samples() -> list[tuple[str, Doc, dict[str, Any]]]:
+    return _house_samples(R19_SAMPLES)
+
+
+def _house_samples(rows: list[tuple[str, str, str, str, str, dict[str, Any], dict[str, Any], str]],
+                   ) -> list[tuple[str, Doc, dict[str, Any]]]:
+    """The clean and missettled pair of each (name, rule, test module, hands, events, options, record
+    arguments, words): hands and events by name from the module (`claimed:T` its `claimed(T)`)."""
     import importlib
     out: list[tuple[str, Doc, dict[str, Any]]] = []
-    for name, rule, module, hands, events, options, kw, words in R19_SAMPLES:
+    for name, rule, module, hands, events, options, kw, words in rows:
         hands_ = importlib.import_module(f"tests.audit.{module}")
         hs = getattr(hands_, hands)
         evs = hands_.claimed(events.split(":")[1]) if events.startswith("claimed:") else getattr(hands_, events)

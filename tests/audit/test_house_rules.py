@@ -22,7 +22,7 @@ from audit.lang import Lang
 from audit.profiles import Profile, ProfileError, list_profiles, load_profile, resolve
 from kit import coverage
 from sim import bots, mutate, simulate
-from tests.audit.test_rule_texts import profile_parameters, r17_parameters
+from tests.audit.test_rule_texts import house_rule_codes, profile_parameters, r17_parameters
 
 ROOT = Path(__file__).parents[2]
 HOUSE_SECTIONS = ("R17", "R18", "R19")
@@ -33,13 +33,8 @@ def _named_in_rulebook() -> dict[str, list[str]]:
     and R18.4's parameters)."""
     out: dict[str, list[str]] = {}
     for top in HOUSE_SECTIONS:
-        for code in rulebook.codes():
-            if code.startswith(top + "."):
-                text = rulebook.rule_text(code, Lang.EN)
-                assert text is not None
-                first = text.blocks[0].spans[0]
-                if first.style is rulebook.SpanStyle.CODE:
-                    out.setdefault(first.text, []).append(code)
+        for code, name in house_rule_codes(top):
+            out.setdefault(name, []).append(code)
     return out
 
 

@@ -47,18 +47,23 @@ def profile_parameters(cls: type = Profile, prefix: str = "") -> dict[str, tuple
     return out
 
 
-def r17_parameters(section: str = "R17") -> list[str]:
-    """The parameter each rule of a house-rule section (R17, R18) introduces (the code span its text
-    starts with)."""
-    names = []
+def house_rule_codes(section: str = "R17") -> list[tuple[str, str]]:
+    """(rule, parameter) of each rule of a house-rule section (R17, R18, R19) that names a parameter
+    (the code span its text starts with)."""
+    out = []
     for code in rulebook.codes():
         if code.startswith(section + "."):
             text = rulebook.rule_text(code, Lang.EN)
             assert text is not None
             first = text.blocks[0].spans[0]
             if first.style is rulebook.SpanStyle.CODE:
-                names.append(first.text)
-    return names
+                out.append((code, first.text))
+    return out
+
+
+def r17_parameters(section: str = "R17") -> list[str]:
+    """The parameter each rule of a house-rule section (R17, R18, R19) introduces."""
+    return [name for _, name in house_rule_codes(section)]
 
 
 def _all_texts() -> list[RuleText]:

@@ -150,3 +150,11 @@ def test_an_option_checked_per_record_also_for_the_hands_of_a_match() -> None:
     assert refused is not None and refused[0] == match["hands"][0]["game_id"]
     assert refused[1].code == "house_rule_needs_section"
     assert option_refusal(match, {"chicken.charge": 4}) is None
+
+
+def test_an_option_outside_its_range_is_refused_before_anything_runs() -> None:
+    """Issue 34.1: `--option` integers are ranged as every other door ranges them (audit/ranges.py)."""
+    for value in ("1001", str(2**63 - 1), str(2**70), "9" * 400):
+        code, out, err = cli("--json", "--option", f"hot_shot.bonus={value}", str(EX / "hot-shot-weile.json"))
+        assert code == 2 and out == "" and "hot_shot.bonus" in err and len(err) < 300, value
+    assert cli("--json", "--option", "rob_kong_multiple=0", str(EX / "hot-shot-weile.json"))[0] == 2

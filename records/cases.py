@@ -160,14 +160,15 @@ def attach(db: Database, *, case_id: int, record_id: int, revision: int | None, 
     return record_id, True
 
 
-def decide(db: Database, *, case_id: int, outcome: str, note: str, payments: list[dict[str, Any]],
-           audit_id: int | None, actor: str, at: str, key: bytes) -> int:
-    """Record a decision (it supersedes earlier ones, which stay) and mark the case decided."""
+def check_decision(db: Database, *, case_id: int, outcome: str, note: str, payments: list[dict[str, Any]],
+                   audit_id: int | None) -> dict[str, Any]:
+    """The case, if a decision of these values may be recorded on it; the refusal `decide` would
+    raise otherwise. Writes nothing: the case page asks for a confirmation only of a decision that
+    will be recorded (issue 33.1b)."""
     case = _changeable(db, case_id)
     if outcome not in OUTCOMES:
         raise CaseError(400, "outcome", f"one of {', '.join(OUTCOMES)}", "case_outcome_unknown", outcome=outcome)
-    note = note.strip()
-    if not note:
+    if not note.strip():
         raise CaseError(400, "note", "a decision needs a note saying why", "case_note_missing")
     for index, payment in enumerate(payments):
         if payment["from"] == payment["to"]:
@@ -179,6 +180,14 @@ def decide(db: Database, *, case_id: int, outcome: str, note: str, payments: lis
         if found is None:
             raise CaseError(400, "audit", f"audit {audit_id} is not an audit of a record attached to this case",
                             "case_audit_not_attached", audit=audit_id)
+    return case
+
+
+def decide(db: Database, *, case_id: int, outcome: str, note: str, payments: list[dict[str, Any]],
+           audit_id: int | None, actor: str, at: str, key: bytes) -> int:
+    """Record a decision (it supersedes earlier ones, which stay) and mark the case decided."""
+    case = check_decision(db, case_id=case_id, outcome=outcome, note=note, payments=payments, audit_id=audit_id)
+    note = note.strip()
     text = json.dumps(payments, ensure_ascii=False)
     cursor = db.execute("INSERT INTO case_decisions (case_id, outcome, note, payments_json, audit_id, decided_at, "
                         "decided_by) VALUES (?, ?, ?, ?, ?, ?, ?)", [case_id, outcome, note, text, audit_id, at, actor])

@@ -432,6 +432,23 @@ ZH: dict[str, str] = {
     "Who owes whom how much": "谁付给谁多少分",
     "Record the decision": "记录裁定",
     "Close the case": "结案",
+    "choose": "请选择",
+    "The complainant %(seat)s: difference (record − audit) %(difference)s; the record gives them %(points)s points less than the rules, so the form suggests the complaint is upheld.":
+        "投诉人 %(seat)s：差额（记录 − 审计）%(difference)s，记录比规则少给了 %(points)s 分，因此建议“投诉成立”。",
+    "The complainant %(seat)s: difference (record − audit) +%(difference)s; the record gives them %(difference)s points more than the rules, so the form suggests the complaint is dismissed.":
+        "投诉人 %(seat)s：差额（记录 − 审计）+%(difference)s，记录比规则多给了 %(difference)s 分，因此建议“投诉不成立”。",
+    "The complainant %(seat)s: difference (record − audit) 0; the record gives them what the rules do, so the form suggests the complaint is dismissed.":
+        "投诉人 %(seat)s：差额（记录 − 审计）为 0，记录与规则一致，因此建议“投诉不成立”。",
+    "The case names no complainant: choose the outcome.": "本案未指明投诉人，请选择处理结果。",
+    "Record this decision for case %(number)s:": "确认为案件 %(number)s 记录以下裁定：",
+    "Close case %(number)s with its standing decision:": "确认以现行裁定结案（案件 %(number)s）：",
+    "A closed case can only be changed after reopening it.": "结案后，只有重新打开案件才能修改。",
+    "Back to the case": "返回案件",
+    "Record the decision and close the case": "记录裁定并结案",
+    "The audit finds that the record gives the complainant %(seat)s at least their due (difference %(difference)s), yet the complaint is upheld.":
+        "注意：审计显示记录给投诉人 %(seat)s 的分数不少于规则（差额 %(difference)s），而此裁定为投诉成立。",
+    "The audit finds that the record gives the complainant %(seat)s %(points)s points less than the rules, yet the complaint is dismissed.":
+        "注意：审计显示记录比规则少给了投诉人 %(seat)s %(points)s 分，而此裁定为投诉不成立。",
     "Reopen the case": "重新打开案件",
     "receipt": "收件",
     "case opened": "立案",

@@ -96,10 +96,14 @@ def test_one_dispute_end_to_end_in_at_most_half_the_work(site: tuple[str, dict[s
             assert page.input_value("form.decide tr.suggested input[name=amount]") == "1"
             page.screenshot(path=str(ARTIFACTS / f"issue23-case-{width}.png"), full_page=True)
             assert page.evaluate("document.documentElement.scrollWidth") <= width
+            # the outcome follows the complainant's 差额 (阿明 was given 1 too few: 投诉成立), issue 33.1b
+            assert page.input_value("form.decide select[name=outcome]") == "upheld"
             you.click("form.decide button")
+            # 记录裁定 asks first, restating the decision in words
+            assert "投诉成立" in page.inner_text(".restated") and "0号位 老王 付给 1号位 阿明 1 分" in page.inner_text(".restated")
+            # 5. recorded and closed with one button of the confirmation, then the PDF
+            you.click("article.case-confirm form button.and-close")
             assert "0号位 老王 付给 1号位 阿明 1 分" in page.inner_text(".decisions")
-            # 5. close, then the PDF
-            you.click("text=结案")
             assert "已结案" in page.inner_text("h1")
             pdf = page.locator("a[href$='.pdf']").first.get_attribute("href")
             you.clicks += 1  # the PDF link: fetched directly, a headless browser does not show PDFs

@@ -257,6 +257,20 @@ def of_record(db: Database, record_id: int) -> list[dict[str, Any]]:
                          "WHERE cr.record_id = ? ORDER BY c.id", [record_id]))
 
 
+def standing_of_record(db: Database, record_id: int) -> dict[str, Any] | None:
+    """The newest case a record is attached to, with its status and its standing decision's outcome
+    and time (None, None while undecided); None when the record is in no case. What a record's PDF
+    names as its case (issue 33.5: one status, the case's, not a note's label)."""
+    row = db.execute("SELECT c.id, c.number, c.status FROM case_records cr JOIN cases c ON c.id = cr.case_id "
+                     "WHERE cr.record_id = ? ORDER BY c.id DESC LIMIT 1", [record_id]).fetchone()
+    if row is None:
+        return None
+    decided = db.execute("SELECT outcome, decided_at FROM case_decisions WHERE case_id = ? ORDER BY id DESC LIMIT 1",
+                         [row[0]]).fetchone()
+    return {"number": row[1], "status": row[2], "outcome": decided[0] if decided else None,
+            "decided_at": decided[1] if decided else None}
+
+
 @dataclass(frozen=True)
 class CasePage:
     """One page of cases, newest first, with counts per status under the other filters."""
@@ -302,6 +316,6 @@ def find(db: Database, query: CaseQuery) -> CasePage:
     return CasePage(rows, total, counts, max(query.page, 1), query.per_page)
 
 
-__all__ = ["CASE_LIMITS", "CaseError", "CasePage", "CaseQuery", "NUMBER_DIGITS", "OUTCOMES", "STATUSES", "attach",
+__all__ = ["CASE_LIMITS", "CaseError", "CasePage", "CaseQuery", "NUMBER_DIGITS", "OUTCOMES", "STATUSES", "attach", "standing_of_record",
            "attached", "by_number", "case_row", "close", "decide", "decisions", "disputed", "find", "next_number",
            "of_record", "open_case", "reopen", "search_text"]

@@ -444,6 +444,10 @@ ZH: dict[str, str] = {
     "Close case %(number)s with its standing decision:": "确认以现行裁定结案（案件 %(number)s）：",
     "A closed case can only be changed after reopening it.": "结案后，只有重新打开案件才能修改。",
     "Back to the case": "返回案件",
+    "Case status": "案件状态",
+    "no case": "未立案",
+    "note's own label (before cases)": "备注自带标记（立案功能之前）",
+    "A decision is a case's: open or find the case above.": "处理结论属于案件：请在上方立案或打开已有案件。",
     "Record the decision and close the case": "记录裁定并结案",
     "The audit finds that the record gives the complainant %(seat)s at least their due (difference %(difference)s), yet the complaint is upheld.":
         "注意：审计显示记录给投诉人 %(seat)s 的分数不少于规则（差额 %(difference)s），而此裁定为投诉成立。",

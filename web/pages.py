@@ -9,6 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from records import cases
 from records.rows import VERDICTS
 from web import engine
 from web.auth import READERS, requires
@@ -63,6 +64,7 @@ def records() -> ResponseReturnValue:
     page = store.search(query)
     choices = {column: store.distinct(column) for column in ("platform", "profile", "client")}
     return render_template("records.html", page=page, query=query, verdicts=VERDICTS, choices=choices,
+                           case_statuses=cases.STATUSES,
                            args=_filter_args(), tab_args=_filter_args(drop="verdict"), sorts=_sort_labels())
 
 

@@ -79,8 +79,11 @@ def test_one_dispute_end_to_end_in_at_most_half_the_work(site: tuple[str, dict[s
             page.screenshot(path=str(ARTIFACTS / f"issue23-search-{width}.png"), full_page=True)
             # 2. the disputed revision (the older one), its case bar under the verdict
             you.click(f"table.records a[href$='/records/{ids['disputed']}']")
-            bar = page.locator("section.record-cases")
-            assert bar.bounding_box()["y"] < page.locator("#findings").bounding_box()["y"]
+            # the answer on the first screen: the verdict, the findings and the 差额 row (issue 33.3)
+            differences = page.locator("table.dispute-seats tr.differs").first
+            assert page.locator("#findings").bounding_box()["y"] < page.locator("section.record-cases").bounding_box()["y"]
+            if width >= 1400:
+                assert differences.bounding_box()["y"] + differences.bounding_box()["height"] <= 900
             page.screenshot(path=str(ARTIFACTS / f"issue23-record-top-{width}.png"))
             assert page.evaluate("document.documentElement.scrollWidth") <= width
             # 3. 立案: the number is filled in, the player chosen from the seats, the complaint typed

@@ -99,8 +99,9 @@ def test_the_form_shows_the_next_number_and_takes_the_next_free_one(app: Flask, 
 def test_open_from_the_top_of_the_record_page(client: FlaskClient) -> None:
     disputed, newer = game(client)
     page = client.get(f"/records/{disputed}").get_data(as_text=True)
-    bar, replay = page.find('class="record-cases"'), page.find('id="findings"')
-    assert 0 < bar < replay  # the case bar sits under the verdict, before the summary
+    verdict, answer = page.find('class="verdict'), page.find('id="findings"')
+    differences, bar = page.find('class="dispute-seats"'), page.find('class="record-cases"')
+    assert 0 < verdict < answer < differences < bar  # the answer first, the case bar after it (issue 33.3)
     assert '<option value="P1">1号位 P1</option>' in page  # the player chosen from the seats
     case_id = case_id_of(open_from_record(client, disputed, player="P1"))
     case = client.get(f"/api/cases/{case_id}").get_json()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -153,6 +153,28 @@ class Queries:
         """The seats in order, with names and player ids."""
         return list(self.db.query("SELECT seat, name, player_id FROM record_players WHERE record_id = ? "
                                   "ORDER BY seat", [record_id]))
+
+    def seat_scores(self, record_ids: Sequence[int], player: str) -> dict[int, tuple[int, Any, Any]]:
+        """For each record where `player` (a seat's name or player id) sits: (seat, the score the
+        record claims for it, the score its latest audit computes), either None where missing. What
+        the list shows when it is searched by a player (issue 33.3); a page holds at most 200."""
+        if not record_ids or not player:
+            return {}
+        marks = ", ".join("?" * len(record_ids))
+        rows = self.db.execute(
+            f"SELECT r.id, p.seat, d.raw, a.settlement_json FROM records r JOIN record_players p ON p.record_id = r.id "
+            f"JOIN documents d ON d.id = r.document_id LEFT JOIN audits a ON a.id = r.latest_audit_id "
+            f"WHERE r.id IN ({marks}) AND (p.name = ? OR p.player_id = ?) ORDER BY r.id, p.seat",
+            [*record_ids, player, player]).fetchall()
+        found: dict[int, tuple[int, Any, Any]] = {}
+        for record_id, seat, raw, settlement in rows:
+            if record_id in found:
+                continue
+            document = _loads(bytes(raw))
+            claimed = _score(document.get("result") if isinstance(document, dict) else None, seat)
+            computed = _score(json.loads(settlement) if settlement else None, seat)
+            found[record_id] = (seat, claimed, computed)
+        return found
 
     def revisions(self, record_id: int) -> list[dict[str, Any]]:
         """Every stored revision of the record's game, oldest first."""
@@ -358,6 +380,15 @@ class Queries:
                                     "WHERE m.id = ?", [record["match_id"]]).fetchone()
             return _loads(match[0]), record["match_index"], match[1]
         return self.document(record["id"]), 0, 1
+
+
+def _score(holder: Any, seat: int) -> int | None:
+    """`holder["scores"][seat]` when it is an integer (a record's `result`, an audit's settlement)."""
+    scores = holder.get("scores") if isinstance(holder, dict) else None
+    if not isinstance(scores, list) or not 0 <= seat < len(scores):
+        return None
+    value = scores[seat]
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _loads(data: bytes | str) -> Any:

@@ -353,3 +353,17 @@ def test_record_and_close_in_one_confirmation(app: Flask, client: FlaskClient) -
     assert client.post(f"/cases/{case_id}/decision", data=form).status_code == 303
     case = client.get(f"/api/cases/{case_id}").get_json()
     assert case["status"] == "closed" and case["decision"]["outcome"] == "upheld"
+
+
+def test_a_search_by_a_player_shows_their_difference_per_hand(client: FlaskClient) -> None:
+    """Issue 33.3: searched by a player (the search box or the player filter), the list shows that
+    player's 差额 (记录 − 审计) on each hand: P1 was given one too few on r1 (−1), nothing on r2 (0)."""
+    disputed, newer = game(client)
+    for query in ({"q": "P1"}, {"player": "P1"}):
+        page = client.get("/records", query_string={**query, "revisions": "all", "lang": "zh"}).get_data(as_text=True)
+        cells = dict(re.findall(r'href="/records/(\d+)">#\d+</a></td>.*?class="amount player-difference[^"]*">([^<]*)</td>',
+                                page, re.S))
+        assert cells == {str(disputed): "-1", str(newer): "0"}, (query, cells)
+        assert "P1 · 差额" in page
+    plain = client.get("/records", query_string={"lang": "zh"}).get_data(as_text=True)
+    assert "player-difference" not in plain

@@ -367,3 +367,21 @@ def test_a_search_by_a_player_shows_their_difference_per_hand(client: FlaskClien
         assert "P1 · 差额" in page
     plain = client.get("/records", query_string={"lang": "zh"}).get_data(as_text=True)
     assert "player-difference" not in plain
+
+
+def test_the_differing_rows_are_marked_and_every_ledger_link_lands(client: FlaskClient) -> None:
+    """Issue 33.3: on a score-only dispute the ledger rows the readings name are marked (as PDF page 1
+    lists them), and a reading's payment the rules do not make gets its own marked row, so every
+    `账目` link of a finding lands on an element of the page."""
+    disputed, _ = game(client)
+    html = client.get(f"/records/{disputed}", query_string={"lang": "zh"}).get_data(as_text=True)
+    links = set(re.findall(r'class="to-ledger" href="#([^"]+)"', html))
+    assert links
+    for anchor in links:
+        assert re.search(rf'id="{re.escape(anchor)}"', html), anchor
+    payment_rows = [a for a in links if a.startswith("ledger-")]
+    assert payment_rows
+    for anchor in payment_rows:
+        row = re.search(rf'<tr id="{re.escape(anchor)}" class="([^"]*)"', html)
+        assert row is not None and "differs" in row.group(1), anchor
+    assert "记录的得分相当于此处付" in html

@@ -17,7 +17,7 @@ from flask import Blueprint, Response, render_template, request
 from flask.typing import ResponseReturnValue
 
 from audit import api
-from audit.profiles import ProfileError, parse_profile
+from audit.profiles import ProfileError, is_profile_name, parse_profile
 from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
@@ -36,9 +36,10 @@ def _context(**extra: Any) -> dict[str, Any]:
 
 
 def _name(form: dict[str, str], profile: str) -> str:
-    """The fitted profile's name (a profile file is named after it, so: letters, digits, _ and -)."""
+    """The fitted profile's name (a profile file is named after it): the engine's one rule
+    (`audit.profiles.is_profile_name`)."""
     name = (form.get("name") or "").strip() or f"{profile}_fit"
-    if not name.replace("_", "").replace("-", "").isalnum() or len(name) > 80:
+    if not is_profile_name(name):
         raise fail(400, "profile_name_bad", field="name", name=name)
     return name
 

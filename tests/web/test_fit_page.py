@@ -104,6 +104,8 @@ def test_the_profile_file_downloads_once_the_loader_reads_it(client: FlaskClient
     ({}, b"", 400, "fit_files_missing"),
     ({"profile": "nosuch"}, b"{}", 400, "unknown_profile"),
     ({"name": "a b"}, b"{}", 400, "profile_name_bad"),
+    ({"name": "x" * 65}, b"{}", 400, "profile_name_bad"),  # the engine's one rule: 64 at most
+    ({"name": "-x"}, b"{}", 400, "profile_name_bad"),
     ({}, b'{"a": NaN}\n', 400, "fit_nothing_read"),
     ({"source": "stored"}, b"", 400, "fit_platform_missing"),
     ({"source": "stored", "platform": "club.example", "date_from": "2026-13-01"}, b"", 400, "date_bad"),

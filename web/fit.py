@@ -21,6 +21,7 @@ from audit.profiles import ProfileError, is_profile_name, parse_profile
 from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
+from web.downloads import content_disposition
 from web.errors import ApiError, fail
 from web.numbers import ROW_ID_MAX, read_number
 from web.fit_records import Chosen, max_records, stored, uploaded
@@ -112,4 +113,4 @@ def download() -> ResponseReturnValue:
         raise fail(400, "profile_file_refused", field="profile_file",
                    problem=exc.text(page_language(), with_path=True)) from None
     return Response(text, mimetype="application/toml",
-                    headers={"Content-Disposition": f'attachment; filename="{name}.toml"'})
+                    headers={"Content-Disposition": content_disposition(f"{name}.toml")})

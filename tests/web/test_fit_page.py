@@ -92,7 +92,8 @@ def test_the_profile_file_downloads_once_the_loader_reads_it(client: FlaskClient
     toml = _profile_file(_fit(client, _jsonl(hands[:4]), name="ours").get_data(as_text=True))
     r = client.post("/fit/profile.toml", data={"name": "ours", "profile_file": toml})
     assert r.status_code == 200 and r.mimetype == "application/toml"
-    assert r.headers["Content-Disposition"] == 'attachment; filename="ours.toml"' and r.get_data(as_text=True) == toml
+    assert r.headers["Content-Disposition"] == "attachment; filename=\"ours.toml\"; filename*=UTF-8''ours.toml"
+    assert r.get_data(as_text=True) == toml
     bad = client.post("/fit/profile.toml", data={"name": "ours", "profile_file": toml.replace("charge = 4", "charge = -1")})
     assert bad.status_code == 400 and "chicken.charge" in bad.get_data(as_text=True)
     misnamed = client.post("/fit/profile.toml", data={"name": "theirs", "profile_file": toml})

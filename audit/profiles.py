@@ -433,6 +433,33 @@ def to_data(obj: Any) -> Any:
 
 # ---------------------------------------------------------------- loading
 
+PROFILE_NAME_CHARACTERS = 64
+"""A profile name's length at most, in characters."""
+PROFILE_NAME_BYTES = 200
+"""...and in bytes of UTF-8: `<name>.toml` stays within the 255 bytes a file name may have (64 letters
+beyond the Basic Multilingual Plane take 256)."""
+
+
+def is_profile_name(name: object) -> bool:
+    """The one rule for a profile's name, checked wherever a name comes in before any file is touched
+    (docs/decisions.md 34.2a): 1 to 64 characters, each a letter or digit of any script (`贵阳`,
+    `weile2`), `_` or `-`, the first not `-` (a name is never read as a command-line option), at
+    most 200 bytes of UTF-8. So a name is always a plain file name: no `/`, `.`, space or control
+    character, never too long for the file system."""
+    return (isinstance(name, str) and 0 < len(name) <= PROFILE_NAME_CHARACTERS and not name.startswith("-")
+            and all(ch.isalnum() or ch in "_-" for ch in name)
+            and len(name.encode("utf-8")) <= PROFILE_NAME_BYTES)
+
+
+def check_profile_name(name: object, path: str = "rules.profile") -> str:
+    """`name` when it is a profile name (`is_profile_name`); ProfileError `unknown_profile_name` at
+    `path` otherwise."""
+    if not is_profile_name(name):
+        raise ProfileError(path, "unknown_profile_name", {"name": _short(name)})
+    assert isinstance(name, str)
+    return name
+
+
 def profile_dirs() -> list[Path]:
     """Built-in profiles, then an operator's folder (same name: the operator's wins)."""
     dirs = [PROFILE_DIR]
@@ -445,10 +472,11 @@ def profile_dirs() -> list[Path]:
 def list_profiles() -> list[str]:
     """Names of every profile file found."""
     names = {p.stem for d in profile_dirs() if d.is_dir() for p in d.glob("*.toml")}
-    return sorted(names)
+    return sorted(name for name in names if is_profile_name(name))  # another file there names no profile
 
 
 def _find(name: str) -> Path | None:
+    check_profile_name(name)  # never a path built of anything but a name
     for d in reversed(profile_dirs()):
         p = d / f"{name}.toml"
         if p.is_file():
@@ -466,6 +494,7 @@ def _load_cached(name: str, mtime_key: str) -> Profile:
 def parse_profile(text: str, name: str) -> Profile:
     """The text of the profile file `<name>.toml`, checked as the loader checks one: TOML, every
     parameter by name and type, its `name` the file's, the cross-parameter rules."""
+    check_profile_name(name, "name")
     file = f"{name}.toml"
     try:
         data = tomllib.loads(text)
@@ -517,8 +546,7 @@ RECHECK_SECONDS = 2.0
 
 def load_profile(name: str) -> Profile:
     """The named profile, validated; ProfileError('profile', ...) when there is none."""
-    if not isinstance(name, str) or not name.replace("_", "").replace("-", "").isalnum():
-        raise ProfileError("rules.profile", "unknown_profile_name", {"name": _short(name)})
+    check_profile_name(name)
     now = time.monotonic()
     hit = _RECENT.get(name)
     if hit is not None and now - hit[0] < RECHECK_SECONDS and not os.environ.get("ZHUOJI_PROFILE_DIR"):

@@ -329,6 +329,10 @@ ZH: dict[str, str] = {
     "Answers file": "作答文件",
     "Check": "检查",
     "No kit yet: build one into the kits folder with zhuoji-kit build.": "还没有测试包：用 zhuoji-kit build 生成到测试包目录。",
+    "Broken kits": "已损坏的测试包",
+    "These folders in the kits folder are no kit the service can check answers against; answers to them are refused until the kit is built again.":
+        "测试包目录里的这些文件夹不是服务能用来检查作答的测试包；在重新生成之前，针对它们的作答一律拒收。",
+    "What is wrong": "问题",
     "Runs": "检查记录",
     "Passed": "通过",
     "Checked at": "检查时间",

@@ -263,3 +263,69 @@ def test_a_house_rule_turned_on_is_covered_by_its_own_cases(profile: str, option
         assert coverage[item]["applies"] and coverage[item]["cases"] >= coverage[item]["required"] == 3, item
         cited = [case for case in manifest["cases"] if item[2:] in case.get("parameters", [])]
         assert len(cited) == coverage[item]["cases"] and all(rules[item] in case["rules"] for case in cited)
+
+
+# ------------------------------------------------------------------ broken kits (issue 34.4)
+
+def _first(m: dict, kind: str) -> dict:
+    return next(c for c in m["cases"] if c["kind"] == kind)
+
+
+BREAKS: dict[str, tuple[Any, str, dict[str, Any]]] = {
+    "not json": (lambda kit, m: (kit / "manifest.json").write_text("{not json", "utf-8"), "kit_manifest_not_json", {}),
+    "no manifest": (lambda kit, m: (kit / "manifest.json").unlink(), "kit_no_manifest", {}),
+    "not a kit": (lambda kit, m: m.update(format="zhuoji-kit/9"), "kit_manifest_bad", {"field": "format"}),
+    "cases not a list": (lambda kit, m: m.update(cases={}), "kit_manifest_bad", {"field": "cases"}),
+    "a case without id": (lambda kit, m: m["cases"][1].pop("id"), "kit_manifest_bad", {"field": "cases[1].id"}),
+    "a case without expected": (lambda kit, m: _first(m, "settlement").pop("expected"), "kit_case_bad",
+                                {"field": "expected"}),
+    "a rejection of no known code": (lambda kit, m: _first(m, "rejection")["expected"].update(code="nosuch"),
+                                     "kit_case_bad", {"field": "expected.code"}),
+    "a case out of the kit": (lambda kit, m: _first(m, "settlement").update(file="../../etc/passwd"), "kit_case_bad",
+                              {"field": "file"}),
+    "a case twice": (lambda kit, m: m["cases"].append(m["cases"][0]), "kit_case_repeated", {}),
+    "a case file missing": (lambda kit, m: (kit / _first(m, "settlement")["file"]).unlink(), "kit_case_file_missing",
+                            {}),
+}
+
+
+@pytest.mark.parametrize("how", list(BREAKS))
+def test_a_broken_kit_is_named_by_its_problem_never_a_traceback(kit: Path, tmp_path: Path, how: str) -> None:
+    import shutil
+
+    from kit.check import KIT_PROBLEMS, CheckError
+
+    broken = tmp_path / "broken"
+    shutil.copytree(kit, broken)
+    m = _manifest(broken)
+    change, code, params = BREAKS[how]
+    change(broken, m)
+    if (broken / "manifest.json").is_file() and how != "not json":
+        (broken / "manifest.json").write_text(json.dumps(m), "utf-8")
+    with pytest.raises(CheckError) as excinfo:
+        load_kit(broken)
+    assert excinfo.value.code == code and code in KIT_PROBLEMS
+    assert params.items() <= excinfo.value.params.items()
+    assert str(broken.parent) not in json.dumps(excinfo.value.params)  # no path of the machine in what is shown
+    err = io.StringIO()
+    answers = tmp_path / "a.jsonl"
+    answers.write_text("", encoding="utf-8")
+    assert run(["check", str(broken), str(answers)], io.StringIO(), err) == 2 and err.getvalue().startswith("error:")
+
+
+def test_a_case_file_that_is_no_record_stops_the_check_naming_it(kit: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from kit.check import CheckError
+
+    broken = tmp_path / "broken"
+    shutil.copytree(kit, broken)
+    for case in (broken / "cases").glob("*.json"):
+        case.write_text("[1, 2", "utf-8")
+    loaded = load_kit(broken)  # the manifest is sound; a case file is read when its case fails
+    lines, _ = answer_kit(kit, SETTLEMENT_FAULTS["no_responsibility"][0])
+    answers = tmp_path / "a.jsonl"
+    answers.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(CheckError) as excinfo:
+        check(loaded, read_answers(answers))
+    assert excinfo.value.code == "kit_case_file_bad" and excinfo.value.params["file"].startswith("cases/")

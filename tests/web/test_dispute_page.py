@@ -93,6 +93,8 @@ def test_a_match_hand_has_its_matchs_verdict_and_links(client: FlaskClient, uplo
     assert f'href="/records/{first}"' in section(html, 'class="match-nav"', 'id="findings"')
     summary = section(html, 'id="findings"', 'class="record-facts"')
     assert f'class="to-hand" href="/records/{first}"' in summary  # "hand 0" is linked
+    zh = section(page(client, f"/records/{second}", lang="zh"), 'id="findings"', 'class="record-facts"')
+    assert dispute_text("verdict_match", "zh") in zh and dispute_text("verdict_illegal", "zh") not in zh  # 33.3
     back = page(client, f"/records/{first}", lang="en")
     assert f'rel="next" href="/records/{second}"' in back
 

@@ -36,7 +36,7 @@ def words() -> dict[str, Any]:
     same fields per clause."""
     data = tomllib.loads(WORDS_FILE.read_text(encoding="utf-8"))
     for action, entry in data.items():
-        if action == "types":
+        if action in ("types", "endpoints"):
             continue
         if set(entry) != {"en", "zh"} or len(entry["en"]) != len(entry["zh"]):
             raise ValueError(f"trail_words.toml [{action}]: needs en and zh with as many clauses")
@@ -86,7 +86,18 @@ RENDER: dict[str, Callable[[Any, str], str]] = {
     if isinstance(value, int) else str(value),
     "format": lambda value, lang: FORMATS.get(str(value), str(value)),
     "text": lambda value, lang: str(value),
+    "endpoint": lambda value, lang: endpoint_words(str(value), lang),
 }
+
+
+def endpoint_words(endpoint: str, lang: str) -> str:
+    """What a view of a record did, in words (`[endpoints]`); an endpoint without words (a page added
+    later) reads as a page of the service, never as its code name."""
+    known: Mapping[str, Any] = words().get("endpoints", {})
+    entry = known.get(endpoint)
+    if entry is None:
+        return gettext("read a page of the service")
+    return str(entry["zh" if lang == "zh" else "en"])
 
 
 def _value(action: str, name: str, value: Any, lang: str) -> str:
@@ -102,7 +113,7 @@ def sentence(action: str, detail: Mapping[str, Any] | None, lang: str | None = N
     lang = lang or page_language().value
     entry = words().get(action)
     detail = detail or {}
-    if entry is None or action == "types":
+    if entry is None or action in ("types", "endpoints"):
         return "；".join(f"{key} {_value(action, key, value, lang)}" for key, value in sorted(detail.items())
                         if value is not None)
     clauses = []

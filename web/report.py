@@ -88,4 +88,5 @@ def revision_diff_page(record_id: int) -> ResponseReturnValue:
     other = find_record(store, other_id)
     old, new = (record, other) if record["revision"] <= other["revision"] else (other, record)
     diff = revision_diff(store.document(old["id"]), store.document(new["id"]))
+    record = {**record, "seats": store.players(record_id)}  # seats by their names, as on the record's page
     return render_template("report/diff.html", record=record, old=old, new=new, diff=diff, revisions=revisions)

@@ -110,7 +110,13 @@ def test_a_superseded_revision_says_so_and_links_the_diff(client: FlaskClient, u
     assert f'href="/records/{new}"' in banner and f"/records/{old}/diff?with={new}" in banner
     assert 'class="banner superseded"' not in page(client, f"/records/{new}", lang="en")
     diff = page(client, f"/records/{old}/diff", **{"with": str(new)})
-    assert "<code>result.flip</code>" in diff
+    assert "<td>Flip</td>" in diff and "<code>result.flip</code>" not in diff  # the field in words (33.3)
+    doc["result"]["scores"] = [s + d for s, d in zip(doc["result"]["scores"], (1, -1, 0, 0))]
+    (third,) = upload(json.dumps(doc).encode()).get_json()["results"]
+    zh = page(client, f"/records/{new}/diff", lang="zh", **{"with": str(third["record_id"])})
+    table = zh[zh.index('class="diff-table"'):zh.index("</table>", zh.index('class="diff-table"'))]
+    assert "各家得分" in table and "result.scores" not in table and "[" not in visible_text(table), table
+    assert f"{seat_label(0, 'zh', sample_players('missettled-flip'))} {doc['result']['scores'][0]}" in visible_text(table)
     assert client.get(f"/records/{old}/diff", query_string={"with": "999"}).status_code == 400
 
 

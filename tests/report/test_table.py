@@ -246,7 +246,7 @@ def test_the_win_screen_says_how_the_hand_was_won_and_from_whom(name: str) -> No
     doc = sample(name)
     before = _before_wins(doc)
     expected = {"discard": ("discard", before.get("seat")), "kong": ("rob", before.get("seat"))}.get(
-        before.get("type"), ("self_draw", None))
+        str(before.get("type")), ("self_draw", None))
     _, view = view_of(doc)
     assert view.win is not None
     assert {(w.kind, w.from_seat) for w in view.win.winners} == {expected}

@@ -199,11 +199,18 @@ def test_the_first_page_says_what_it_is_evidence_of(client: FlaskClient, upload:
     assert exported and local_time(before[0]["at"], played)[:19] <= exported[1] <= local_time(after, played)[:19]
     assert not any(detail["sha256"] in page for page in rest)
 
-    for case, decision in (("2026-0042", "open"), (None, "confirmed")):  # the latest case number and decision
+    for case, decision in (("2026-0042", "open"), (None, "confirmed")):  # a note names a case number only
         note = {"text": "玩家申诉", "decision": decision, **({"case_number": case} if case else {})}
         assert client.post(f"/api/records/{record_id}/notes", json=note).status_code == 201
     first = page_texts(pdf_of(client, f"/records/{record_id}.pdf", tmp_path))[0]
-    assert re.search(r"案件\s+2026-0042 · 处理结论：已确认", first)
+    assert re.search(r"案件\s+2026-0042 · 处理结论：–", first) and "已确认" not in first  # no note's label (33.5)
+    case = client.post("/api/cases", json={"platform": detail["platform"], "number": "K-9", "complaint": "x"}).get_json()
+    assert client.post(f"/api/cases/{case['id']}/records", json={"record": record_id}).status_code in (200, 201)
+    first = page_texts(pdf_of(client, f"/records/{record_id}.pdf", tmp_path))[0]
+    assert re.search(r"案件\s+K-9 · 处理结论：待处理", first)  # the case's status while undecided
+    assert client.post(f"/api/cases/{case['id']}/decision", json={"outcome": "upheld", "note": "n"}).status_code == 201
+    first = page_texts(pdf_of(client, f"/records/{record_id}.pdf", tmp_path))[0]
+    assert re.search(r"案件\s+K-9 · 处理结论：投诉成立", first)  # its standing decision's outcome
 
 
 @needs_poppler

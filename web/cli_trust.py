@@ -27,7 +27,7 @@ from flask.cli import with_appcontext
 from records import access, trail
 from records.trail import Head, Mismatch
 from records.verify import verify
-from web.commands import CommandError, open_store
+from web.commands import TEXT, CommandError, open_store
 from web.db import access_path, get_access_db, get_store, trail_key
 
 COUNTED = ("records", "documents", "audits", "uploads", "notes", "accounts", "tokens", "trail")
@@ -58,8 +58,8 @@ def check_all(head: Head | None = None, access_head: Head | None = None) -> tupl
 
 
 @click.command("verify")
-@click.option("--head", "head_text", metavar="ID:HASH", help="The main trail's head as `trail-head` printed it.")
-@click.option("--access-head", "access_text", metavar="ID:HASH", help="The access log's head, likewise.")
+@click.option("--head", "head_text", type=TEXT, metavar="ID:HASH", help="The main trail's head as `trail-head` printed it.")
+@click.option("--access-head", "access_text", type=TEXT, metavar="ID:HASH", help="The access log's head, likewise.")
 @with_appcontext
 def verify_command(head_text: str | None, access_text: str | None) -> None:
     """Check every table against the trail and the trail against its key; exit 1 on any mismatch."""

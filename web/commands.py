@@ -15,7 +15,9 @@ tests/web/test_commands.py holds every command of the service to these.
 """
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
 from typing import IO, Any
 
 import click
@@ -32,27 +34,54 @@ class CommandError(click.ClickException):
     exit_code = 2
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+"""The first bytes of every SQLite database file (an empty file is a database not yet made)."""
+
+
 def open_store(*, access: bool = False) -> Store:
     """Create or migrate the database (`init_db`, never drops anything) and return the command's
-    store; with `access`, open the access log too. A file that is not a SQLite database (SQLite
-    reads its header before it writes anything) or that cannot be opened at all is a
-    CommandError naming it; the file is left as it was."""
+    store; with `access`, open the access log too. A file that is not a SQLite database, or that
+    cannot be opened at all, is a CommandError naming it, and both files are checked before
+    either is opened, so a refused command leaves every file as it was and makes none."""
     database = str(current_app.config["DATABASE"])
+    paths = [database, access_path()] if access else [database]
+    for path in paths:
+        refuse_unless_database(path)
     try:
         init_db()
         store = get_store()
     except sqlite3.DatabaseError as exc:
-        raise CommandError(_unusable(database, exc)) from None
+        raise CommandError(_unusable(database, str(exc))) from None
     if access:
         try:
             get_access_db()
         except sqlite3.DatabaseError as exc:
-            raise CommandError(_unusable(access_path(), exc)) from None
+            raise CommandError(_unusable(paths[1], str(exc))) from None
     return store
 
 
-def _unusable(path: str, exc: sqlite3.DatabaseError) -> str:
-    return (f"{click.format_filename(path)}: cannot use it as the service's database ({exc}); "
+def refuse_unless_database(path: str) -> None:
+    """CommandError unless `path` is missing, empty, or a file that starts as a SQLite database
+    does (read, never written: a pipe or a device is refused before it is opened)."""
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise CommandError(_unusable(path, exc.strerror or str(exc))) from None
+    if not stat.S_ISREG(found.st_mode):
+        raise CommandError(_unusable(path, "a folder, a device or a pipe, not a file"))
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise CommandError(_unusable(path, exc.strerror or str(exc))) from None
+    if head and head != SQLITE_HEADER:
+        raise CommandError(_unusable(path, "file is not a database"))
+
+
+def _unusable(path: str, reason: str) -> str:
+    return (f"{click.format_filename(path)}: cannot use it as the service's database ({reason}); "
             "check FLASK_DATABASE / ACCESS_DATABASE")
 
 

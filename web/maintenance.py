@@ -17,12 +17,12 @@ import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
-from batch.runner import cluster
+from batch.runner import SchedulerError, check_address, cluster
 from batch.reaudit import Reaudit, reaudit
 from records.rows import UNAUDITED, VERDICTS
 from records.store import Store
 from web.admin import cli_actor
-from web.commands import TEXT, open_store
+from web.commands import TEXT, CommandError, open_store
 from web.db import get_pipeline
 from web.numbers import CommandNumber
 
@@ -72,6 +72,11 @@ def reaudit_command(everything: bool, verdict: str | None, profile: str | None, 
     path), writing them back in batches; exit 1 if the engine failed on any."""
     if not (everything or verdict or profile or below):
         raise click.UsageError("choose the records: --all, --verdict, --profile or --engine-version-below")
+    if scheduler:
+        try:
+            check_address(scheduler)
+        except SchedulerError as exc:
+            raise CommandError(str(exc)) from None
     store = open_store()
     rows = select_records(store, verdict=verdict, profile=profile, below=below)
     if dry_run:
@@ -90,9 +95,12 @@ def reaudit_command(everything: bool, verdict: str | None, profile: str | None, 
 
     outcome = Reaudit()
     if rows:
-        with cluster(workers, scheduler) as client:
-            outcome = reaudit(store, str(current_app.config["DATABASE"]), [row["id"] for row in rows], engine,
-                              client, actor=cli_actor(), on_record=echo)
+        try:
+            with cluster(workers, scheduler) as client:
+                outcome = reaudit(store, str(current_app.config["DATABASE"]), [row["id"] for row in rows], engine,
+                                  client, actor=cli_actor(), on_record=echo)
+        except SchedulerError as exc:  # nobody answered: nothing was audited or written
+            raise CommandError(str(exc)) from None
     for failure in outcome.failures:
         click.echo(f"{failure.label} failed: {failure.error}; not re-audited: {' '.join(failure.inputs)}")
     failed = len(outcome.failed) + len(outcome.lost)

@@ -10,11 +10,12 @@ named by the finding the engine made of the illegal move when the kit was built.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from audit import jsontext
@@ -65,7 +66,81 @@ def load_kit(path: Path) -> Kit:
     if not isinstance(manifest, dict) or manifest.get("format") != KIT_FORMAT or not isinstance(
             manifest.get("cases"), list):
         raise CheckError(f"{man}: not a {KIT_FORMAT} manifest")
-    return Kit(path, manifest, {c["id"]: c for c in manifest["cases"]})
+    cases: dict[str, dict[str, Any]] = {}
+    for index, case in enumerate(manifest["cases"]):
+        problem = case_problem(case)
+        if problem is None and case["id"] in cases:
+            problem = f"$.id: {case['id']!r} again (case ids are unique)"
+        if problem is not None:
+            raise CheckError(f"{man}: a malformed case: cases[{index}]{problem.removeprefix('$')}")
+        cases[case["id"]] = case
+    return Kit(path, manifest, cases)
+
+
+CASE_ID = re.compile(r"[A-Za-z0-9_.-]{1,100}")
+"""A case id: also the name of its file in the failures folder, so no slash and no path."""
+CASE_FIELDS: dict[str, type] = {"id": str, "file": str, "kind": str, "sections": list, "rules": list,
+                                "events": list, "expected": dict}
+"""What the check reads of every case of the manifest (`kit.build.Case.manifest_entry` writes them)."""
+EXPECTED_FIELDS: dict[str, dict[str, type | None]] = {
+    "settlement": {"scores": list, "items": list, "next_dealer": None, "flip": None},
+    "rejection": {"rejected_at": int, "code": str, "params": dict, "rule": str}}
+"""What the check reads of a case's `expected`, by kind (None: any JSON value)."""
+ITEM_FIELDS: dict[str, type] = {"kind": str, "from": int, "to": int, "amount": int, "rule": str}
+
+
+def _typed(value: Any, kind: type | None) -> bool:
+    if kind is None:
+        return True
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, kind)
+
+
+def _fields(obj: dict[str, Any], fields: dict[str, Any], where: str) -> str | None:
+    for name, kind in fields.items():
+        if name not in obj:
+            return f"{where}: no `{name}`"
+        if not _typed(obj[name], kind):
+            return f"{where}.{name}: expected {'a whole number' if kind is int else getattr(kind, '__name__', kind)}"
+    return None
+
+
+def case_problem(case: Any) -> str | None:
+    """What is wrong with one case of a manifest, as `$.path: what` (None: nothing): every field
+    the check reads must be there with its type, so a hand-edited manifest is refused at load
+    (exit 2) instead of failing half-way through the check."""
+    if not isinstance(case, dict):
+        return "$: expected an object"
+    problem = _fields(case, CASE_FIELDS, "$")
+    if problem is not None:
+        return problem
+    if not CASE_ID.fullmatch(case["id"]):
+        return "$.id: letters, digits, _ . - only (it names the case's file)"
+    file = PurePosixPath(case["file"])
+    if file.is_absolute() or ".." in file.parts or not file.parts:
+        return "$.file: a path inside the kit folder"
+    if case["kind"] not in EXPECTED_FIELDS:
+        return f"$.kind: one of {', '.join(EXPECTED_FIELDS)}"
+    for name in ("sections", "rules", "events"):
+        if not all(isinstance(value, str) for value in case[name]):
+            return f"$.{name}: expected a list of strings"
+    problem = _fields(case["expected"], EXPECTED_FIELDS[case["kind"]], "$.expected")
+    if problem is not None:
+        return problem
+    if case["kind"] == "settlement":
+        expected = case["expected"]
+        if not all(_typed(score, int) for score in expected["scores"]):
+            return "$.expected.scores: expected a list of whole numbers"
+        for index, item in enumerate(expected["items"]):
+            where = f"$.expected.items[{index}]"
+            problem = _fields(item, ITEM_FIELDS, where) if isinstance(item, dict) else f"{where}: expected an object"
+            if problem is not None:
+                return problem
+            seat = next((key for key in ("from", "to") if not 0 <= item[key] < len(expected["scores"])), None)
+            if seat is not None:
+                return f"{where}.{seat}: not a seat of the case's {len(expected['scores'])}"
+    return None
 
 
 @dataclass

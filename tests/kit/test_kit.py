@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -191,6 +192,45 @@ def test_check_that_cannot_run_exits_2(kit: Path, tmp_path: Path, what: str) -> 
             "bad lang": ["check", str(kit), str(answers), "--lang", "fr"]}[what]
     err = io.StringIO()
     assert run(argv, io.StringIO(), err) == 2 and err.getvalue().startswith("error:")
+
+
+def _first(manifest: dict[str, Any], kind: str) -> dict[str, Any]:
+    case: dict[str, Any] = next(c for c in manifest["cases"] if c["kind"] == kind)
+    return case
+
+
+MANIFEST_DAMAGE: dict[str, Any] = {
+    "no id": lambda m: _first(m, "settlement").pop("id"),
+    "no kind": lambda m: _first(m, "settlement").pop("kind"),
+    "no sections": lambda m: _first(m, "rejection").pop("sections"),
+    "no expected": lambda m: _first(m, "settlement").pop("expected"),
+    "an unknown kind": lambda m: _first(m, "settlement").update(kind="other"),
+    "sections not a list": lambda m: _first(m, "settlement").update(sections="R11"),
+    "an id that is a path": lambda m: _first(m, "settlement").update(id="../../escaped"),
+    "a file outside the kit": lambda m: _first(m, "settlement").update(file="../../etc/passwd"),
+    "no scores": lambda m: _first(m, "settlement")["expected"].pop("scores"),
+    "an item without amount": lambda m: _first(m, "settlement")["expected"]["items"][0].pop("amount"),
+    "an item from no seat": lambda m: _first(m, "settlement")["expected"]["items"][0].update({"from": 9}),
+    "no rejected_at": lambda m: _first(m, "rejection")["expected"].pop("rejected_at"),
+    "a case not an object": lambda m: m["cases"].append("s0001"),
+    "an id twice": lambda m: m["cases"].append(dict(_first(m, "settlement"))),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(MANIFEST_DAMAGE))
+def test_a_manifest_case_without_what_the_check_reads_is_named_exit_2(kit: Path, tmp_path: Path, damage: str) -> None:
+    copy = tmp_path / "kit"
+    shutil.copytree(kit, copy)
+    manifest = _manifest(copy)
+    MANIFEST_DAMAGE[damage](manifest)
+    (copy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    lines, _ = answer_kit(kit, SETTLEMENT_FAULTS["no_responsibility"][0])  # failing cases write their files
+    (tmp_path / "a.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    err = io.StringIO()
+    code = run(["check", str(copy), str(tmp_path / "a.jsonl")], io.StringIO(), err)
+    assert code == 2, err.getvalue()
+    assert err.getvalue().startswith("error:") and "cases[" in err.getvalue()
+    assert not (tmp_path / "a.jsonl.failures").exists() and not (tmp_path.parent / "escaped.json").exists()
 
 
 def test_html_report_names_the_broken_rule_in_chinese(kit: Path, tmp_path: Path) -> None:

@@ -243,7 +243,7 @@ def _code_key(code: str) -> tuple[int, ...]:
 def read_answers(path: Path) -> Answers:
     """The answers file; CheckError when it cannot be read at all."""
     try:
-        return parse(path.read_bytes().decode("utf-8-sig"))  # a byte order mark is accepted, as everywhere
+        return parse(path.read_bytes().decode("utf-8"))  # `parse` drops a byte order mark, as everywhere
     except FileNotFoundError:
         raise CheckError(f"{path}: no such answers file") from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -125,6 +125,20 @@ def test_build_usage_errors_exit_2(argv: list[str]) -> None:
 
 # ------------------------------------------------------------------ check
 
+def test_build_with_out_naming_a_file_is_refused_before_building(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import kit.build
+
+    def never(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the kit was built before --out was checked")
+
+    monkeypatch.setattr(kit.build, "build_kit", never)
+    (tmp_path / "taken").write_bytes(b"someone's file")
+    err = io.StringIO()
+    assert run(["build", "--profile", "weile", "--out", str(tmp_path / "taken")], io.StringIO(), err) == 2
+    assert err.getvalue().startswith("error: --out") and (tmp_path / "taken").read_bytes() == b"someone's file"
+
+
 def test_the_right_client_passes_every_case(kit: Path, tmp_path: Path) -> None:
     lines, changed = answer_kit(kit)
     assert changed == set()

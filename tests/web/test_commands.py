@@ -116,7 +116,7 @@ def test_a_password_that_is_not_utf8_is_refused_exit_2(app: Flask, runner: Flask
 def test_bytes_that_are_not_utf8_on_a_real_command_line(tmp_path: Path) -> None:
     """What a shell passes: the raw byte 0xff, which Python keeps as the surrogate '\\udcff'."""
     env = {**os.environ, "FLASK_DATABASE": str(tmp_path / "db.sqlite3"), "FLASK_TRAIL_KEY_FILE": str(tmp_path / "key"),
-           "PYTHONUTF8": "1"}
+           "FLASK_SECRET_KEY": "not written to the checkout", "PYTHONUTF8": "1"}
     done = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "create-user", "feed", "--role", "uploader",
                            b"--platform", b"al\xffpha", "--password-stdin"], input=b"a long password\n", cwd=ROOT,
                           env=env, capture_output=True, timeout=120)

@@ -8,8 +8,9 @@ DB ?= instance/zhuoji.sqlite
 NATIVE_SRC := $(shell grep -o '"[a-z]*/[a-z_]*\.py"' audit/native.py | tr -d '"')
 NATIVE := build/native.stamp
 # gunicorn workers: one per core (the engine is CPU-bound), each with a few threads for I/O.
-# --limit-request-line 8190 (gunicorn's most; its default is 4094) leaves URLs up to the app's
-# MAX_URL_LENGTH (8000) to Flask, which answers in the request's language (web/errors.py).
+# web/gunicorn_conf.py: the worker class and gunicorn's limits, set above the app's own (request line
+# 8190, gunicorn's most; 200 header fields of 32 KB) so Flask answers what it refuses, in the
+# request's language and the path's format (web/errors.py); past them the worker answers in JSON.
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 THREADS ?= 4
 
@@ -51,7 +52,7 @@ run: install native
 	$(BIN)/flask --app app load-samples samples
 	@echo "audit service: http://127.0.0.1:5000/ (log in at /login; $(WORKERS) workers)"
 	FLASK_SESSION_COOKIE_SECURE=false $(BIN)/gunicorn --bind 127.0.0.1:5000 --workers $(WORKERS) \
-		--threads $(THREADS) --worker-class web.server.Worker --limit-request-line 8190 --timeout 120 --access-logfile - "app:create_app()"
+		--threads $(THREADS) -c python:web.gunicorn_conf --timeout 120 --access-logfile - "app:create_app()"
 
 test: install native
 	$(BIN)/python -m pytest -n auto --dist loadfile

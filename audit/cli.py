@@ -19,7 +19,8 @@ from audit import jsontext
 from audit.api import audit_document, is_match
 from audit.catalogue import LANGS, Lang, render_value
 from audit.engine import resolve_profile
-from audit.profiles import DEFAULT_PROFILE, ProfileError, apply_options, list_profiles, load_profile, resolve
+from audit.profiles import (DEFAULT_PROFILE, ProfileError, apply_options, check_profile_name, list_profiles, load_profile,
+                            resolve)
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -84,6 +85,7 @@ def check_options(profile: str | None, options: dict[str, Any], lang: Lang = Lan
     checks it against each record's own profile."""
     try:
         if profile is not None:
+            check_profile_name(profile, "--profile")  # a name before any file is looked for (issue 34.2)
             load_profile(profile)
         if options and (profile is not None or not per_record):
             resolve(profile, options)

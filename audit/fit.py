@@ -24,7 +24,7 @@ from audit import jsontext
 from audit.catalogue import Lang, render_value
 from audit.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UsageError, parse_lang
 from audit.fitting import MIN_GAIN, Evidence, Fit, Record, Tally, Unexplained, fit, records_of
-from audit.profiles import ProfileError, load_profile
+from audit.profiles import ProfileError, check_profile_name, load_profile
 from audit.rulebook import RulebookError, value_label
 from audit.numtext import argument
 
@@ -92,15 +92,18 @@ def read_records(paths: Sequence[str]) -> list[Record]:
     return out
 
 
-def _name(args: argparse.Namespace) -> str:
-    """The fitted profile's name: the loader finds a profile by its file's stem, so the two agree."""
+def _name(args: argparse.Namespace, lang: Lang = Lang.EN) -> str:
+    """The fitted profile's name: the loader finds a profile by its file's stem, so the two agree;
+    a name by the engine's one rule (`audit.profiles.is_profile_name`), checked before any file is
+    written."""
     stem = Path(args.out).stem if args.out else None
     name = args.name or stem or f"{args.profile}_fit"
     if stem is not None and name != stem:
         raise UsageError(f"--name {name!r}: a profile file is named after its profile: use --out {name}.toml")
-    if not name.replace("_", "").replace("-", "").isalnum():
-        raise UsageError(f"{name!r} is not a profile name (letters, digits, _ and - only)")
-    return name
+    try:
+        return check_profile_name(name, "--name" if args.name else "--out" if stem is not None else "--profile")
+    except ProfileError as exc:
+        raise UsageError(exc.text(lang, with_path=True)) from None
 
 
 # ---------------------------------------------------------------- printing
@@ -214,10 +217,10 @@ def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr)
         if args.min_gain < 1:
             raise UsageError(f"--min-gain must be 1 or more, got {args.min_gain}")
         try:
-            load_profile(args.profile)
+            load_profile(check_profile_name(args.profile, "--profile"))
         except ProfileError as exc:
             raise UsageError(exc.text(lang, with_path=True)) from None
-        name = _name(args)
+        name = _name(args, lang)
         records = read_records(args.records)
         if not records:
             raise UsageError("no record in " + ", ".join(args.records))

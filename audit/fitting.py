@@ -33,7 +33,7 @@ from audit.catalogue import Lang
 from audit.engine import HandAudit, audit_hand
 from audit.findings import Verdict, verdict_of
 from audit.profile_toml import profile_toml
-from audit.profiles import Profile, ProfileError, apply_options, load_profile, to_data
+from audit.profiles import Profile, ProfileError, apply_options, check_profile_name, load_profile, to_data
 from audit.schema import validate_record
 
 MIN_GAIN: Final = 1
@@ -577,6 +577,7 @@ def fit(records: list[Record], base_name: str, *, name: str | None = None, min_g
     `<base>_fit`). Each record is read as the platform's answer under its own conventions: its own
     `rules.profile` and `rules.options` are not read (as a what-if under `base_name` would not)."""
     base = load_profile(base_name)
+    fitted_name = check_profile_name(name or f"{base.name}_fit", "name")  # a profile file is named after it
     usable: list[Record] = []
     invalid: list[Unexplained] = []
     for record in records:
@@ -597,7 +598,7 @@ def fit(records: list[Record], base_name: str, *, name: str | None = None, min_g
     for case in search.cases:
         case.table = None  # (about 10 kB a record, not needed by the audit below)
     options = _fitted_options(steps, base, search)
-    fitted = replace(search.current.profile, name=name or f"{base.name}_fit",
+    fitted = replace(search.current.profile, name=fitted_name,
                      title=f"{base.title}, fitted to {len(usable)} records",
                      source=f"audit.fit of {len(usable)} records from {base.name} ({base.source})")
     unexplained = []

@@ -295,7 +295,7 @@ def table() -> str:
     lines = ["| section | parameter | today's rule | value | needs (refused without) | acts on a draw | payments |",
              "|---|---|---|---|---|---|---|"]
     for sec, h in SECTIONS:
-        values = ", ".join(_cell(v) for v in sec.values) if sec.values else "a number"
+        values = ", ".join(_cell(v) for v in sec.values) if sec.values else "an integer (ranged: docs/trust.md)"
         needs = ", ".join([*(_need(n) for n in h.needs), *(f"acts only where {_need(n)}" for n in h.acts_under)])
         what = [w for w, on in (("paid", sec.pays), ("waived", sec.waives)) if on]
         kinds = ", ".join(sorted(k.value for k in h.kinds))

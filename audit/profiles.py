@@ -17,11 +17,12 @@ import types
 from dataclasses import MISSING, dataclass, fields, is_dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from audit import house_rules
 from audit.catalogue import Lang, finding_message
 from audit.kinds import ItemKind
+from audit.ranges import MULTIPLE, SEATS, UNITS, IntRange
 
 PROFILE_DIR = Path(__file__).with_name("profiles")
 DEFAULT_PROFILE = "weile"
@@ -66,15 +67,21 @@ class ProfileError(ValueError):
 
 
 Mode = Literal["add", "floor"]
+Units = Annotated[int, UNITS]
+"""A payment value in units (audit/ranges.py `UNITS`)."""
+Multiple = Annotated[int, MULTIPLE]
+"""A multiplier (audit/ranges.py `MULTIPLE`)."""
+Seats = Annotated[int, SEATS]
+"""A seat count (audit/ranges.py `SEATS`)."""
 
 
 @dataclass(frozen=True)
 class Dou:
     """R4.7 kong payments, in units."""
 
-    concealed: int
-    added: int
-    exposed: int
+    concealed: Units
+    added: Units
+    exposed: Units
     exposed_payer: Literal["discarder", "konger"] = "discarder"
     """R18.2: who pays an exposed kong's dou: its discarder (R4.7), or the konger, to the discarder (百科口径)."""
 
@@ -83,8 +90,8 @@ class Dou:
 class Declared:
     """R5.4 报听 values; `mode` add: pattern + value, floor: max(pattern, value)."""
 
-    hard: int
-    soft: int
+    hard: Units
+    soft: Units
     mode: Mode
 
 
@@ -92,7 +99,7 @@ class Declared:
 class KillDeclared:
     """R5.4 杀报: the bonus of a seat that wins on a declared seat's discard."""
 
-    value: int
+    value: Units
     mode: Mode
 
 
@@ -100,13 +107,13 @@ class KillDeclared:
 class HotShot:
     """R8.3 热炮 settlement."""
 
-    bonus: int
+    bonus: Units
     burn: Literal["all", "that_kong"]
     transfer_kong: bool
     burn_liabilities: Literal["kept", "void", "void_all"] = "kept"
     """R18.4: whether a burned shooter (burn `all`) still owes its 冲锋鸡 and 责任鸡 (R11.7), or owes
     neither (全烧 of both sides); R19.4 `void_all`: nor anything for its own exposed or melded chickens."""
-    multiplier: int | None = None
+    multiplier: Multiple | None = None
     """R19.5: each winner's value times this instead of adding `bonus`; absent: R8.3's bonus."""
 
 
@@ -114,12 +121,12 @@ class HotShot:
 class Chicken:
     """R11 chicken values."""
 
-    normal: int
-    charge: int
-    responsibility: int
-    gold_multiplier: int
-    flip: int
-    concealed_kong_flip: int | None = None
+    normal: Units
+    charge: Units
+    responsibility: Units
+    gold_multiplier: Multiple
+    flip: Units
+    concealed_kong_flip: Units | None = None
     exposed_payers: Literal["owner", "all_unready"] = "owner"
     """R17.1: who pays for a non-qualifying seat's discarded chickens (包鸡: every non-qualifying seat)."""
     qualified_pay_each_other: bool = True
@@ -151,16 +158,16 @@ class Wugu:
     """R11.1 乌骨鸡 (8p): its own normal and charge values; off unless enabled."""
 
     enabled: bool
-    normal: int
-    charge: int
+    normal: Units
+    charge: Units
 
 
 @dataclass(frozen=True)
 class DealerBonus:
     """R6.4 dealer bonus: base + per_streak * streak (sum) or the max of the two."""
 
-    base: int
-    per_streak: int
+    base: Units
+    per_streak: Units
     mode: Literal["sum", "max"]
     on: Literal["both", "dealer_wins"] = "both"
     """R18.1: the bonus rides every hand payment between the dealer and another seat (R6.4), or only
@@ -172,10 +179,10 @@ class JianDouSan:
     """见豆三: what the option changes in this profile's source; off unless enabled."""
 
     enabled: bool
-    dou: int
-    chicken_charge: int | None = None
-    chicken_responsibility: int | None = None
-    self_draw_table: dict[str, int] | None = None
+    dou: Units
+    chicken_charge: Units | None = None
+    chicken_responsibility: Units | None = None
+    self_draw_table: dict[str, Units] | None = None
 
 
 @dataclass(frozen=True)
@@ -185,11 +192,11 @@ class Profile:
     name: str
     title: str
     source: str
-    players: tuple[int, ...]
-    hand_values: dict[str, int]
+    players: tuple[Seats, ...]
+    hand_values: dict[str, Units]
     long_qi_dui_needs_winning_tile: bool
-    self_draw_bonus: int
-    kong_flower_bonus: int
+    self_draw_bonus: Units
+    kong_flower_bonus: Units
     dou: Dou
     dou_requires_ready: bool
     late_kong_scores: bool
@@ -217,13 +224,13 @@ class Profile:
     flip_up_down_counts_discards: bool | None = None
     dou_unready: Literal["void", "reverse"] = "void"
     """R17.7: the dou of a seat that neither won nor is ready: void (R4.7), or paid in reverse (倒赔)."""
-    follow_dealer: int | None = None
+    follow_dealer: Units | None = None
     """R17.8 跟庄 / 开局跟: units the dealer pays each other seat when the first discards all match;
     absent: not played."""
     dou_ready_test: Literal["at_end", "ever"] = "at_end"
     """R18.3: where `dou_requires_ready`, a seat that did not win passes if ready at the end (R4.7), or
     if ready right after any of its own discards."""
-    rob_kong_multiple: int | None = None
+    rob_kong_multiple: Multiple | None = None
     """R19.3: the robbed seat alone pays the robber this many times the hand's value on a discard;
     absent: R9.3's three shares of a self-draw."""
 
@@ -260,21 +267,78 @@ _DICT_KEYS = {"hand_values": HAND_VALUE_KEYS,
 
 # ---------------------------------------------------------------- building
 
+SHOWN_CHARACTERS = 40
+"""The longest bad value a message repeats; a longer one is cut (a 4,000-digit option is refused, not
+echoed: Python will not even write an integer past 4,300 digits)."""
+
+
 def _short(value: Any) -> str:
-    """repr of a bad value, as messages show it."""
-    return repr(value)
+    """repr of a bad value, as messages show it: at most `SHOWN_CHARACTERS`, an integer of any size."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer past Python's 4,300 digits
+        text = f"≈{'-' if value < 0 else ''}10^{int(value.bit_length() * 0.30103)}"
+    return text if len(text) <= SHOWN_CHARACTERS else text[:SHOWN_CHARACTERS - 1] + "…"
 
 
 def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
 
-def _check_int(value: Any, path: str) -> int:
+def _check_int(value: Any, path: str, span: IntRange) -> int:
+    """An integer parameter inside its range (issue 34.1: one range per parameter, from its type)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise ProfileError(path, "parameter_not_integer", {"got": _short(value)})
-    if value < 0:
-        raise ProfileError(path, "parameter_negative", {"got": value})
+    if value < 0 and span.low == 0:
+        raise ProfileError(path, "parameter_negative", {"got": _short(value)})
+    if not span.holds(value):
+        raise ProfileError(path, "parameter_out_of_range", {"got": _short(value), "low": span.low, "high": span.high})
     return value
+
+
+def int_range(tp: Any) -> IntRange | None:
+    """The range an integer parameter's type declares (`Units`, `Multiple`, `Seats`); None for
+    another type. Every integer parameter declares one (tests/audit/test_profiles.py)."""
+    if get_origin(tp) in (Union, types.UnionType):
+        args = [a for a in get_args(tp) if a is not type(None)]
+        return int_range(args[0]) if len(args) == 1 else None
+    if get_origin(tp) is Annotated:
+        spans = [m for m in tp.__metadata__ if isinstance(m, IntRange)]
+        return spans[0] if spans and get_args(tp)[0] is int else None
+    return None
+
+
+def parameter_range(path: str) -> IntRange | None:
+    """The range of the integer parameter at dotted `path` (`hot_shot.multiplier`,
+    `hand_values.ping_hu`); None where it is not an integer parameter."""
+    cls: Any = Profile
+    parts = path.split(".")
+    for i, part in enumerate(parts):
+        hints = _hints(cls)
+        if part not in hints:
+            return None
+        tp = hints[part]
+        inner = _dataclass_type(tp)
+        if inner is not None:
+            cls = inner
+            continue
+        if get_origin(_optional_inner(tp)) is dict and i == len(parts) - 2:
+            return int_range(get_args(_optional_inner(tp))[1])
+        return int_range(tp) if i == len(parts) - 1 else None
+    return None
+
+
+def _optional_inner(tp: Any) -> Any:
+    """`X` of `X | None`; `tp` itself otherwise."""
+    if get_origin(tp) in (Union, types.UnionType):
+        args = [a for a in get_args(tp) if a is not type(None)]
+        return args[0] if len(args) == 1 else tp
+    return tp
+
+
+def _dataclass_type(tp: Any) -> type | None:
+    inner = _optional_inner(tp)
+    return inner if isinstance(inner, type) and is_dataclass(inner) else None
 
 
 def _convert(tp: Any, value: Any, path: str) -> Any:
@@ -285,6 +349,10 @@ def _convert(tp: Any, value: Any, path: str) -> Any:
         if value is None:
             return None
         return _convert(args[0], value, path)
+    if origin is Annotated:
+        span = int_range(tp)
+        assert span is not None, f"{path}: an Annotated parameter without a range"
+        return _check_int(value, path, span)
     if origin is Literal:
         if value not in get_args(tp):
             raise ProfileError(path, "parameter_not_one_of", {"choices": [repr(c) for c in get_args(tp)],
@@ -295,15 +363,15 @@ def _convert(tp: Any, value: Any, path: str) -> Any:
             raise ProfileError(path, "parameter_not_list", {"got": _short(value)})
         return tuple(_convert(get_args(tp)[0], v, f"{path}[{i}]") for i, v in enumerate(value))
     if origin is dict:
-        return _convert_dict(value, path)
+        span = int_range(get_args(tp)[1])
+        assert span is not None, f"{path}: a table of integers without a range"
+        return _convert_dict(value, path, span)
     if isinstance(tp, type) and is_dataclass(tp):
         return build(tp, value, path)
     if tp is bool:
         if not isinstance(value, bool):
             raise ProfileError(path, "parameter_not_bool", {"got": _short(value)})
         return value
-    if tp is int:
-        return _check_int(value, path)
     if tp is str:
         if not isinstance(value, str):
             raise ProfileError(path, "parameter_not_string", {"got": _short(value)})
@@ -311,7 +379,7 @@ def _convert(tp: Any, value: Any, path: str) -> Any:
     raise TypeError(f"{path}: unsupported parameter type {tp!r}")  # pragma: no cover - a bug in Profile
 
 
-def _convert_dict(value: Any, path: str) -> dict[str, int]:
+def _convert_dict(value: Any, path: str, span: IntRange) -> dict[str, int]:
     if not isinstance(value, dict):
         raise ProfileError(path, "parameter_not_int_table", {"got": _short(value)})
     allowed = _DICT_KEYS.get(path.split(":")[-1], ())
@@ -320,7 +388,7 @@ def _convert_dict(value: Any, path: str) -> dict[str, int]:
         if k not in allowed:
             raise ProfileError(_join(path, k), "unknown_parameter")
         if v is not None:
-            out[k] = _check_int(v, _join(path, k))
+            out[k] = _check_int(v, _join(path, k), span)
     return out
 
 
@@ -328,7 +396,7 @@ def _convert_dict(value: Any, path: str) -> dict[str, int]:
 def _hints(cls: type) -> dict[str, Any]:
     """The field types of a parameter dataclass, resolved once (`get_type_hints` compiles every
     annotation each time it is asked: that was most of the cost of applying an option)."""
-    return get_type_hints(cls)
+    return get_type_hints(cls, include_extras=True)
 
 
 def build(cls: type, data: Any, path: str = "") -> Any:
@@ -365,6 +433,33 @@ def to_data(obj: Any) -> Any:
 
 # ---------------------------------------------------------------- loading
 
+PROFILE_NAME_CHARACTERS = 64
+"""A profile name's length at most, in characters."""
+PROFILE_NAME_BYTES = 200
+"""...and in bytes of UTF-8: `<name>.toml` stays within the 255 bytes a file name may have (64 letters
+beyond the Basic Multilingual Plane take 256)."""
+
+
+def is_profile_name(name: object) -> bool:
+    """The one rule for a profile's name, checked wherever a name comes in before any file is touched
+    (docs/decisions.md 34.2a): 1 to 64 characters, each a letter or digit of any script (`贵阳`,
+    `weile2`), `_` or `-`, the first not `-` (a name is never read as a command-line option), at
+    most 200 bytes of UTF-8. So a name is always a plain file name: no `/`, `.`, space or control
+    character, never too long for the file system."""
+    return (isinstance(name, str) and 0 < len(name) <= PROFILE_NAME_CHARACTERS and not name.startswith("-")
+            and all(ch.isalnum() or ch in "_-" for ch in name)
+            and len(name.encode("utf-8")) <= PROFILE_NAME_BYTES)
+
+
+def check_profile_name(name: object, path: str = "rules.profile") -> str:
+    """`name` when it is a profile name (`is_profile_name`); ProfileError `unknown_profile_name` at
+    `path` otherwise."""
+    if not is_profile_name(name):
+        raise ProfileError(path, "unknown_profile_name", {"name": _short(name)})
+    assert isinstance(name, str)
+    return name
+
+
 def profile_dirs() -> list[Path]:
     """Built-in profiles, then an operator's folder (same name: the operator's wins)."""
     dirs = [PROFILE_DIR]
@@ -377,10 +472,11 @@ def profile_dirs() -> list[Path]:
 def list_profiles() -> list[str]:
     """Names of every profile file found."""
     names = {p.stem for d in profile_dirs() if d.is_dir() for p in d.glob("*.toml")}
-    return sorted(names)
+    return sorted(name for name in names if is_profile_name(name))  # another file there names no profile
 
 
 def _find(name: str) -> Path | None:
+    check_profile_name(name)  # never a path built of anything but a name
     for d in reversed(profile_dirs()):
         p = d / f"{name}.toml"
         if p.is_file():
@@ -398,6 +494,7 @@ def _load_cached(name: str, mtime_key: str) -> Profile:
 def parse_profile(text: str, name: str) -> Profile:
     """The text of the profile file `<name>.toml`, checked as the loader checks one: TOML, every
     parameter by name and type, its `name` the file's, the cross-parameter rules."""
+    check_profile_name(name, "name")
     file = f"{name}.toml"
     try:
         data = tomllib.loads(text)
@@ -449,8 +546,7 @@ RECHECK_SECONDS = 2.0
 
 def load_profile(name: str) -> Profile:
     """The named profile, validated; ProfileError('profile', ...) when there is none."""
-    if not isinstance(name, str) or not name.replace("_", "").replace("-", "").isalnum():
-        raise ProfileError("rules.profile", "unknown_profile_name", {"name": _short(name)})
+    check_profile_name(name)
     now = time.monotonic()
     hit = _RECENT.get(name)
     if hit is not None and now - hit[0] < RECHECK_SECONDS and not os.environ.get("ZHUOJI_PROFILE_DIR"):

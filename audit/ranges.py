@@ -11,6 +11,11 @@ score or item amount is at most 2**53 - 1 in size, the largest integer every JSO
 keep every computed amount (a hand is worth at most a few thousand units) far inside that, and
 any difference of two amounts inside 64 bits. Seat indices are 0..n-1 (checked against the
 profile's seat count, code `seat_out_of_range`), dice 1..6.
+
+A rule profile's integers (its file, a record's `rules.options`, a what-if, `--option`) are ranged
+here too (issue 34.1): every integer parameter of `audit.profiles.Profile` is declared `Units`,
+`Multiple` or `Seats`, and the loader refuses a value outside its range (`parameter_out_of_range`),
+so every door that builds a profile refuses the same values.
 """
 from __future__ import annotations
 
@@ -38,6 +43,16 @@ DIE: Final = IntRange(1, 6)
 POINTS: Final = IntRange(-MAX_POINTS, MAX_POINTS)
 """`result.scores[]` and `result.items[].amount`."""
 
+UNITS: Final = IntRange(0, 1_000)
+"""A rule profile's payment value in units (hand values, bonuses, chicken and dou values, 跟庄):
+today's profiles use at most 90; with `base` at most 1,000,000 a hand stays far inside `MAX_POINTS`
+(tests/audit/test_ranges.py settles hands with every parameter at its largest)."""
+MULTIPLE: Final = IntRange(1, 100)
+"""A rule profile's multiplier (金鸡, R19.3, R19.5): 1 leaves a value as it is; 0 would erase a
+payment the rule says is made, which is what leaving the parameter out (where it may be) says."""
+SEATS: Final = IntRange(3, 4)
+"""A profile's seat counts (table P: three- and four-player tables)."""
+
 FIELDS: Final[dict[str, IntRange]] = {
     "base": BASE,
     "dealer_streak": DEALER_STREAK,
@@ -48,4 +63,4 @@ FIELDS: Final[dict[str, IntRange]] = {
 """The ranged fields by their path in a record (`[]`: every element); seats are ranged by the
 seat count instead (0..n-1)."""
 
-__all__ = ["BASE", "DEALER_STREAK", "DIE", "FIELDS", "IntRange", "MAX_POINTS", "POINTS"]
+__all__ = ["BASE", "DEALER_STREAK", "DIE", "FIELDS", "IntRange", "MAX_POINTS", "MULTIPLE", "POINTS", "SEATS", "UNITS"]

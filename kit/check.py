@@ -15,12 +15,12 @@ import tomllib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from audit import jsontext
 from audit.api import audit_record
-from audit.catalogue import Lang, finding_message
+from audit.catalogue import CATALOGUE, Lang, finding_message
 from audit.numtext import is_digits
 from kit import KIT_FORMAT
 from kit.answers import Answer, Answers, check_rejection, check_settlement, parse
@@ -35,7 +35,20 @@ def label(lang: Lang, key: str, **params: Any) -> str:
 
 
 class CheckError(Exception):
-    """The check cannot run: no kit there, an unreadable manifest or answers file (exit 2)."""
+    """The check cannot run: no kit there, an unreadable manifest or answers file (exit 2). The text
+    is the English the command line prints; a broken kit also says what is wrong as data: `code`
+    (one of KIT_PROBLEMS, worded by the service in the asker's language: web/errors.toml) and
+    `params`, which never hold a path of the machine."""
+
+    def __init__(self, message: str, code: str = "kit_unreadable", **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+
+KIT_PROBLEMS = ("kit_no_manifest", "kit_manifest_unreadable", "kit_manifest_not_json", "kit_manifest_bad",
+                "kit_case_bad", "kit_case_repeated", "kit_case_file_missing", "kit_case_file_bad")
+"""Why a folder is no kit the check can use (`CheckError.code`)."""
 
 
 @dataclass
@@ -47,99 +60,116 @@ class Kit:
     cases: dict[str, dict[str, Any]]
 
     def record(self, case_id: str) -> dict[str, Any]:
-        """The case's record, as the client got it."""
-        data: dict[str, Any] = jsontext.read_file(self.path / self.cases[case_id]["file"], lines=False)[0]
+        """The case's record, as the client got it; CheckError `kit_case_file_bad` when its file is
+        not a JSON object (the kit is broken, not the answers)."""
+        file = self.cases[case_id]["file"]
+        try:
+            data = jsontext.read_file(self.path / file, lines=False)[0]
+        except (OSError, jsontext.JsonTextError) as exc:
+            raise CheckError(f"{self.path / file}: case {case_id}: cannot read its record: {exc}", "kit_case_file_bad",
+                             case=case_id, file=file) from None
+        if not isinstance(data, dict):
+            raise CheckError(f"{self.path / file}: case {case_id}: not a record", "kit_case_file_bad",
+                             case=case_id, file=file)
         return data
 
 
 def load_kit(path: Path) -> Kit:
-    """The kit at `path`; CheckError naming what is wrong."""
+    """The kit at `path`, its manifest checked field by field (every field the check reads, every
+    case's file there); CheckError naming what is wrong."""
     man = path / "manifest.json"
     try:
         manifest = jsontext.read_file(man, lines=False)[0]
     except FileNotFoundError:
-        raise CheckError(f"{path}: no manifest.json: not a kit folder (build one with `zhuoji-kit build`)") from None
-    except OSError as exc:
-        raise CheckError(f"{man}: cannot read the manifest: {exc}") from None
+        raise CheckError(f"{path}: no manifest.json: not a kit folder (build one with `zhuoji-kit build`)",
+                         "kit_no_manifest") from None
     except jsontext.JsonTextError as exc:
-        raise CheckError(f"cannot read the manifest: {exc.describe()}") from None
-    if not isinstance(manifest, dict) or manifest.get("format") != KIT_FORMAT or not isinstance(
-            manifest.get("cases"), list):
-        raise CheckError(f"{man}: not a {KIT_FORMAT} manifest")
-    cases: dict[str, dict[str, Any]] = {}
-    for index, case in enumerate(manifest["cases"]):
-        problem = case_problem(case)
-        if problem is None and case["id"] in cases:
-            problem = f"$.id: {case['id']!r} again (case ids are unique)"
-        if problem is not None:
-            raise CheckError(f"{man}: a malformed case: cases[{index}]{problem.removeprefix('$')}")
-        cases[case["id"]] = case
+        raise CheckError(f"cannot read the manifest: {exc.describe()}", "kit_manifest_not_json") from None
+    except (OSError, ValueError) as exc:  # a folder named manifest.json, no permission, a name the OS refuses
+        raise CheckError(f"{man}: cannot read the manifest: {exc}", "kit_manifest_unreadable") from None
+    cases = _checked_manifest(manifest, man)
+    for case in cases.values():
+        if not (path / case["file"]).is_file():
+            raise CheckError(f"{man}: case {case['id']}: no file {case['file']}", "kit_case_file_missing",
+                             case=case["id"], file=case["file"])
     return Kit(path, manifest, cases)
 
 
+def _checked_manifest(manifest: Any, man: Path) -> dict[str, dict[str, Any]]:
+    """The manifest's cases by id, once every field the check reads is there with its type."""
+    if not isinstance(manifest, dict) or manifest.get("format") != KIT_FORMAT:
+        raise CheckError(f"{man}: not a {KIT_FORMAT} manifest", "kit_manifest_bad", field="format")
+    for key in ("kit", "profile", "engine"):
+        if not isinstance(manifest.get(key, ""), str):
+            raise CheckError(f"{man}: {key}: not a string", "kit_manifest_bad", field=key)
+    if not isinstance(manifest.get("cases"), list):
+        raise CheckError(f"{man}: cases: not a list", "kit_manifest_bad", field="cases")
+    cases: dict[str, dict[str, Any]] = {}
+    for index, case in enumerate(manifest["cases"]):
+        case_id = case.get("id") if isinstance(case, dict) else None
+        if not isinstance(case_id, str) or not CASE_ID.fullmatch(case_id):  # it names a file (issue 34.3)
+            raise CheckError(f"{man}: cases[{index}].id: not a case id", "kit_manifest_bad", field=f"cases[{index}].id")
+        bad = _case_problem(case)
+        if bad is not None:
+            raise CheckError(f"{man}: case {case_id}: {bad}: missing or not what a {KIT_FORMAT} manifest holds",
+                             "kit_case_bad", case=case_id, field=bad)
+        if case_id in cases:
+            raise CheckError(f"{man}: case {case_id} is listed twice", "kit_case_repeated", case=case_id)
+        cases[case_id] = case
+    return cases
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+_ITEM_FIELDS = {"kind": str, "from": int, "to": int, "amount": int, "rule": str}
 CASE_ID = re.compile(r"[A-Za-z0-9_.-]{1,100}")
-"""A case id: also the name of its file in the failures folder, so no slash and no path."""
-CASE_FIELDS: dict[str, type] = {"id": str, "file": str, "kind": str, "sections": list, "rules": list,
-                                "events": list, "expected": dict}
-"""What the check reads of every case of the manifest (`kit.build.Case.manifest_entry` writes them)."""
-EXPECTED_FIELDS: dict[str, dict[str, type | None]] = {
-    "settlement": {"scores": list, "items": list, "next_dealer": None, "flip": None},
-    "rejection": {"rejected_at": int, "code": str, "params": dict, "rule": str}}
-"""What the check reads of a case's `expected`, by kind (None: any JSON value)."""
-ITEM_FIELDS: dict[str, type] = {"kind": str, "from": int, "to": int, "amount": int, "rule": str}
+"""A case id: it also names the case's file in the failures folder, so never a path (issue 34.3)."""
 
 
-def _typed(value: Any, kind: type | None) -> bool:
-    if kind is None:
-        return True
-    if kind is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    return isinstance(value, kind)
-
-
-def _fields(obj: dict[str, Any], fields: dict[str, Any], where: str) -> str | None:
-    for name, kind in fields.items():
-        if name not in obj:
-            return f"{where}: no `{name}`"
-        if not _typed(obj[name], kind):
-            return f"{where}.{name}: expected {'a whole number' if kind is int else getattr(kind, '__name__', kind)}"
-    return None
-
-
-def case_problem(case: Any) -> str | None:
-    """What is wrong with one case of a manifest, as `$.path: what` (None: nothing): every field
-    the check reads must be there with its type, so a hand-edited manifest is refused at load
-    (exit 2) instead of failing half-way through the check."""
-    if not isinstance(case, dict):
-        return "$: expected an object"
-    problem = _fields(case, CASE_FIELDS, "$")
-    if problem is not None:
-        return problem
-    if not CASE_ID.fullmatch(case["id"]):
-        return "$.id: letters, digits, _ . - only (it names the case's file)"
-    file = PurePosixPath(case["file"])
-    if file.is_absolute() or ".." in file.parts or not file.parts:
-        return "$.file: a path inside the kit folder"
-    if case["kind"] not in EXPECTED_FIELDS:
-        return f"$.kind: one of {', '.join(EXPECTED_FIELDS)}"
-    for name in ("sections", "rules", "events"):
-        if not all(isinstance(value, str) for value in case[name]):
-            return f"$.{name}: expected a list of strings"
-    problem = _fields(case["expected"], EXPECTED_FIELDS[case["kind"]], "$.expected")
-    if problem is not None:
-        return problem
+def _case_problem(case: dict[str, Any]) -> str | None:
+    """The first field of a manifest's case the check could not read, or None."""
+    file = case.get("file")
+    if not isinstance(file, str) or not file or file.startswith(("/", "\\")) or "\x00" in file \
+            or ".." in file.replace("\\", "/").split("/"):
+        return "file"  # a file of the kit's own folder, never a path out of it
+    if case.get("kind") not in ("settlement", "rejection"):
+        return "kind"
+    for key in ("sections", "rules", "events"):
+        if not _strings(case.get(key)):
+            return key
+    exp = case.get("expected")
+    if not isinstance(exp, dict):
+        return "expected"
     if case["kind"] == "settlement":
-        expected = case["expected"]
-        if not all(_typed(score, int) for score in expected["scores"]):
-            return "$.expected.scores: expected a list of whole numbers"
-        for index, item in enumerate(expected["items"]):
-            where = f"$.expected.items[{index}]"
-            problem = _fields(item, ITEM_FIELDS, where) if isinstance(item, dict) else f"{where}: expected an object"
-            if problem is not None:
-                return problem
-            seat = next((key for key in ("from", "to") if not 0 <= item[key] < len(expected["scores"])), None)
-            if seat is not None:
-                return f"{where}.{seat}: not a seat of the case's {len(expected['scores'])}"
+        scores = exp.get("scores")
+        if not isinstance(scores, list) or not scores or not all(_is_int(v) for v in scores):
+            return "expected.scores"
+        if not _is_int(exp.get("next_dealer")):
+            return "expected.next_dealer"
+        if "flip" not in exp or not isinstance(exp["flip"], (str, type(None))):
+            return "expected.flip"
+        items = exp.get("items")
+        if not isinstance(items, list) or not all(
+                isinstance(it, dict) and all(isinstance(it.get(k), t) and not isinstance(it.get(k), bool)
+                                             for k, t in _ITEM_FIELDS.items()) for it in items):
+            return "expected.items"
+        if not all(0 <= it[k] < len(scores) for it in items for k in ("from", "to")):
+            return "expected.items"  # a payment between seats the case has (issue 34.3)
+        return None
+    if not _is_int(exp.get("rejected_at")):
+        return "expected.rejected_at"
+    if exp.get("code") not in CATALOGUE.findings:
+        return "expected.code"
+    if not isinstance(exp.get("rule"), str):
+        return "expected.rule"
+    if not isinstance(exp.get("params"), dict):
+        return "expected.params"
     return None
 
 

@@ -160,14 +160,15 @@ def attach(db: Database, *, case_id: int, record_id: int, revision: int | None, 
     return record_id, True
 
 
-def decide(db: Database, *, case_id: int, outcome: str, note: str, payments: list[dict[str, Any]],
-           audit_id: int | None, actor: str, at: str, key: bytes) -> int:
-    """Record a decision (it supersedes earlier ones, which stay) and mark the case decided."""
+def check_decision(db: Database, *, case_id: int, outcome: str, note: str, payments: list[dict[str, Any]],
+                   audit_id: int | None) -> dict[str, Any]:
+    """The case, if a decision of these values may be recorded on it; the refusal `decide` would
+    raise otherwise. Writes nothing: the case page asks for a confirmation only of a decision that
+    will be recorded (issue 33.1b)."""
     case = _changeable(db, case_id)
     if outcome not in OUTCOMES:
         raise CaseError(400, "outcome", f"one of {', '.join(OUTCOMES)}", "case_outcome_unknown", outcome=outcome)
-    note = note.strip()
-    if not note:
+    if not note.strip():
         raise CaseError(400, "note", "a decision needs a note saying why", "case_note_missing")
     for index, payment in enumerate(payments):
         if payment["from"] == payment["to"]:
@@ -179,6 +180,14 @@ def decide(db: Database, *, case_id: int, outcome: str, note: str, payments: lis
         if found is None:
             raise CaseError(400, "audit", f"audit {audit_id} is not an audit of a record attached to this case",
                             "case_audit_not_attached", audit=audit_id)
+    return case
+
+
+def decide(db: Database, *, case_id: int, outcome: str, note: str, payments: list[dict[str, Any]],
+           audit_id: int | None, actor: str, at: str, key: bytes) -> int:
+    """Record a decision (it supersedes earlier ones, which stay) and mark the case decided."""
+    case = check_decision(db, case_id=case_id, outcome=outcome, note=note, payments=payments, audit_id=audit_id)
+    note = note.strip()
     text = json.dumps(payments, ensure_ascii=False)
     cursor = db.execute("INSERT INTO case_decisions (case_id, outcome, note, payments_json, audit_id, decided_at, "
                         "decided_by) VALUES (?, ?, ?, ?, ?, ?, ?)", [case_id, outcome, note, text, audit_id, at, actor])
@@ -248,6 +257,20 @@ def of_record(db: Database, record_id: int) -> list[dict[str, Any]]:
                          "WHERE cr.record_id = ? ORDER BY c.id", [record_id]))
 
 
+def standing_of_record(db: Database, record_id: int) -> dict[str, Any] | None:
+    """The newest case a record is attached to, with its status and its standing decision's outcome
+    and time (None, None while undecided); None when the record is in no case. What a record's PDF
+    names as its case (issue 33.5: one status, the case's, not a note's label)."""
+    row = db.execute("SELECT c.id, c.number, c.status FROM case_records cr JOIN cases c ON c.id = cr.case_id "
+                     "WHERE cr.record_id = ? ORDER BY c.id DESC LIMIT 1", [record_id]).fetchone()
+    if row is None:
+        return None
+    decided = db.execute("SELECT outcome, decided_at FROM case_decisions WHERE case_id = ? ORDER BY id DESC LIMIT 1",
+                         [row[0]]).fetchone()
+    return {"number": row[1], "status": row[2], "outcome": decided[0] if decided else None,
+            "decided_at": decided[1] if decided else None}
+
+
 @dataclass(frozen=True)
 class CasePage:
     """One page of cases, newest first, with counts per status under the other filters."""
@@ -293,6 +316,6 @@ def find(db: Database, query: CaseQuery) -> CasePage:
     return CasePage(rows, total, counts, max(query.page, 1), query.per_page)
 
 
-__all__ = ["CASE_LIMITS", "CaseError", "CasePage", "CaseQuery", "NUMBER_DIGITS", "OUTCOMES", "STATUSES", "attach",
+__all__ = ["CASE_LIMITS", "CaseError", "CasePage", "CaseQuery", "NUMBER_DIGITS", "OUTCOMES", "STATUSES", "attach", "standing_of_record",
            "attached", "by_number", "case_row", "close", "decide", "decisions", "disputed", "find", "next_number",
            "of_record", "open_case", "reopen", "search_text"]

@@ -46,36 +46,78 @@ class KitInfo:
     engine: str
 
 
+@dataclass(frozen=True)
+class BrokenKit:
+    """A folder among the kits that is no kit the check can use (issue 34.4): its name and why, as
+    `kit.check.CheckError` says it (`code` one of `kit.check.KIT_PROBLEMS`, `params` its values;
+    the web layer words them). Listed beside the kits; a run against it is refused."""
+
+    name: str
+    code: str
+    params: dict[str, Any]
+
+
 def _digest(path: Path) -> str:
     return hashlib.sha256((path / "manifest.json").read_bytes()).hexdigest()
 
 
-def list_kits(folder: Path) -> list[KitInfo]:
-    """Every readable kit under `folder`, by name; folders that are no kit are skipped."""
-    out: list[KitInfo] = []
-    if not folder.is_dir():
-        return out
-    for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+def scan_kits(folder: Path) -> tuple[list[KitInfo], list[BrokenKit]]:
+    """Every folder under `folder` (hidden ones aside), by name: the kits, and the folders that are
+    no kit with what is wrong with each. One bad folder never hides the others."""
+    kits: list[KitInfo] = []
+    broken: list[BrokenKit] = []
+    try:
+        subs = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+    except OSError:  # no kits folder (yet), or one the service may not read
+        return kits, broken
+    for sub in subs:
         try:
             kit = load_kit(sub)
-        except CheckError:
+            digest = _digest(sub)
+        except CheckError as exc:
+            broken.append(BrokenKit(sub.name, exc.code, dict(exc.params)))
+            continue
+        except OSError:  # the manifest went between the two reads
+            broken.append(BrokenKit(sub.name, "kit_manifest_unreadable", {}))
             continue
         m = kit.manifest
-        out.append(KitInfo(sub.name, str(m.get("kit", sub.name)), str(m.get("profile", "")), len(kit.cases),
-                           _digest(sub), str(m.get("engine", ""))))
-    return out
+        kits.append(KitInfo(sub.name, str(m.get("kit", sub.name)), str(m.get("profile", "")), len(kit.cases),
+                            digest, str(m.get("engine", ""))))
+    return kits, broken
+
+
+def list_kits(folder: Path) -> list[KitInfo]:
+    """Every kit under `folder` the check can use, by name (`scan_kits` also names the broken ones)."""
+    return scan_kits(folder)[0]
+
+
+def is_kit_name(name: str) -> bool:
+    """A kit is asked for by its folder's name: one name, never a path (no `/`, `\\`, leading `.`,
+    control character), at most 255 bytes."""
+    return (bool(name) and not name.startswith(".") and "/" not in name and "\\" not in name
+            and not any(ord(ch) < 32 or ord(ch) == 127 for ch in name) and len(name.encode("utf-8", "replace")) <= 255)
 
 
 def open_kit(folder: Path, name: str) -> Kit:
-    """The kit `name` under `folder`; ConformanceError when there is none such."""
-    if not name or "/" in name or "\\" in name or name.startswith("."):
+    """The kit `name` under `folder`; ConformanceError `kit_name_bad` for what is no folder name,
+    `kit_broken` for a folder that is no kit the check can use (its problem's code and params as
+    `problem` and `problem_params`), `kit_missing` when there is no such folder."""
+    if not is_kit_name(name):
         raise ConformanceError("kit", f"{name!r} is not a kit name", "kit_name_bad", name=name)
-    try:
-        return load_kit(folder / name)
-    except CheckError:
+    if not (folder / name).is_dir():
         available = [k.name for k in list_kits(folder)]
         raise ConformanceError("kit", f"no kit {name!r}; available: {', '.join(available) or 'none'}",
-                               "kit_missing", name=name, available=available) from None
+                               "kit_missing", name=name, available=available)
+    try:
+        return load_kit(folder / name)
+    except CheckError as exc:
+        raise broken_kit(name, exc) from None
+
+
+def broken_kit(name: str, exc: CheckError) -> ConformanceError:
+    """The refusal of a run against a kit that is broken (its manifest, or a case's file)."""
+    return ConformanceError("kit", f"kit {name!r} is broken: {exc}", "kit_broken", name=name, problem=exc.code,
+                            problem_params=dict(exc.params))
 
 
 def _text(value: Any, field: str, limit: int = 200) -> str:
@@ -100,7 +142,10 @@ def submit(db: Database, folder: Path, *, kit_name: str, platform: str, client_v
         raise ConformanceError("answers", f"not UTF-8 text (byte {exc.start})", "answers_not_utf8",
                                byte=exc.start) from None
     parsed = parse(text)
-    reports = {lang.value: check(kit, parsed, lang) for lang in LANGS}
+    try:
+        reports = {lang.value: check(kit, parsed, lang) for lang in LANGS}
+    except CheckError as exc:  # a failing case whose own file is broken: the kit is, not the answers
+        raise broken_kit(kit_name, exc) from None
     report = reports[Lang.EN.value]
     row = {"kit": kit_name, "kit_sha256": _digest(kit.path), "profile": str(kit.manifest.get("profile", "")),
            "platform": platform, "client_version": client_version, "uploader": uploader, "created_at": stamp,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -26,6 +26,13 @@ PREFIX_END = "\U0010ffff"
 
 class UnknownRecord(LookupError):
     """No record has that id."""
+
+
+NO_CASE = "none"
+"""The case-status filter's value for records attached to no case."""
+CASE_RECORDS = ("SELECT cr.record_id FROM case_records cr JOIN cases c ON c.id = cr.case_id "
+                "WHERE c.number = ? COLLATE NOCASE")
+"""The records attached to the case of a number (any platform's), for the search box."""
 
 
 @dataclass(frozen=True)
@@ -51,8 +58,9 @@ class RecordQuery:
     or width (`records.search`)."""
     case: str | None = None
     """A case number: records attached to that case, or with a note naming it."""
-    decision: str | None = None
-    """The decision of the record's latest note (`records.trail.DECISIONS`)."""
+    case_status: str | None = None
+    """The status of a case the record is attached to (`records.cases.STATUSES`), or `none`: attached
+    to no case. One status, driven by cases (issue 33.5): the notes' old decision is not a status."""
     all_revisions: bool = False
     sort: str = "id"
     descending: bool = True
@@ -146,6 +154,28 @@ class Queries:
         return list(self.db.query("SELECT seat, name, player_id FROM record_players WHERE record_id = ? "
                                   "ORDER BY seat", [record_id]))
 
+    def seat_scores(self, record_ids: Sequence[int], player: str) -> dict[int, tuple[int, Any, Any]]:
+        """For each record where `player` (a seat's name or player id) sits: (seat, the score the
+        record claims for it, the score its latest audit computes), either None where missing. What
+        the list shows when it is searched by a player (issue 33.3); a page holds at most 200."""
+        if not record_ids or not player:
+            return {}
+        marks = ", ".join("?" * len(record_ids))
+        rows = self.db.execute(
+            f"SELECT r.id, p.seat, d.raw, a.settlement_json FROM records r JOIN record_players p ON p.record_id = r.id "
+            f"JOIN documents d ON d.id = r.document_id LEFT JOIN audits a ON a.id = r.latest_audit_id "
+            f"WHERE r.id IN ({marks}) AND (p.name = ? OR p.player_id = ?) ORDER BY r.id, p.seat",
+            [*record_ids, player, player]).fetchall()
+        found: dict[int, tuple[int, Any, Any]] = {}
+        for record_id, seat, raw, settlement in rows:
+            if record_id in found:
+                continue
+            document = _loads(bytes(raw))
+            claimed = _score(document.get("result") if isinstance(document, dict) else None, seat)
+            computed = _score(json.loads(settlement) if settlement else None, seat)
+            found[record_id] = (seat, claimed, computed)
+        return found
+
     def revisions(self, record_id: int) -> list[dict[str, Any]]:
         """Every stored revision of the record's game, oldest first."""
         record = self.record(record_id)
@@ -202,7 +232,10 @@ class Queries:
         hits = found is not None
         clauses, params = where_filters(replace(query, q=None))
         source = "records r"
-        if found is not None:
+        if found is not None and self._names_case(query.q or ""):
+            clauses, params = where_filters(query)  # the index's matches or the case's records
+            found = None
+        elif found is not None:
             source, clauses, params = found.source, [found.clause, *clauses], [found.param, *params]
         counts, exact = self._tallied_counts(query), True
         if counts is None:
@@ -229,6 +262,12 @@ class Queries:
             counts, total, exact = _counted_from_page(rows, query.verdict, counts, total, offset,
                                                       len(rows) < query.per_page)
         return Page(rows, total, counts, max(query.page, 1), query.per_page, exact)
+
+    def _names_case(self, text: str) -> bool:
+        """Whether the search box's text is a case's number (then the case's records are found too;
+        a text naming no case is searched in the index alone, as fast as before)."""
+        return self.db.execute("SELECT 1 FROM cases WHERE number = ? COLLATE NOCASE LIMIT 1",
+                               [text.strip()]).fetchone() is not None
 
     def _page(self, query: RecordQuery, column: str, offset: int, *, clauses: list[str] | None,
               params: list[Any] | None, budget: int | None = None,
@@ -343,6 +382,15 @@ class Queries:
         return self.document(record["id"]), 0, 1
 
 
+def _score(holder: Any, seat: int) -> int | None:
+    """`holder["scores"][seat]` when it is an integer (a record's `result`, an audit's settlement)."""
+    scores = holder.get("scores") if isinstance(holder, dict) else None
+    if not isinstance(scores, list) or not 0 <= seat < len(scores):
+        return None
+    value = scores[seat]
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def _loads(data: bytes | str) -> Any:
     """Parse stored JSON (documents may carry a UTF-8 byte order mark)."""
     if isinstance(data, bytes):
@@ -381,8 +429,8 @@ def _counted_from_page(rows: list[dict[str, Any]], verdict: str | None, counts: 
 
 def tally_filters(query: RecordQuery) -> tally.Filters | None:
     """The query's filters as `records.tally` takes them; None when one of them is outside
-    every tally (a game id, a case, a decision, a search text)."""
-    if query.game_id or query.case or query.decision or (query.q and search.fold(query.q)):
+    every tally (a game id, a case, a case status, a search text)."""
+    if query.game_id or query.case or query.case_status or (query.q and search.fold(query.q)):
         return None
     return tally.Filters(current_only=not query.all_revisions, platform=query.platform, profile=query.profile,
                          client=query.client, date_from=query.date_from, date_to=query.date_to,
@@ -415,18 +463,20 @@ def where_filters(query: RecordQuery, *, walk: bool = False) -> tuple[list[str],
                        "r.id IN (SELECT record_id FROM record_players WHERE name = ? OR player_id = ?)")
         params += [query.player, query.player]
     folded = search.fold(query.q or "")
-    if folded:
+    if folded:  # the search box finds a case's records by its number too (issue 33.5)
         found = search_index.hits(folded)
-        clauses.append(f"r.id IN ({found.ids})")
-        params.append(found.param)
+        clauses.append(f"(r.id IN ({found.ids}) OR r.id IN ({CASE_RECORDS}))")
+        params += [found.param, (query.q or "").strip()]
     if query.case:
         clauses.append("(r.id IN (SELECT cr.record_id FROM case_records cr JOIN cases c ON c.id = cr.case_id "
                        "WHERE c.number = ?) OR r.id IN (SELECT record_id FROM notes WHERE case_number = ?))")
         params += [query.case.strip(), query.case.strip()]
-    if query.decision:
-        clauses.append("r.id IN (SELECT n.record_id FROM notes n WHERE n.decision = ? AND n.id = "
-                       "(SELECT max(m.id) FROM notes m WHERE m.record_id = n.record_id))")
-        params.append(query.decision)
+    if query.case_status == NO_CASE:
+        clauses.append("r.id NOT IN (SELECT record_id FROM case_records)")
+    elif query.case_status:
+        clauses.append("r.id IN (SELECT cr.record_id FROM case_records cr JOIN cases c ON c.id = cr.case_id "
+                       "WHERE c.status = ?)")
+        params.append(query.case_status)
     if query.rule:
         column = "rule" if "." in query.rule else "section"
         clauses.append(f"EXISTS (SELECT 1 FROM audit_rules a WHERE a.audit_id = r.latest_audit_id AND a.{column} = ?)"

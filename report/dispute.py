@@ -470,6 +470,9 @@ def dispute_summary(audit: Mapping[str, Any] | None, trace: Trace | None, docume
     except CatalogueError:
         label = verdict
     head = f"verdict_{verdict}"
+    illegal_codes = {str(f.get("code", "")) for f in findings if f.get("kind") == "illegal"}
+    if verdict == "illegal" and illegal_codes and all(code.startswith("match_") for code in illegal_codes):
+        head = "verdict_match"  # a break in the match's continuity, not an illegal move (issue 33.3)
     illegal = verdict == "illegal" and settlement is None and first_illegal is not None
     return DisputeSummary(
         lang, verdict, label, text(head, lang) if head in TEXTS else label, text("direction", lang),

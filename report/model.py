@@ -62,6 +62,11 @@ class DifferingPayment:
         """`report.dispute.difference`: record − audit, the one sign of every difference."""
         return difference(self.computed, self.claimed)
 
+    @property
+    def anchor(self) -> str:
+        """The id of its ledger row (`LedgerRow.anchor`), which the page marks (issue 33.3)."""
+        return ledger_anchor(self.kind, self.payer, self.payee)
+
 
 ATTRIBUTION_PREFIX = "net_item_"
 """The codes of audit.attributed that name one payment of a reading."""
@@ -269,7 +274,28 @@ class ReportModel:
 
     def context(self) -> dict[str, Any]:
         """The template variables (the names the templates have always used)."""
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+        return {name: getattr(self, name) for name in self.__dataclass_fields__} | {
+            "marked": self.marked(), "unlisted": self.unlisted()}
+
+    def marked(self) -> dict[str, list[DifferingPayment]]:
+        """The differing payments by the anchor of their ledger row: the rows the page marks, as PDF
+        page 1 lists them (issue 33.3), with each reading's amount where the record gives only totals."""
+        out: dict[str, list[DifferingPayment]] = {}
+        for payment in self.differing if self.settled else ():  # no settlement: claims are not differences
+            out.setdefault(payment.anchor, []).append(payment)
+        return out
+
+    def unlisted(self) -> list[DifferingPayment]:
+        """Differing payments with no ledger row (a payment a reading says the record made and the
+        rules do not): the page adds a row for each, so the finding's link lands on it."""
+        rows = {row.anchor for row in self.ledger}
+        seen: set[str] = set()
+        out = []
+        for payment in self.differing if self.settled else ():
+            if payment.anchor not in rows and payment.anchor not in seen:
+                seen.add(payment.anchor)
+                out.append(payment)
+        return out
 
 
 def _base(document: Any) -> int:

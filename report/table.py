@@ -20,7 +20,7 @@ from enum import Enum
 from typing import Any, NamedTuple
 
 from audit.numtext import is_digits
-from audit.kinds import EventType
+from audit.kinds import EventType, WinKind
 from audit.views import MeldView, StepView, Trace
 
 
@@ -267,6 +267,7 @@ def _winners(trace: Trace, ledger: Sequence[Any]) -> tuple[Winner, ...]:
     if last is None:
         return ()
     out = []
+    how = _how_won(steps)
     for step in reversed(steps):
         event = _event(step)
         if event.get("type") != EventType.WIN.value:
@@ -282,11 +283,29 @@ def _winners(trace: Trace, ledger: Sequence[Any]) -> tuple[Winner, ...]:
         rows = [r for r in ledger if r.kind == "hand" and r.payee == seat]
         workings = tuple(w for r in rows for w in r.workings)
         value = sum(r.computed or 0 for r in rows) if rows else None
-        kind = event.get("kind")
-        out.append(Winner(seat, tile, kind if isinstance(kind, str) else None,
-                          event.get("from") if isinstance(event.get("from"), int) else None,
-                          concealed, view.melds, workings, value))
+        kind, from_seat = how
+        out.append(Winner(seat, tile, kind.value, from_seat, concealed, view.melds, workings, value))
     return tuple(reversed(out))
+
+
+def _how_won(steps: Sequence[StepView]) -> tuple[WinKind, int | None]:
+    """How the closing wins were made, read from the table rather than from the record's optional
+    `kind` (issue 33.3: a discard win was shown as 自摸 where the record said so, and no discarder
+    was ever named, the format's win event carrying none): the event before them (passes skipped)
+    is a discard (点炮, from its seat), an added kong (抢杠, from the konger), or a draw or the deal
+    (自摸)."""
+    for step in reversed(steps):
+        event = _event(step)
+        kind = event.get("type")
+        if kind in (EventType.WIN.value, EventType.PASS.value):
+            continue
+        seat = event.get("seat") if isinstance(event.get("seat"), int) else None
+        if kind == EventType.DISCARD.value:
+            return WinKind.DISCARD, seat
+        if kind == EventType.KONG.value:
+            return WinKind.ROB, seat
+        break
+    return WinKind.SELF_DRAW, None
 
 
 def seat_scores(seats: int, before: Sequence[int] | None, totals: Sequence[Any]) -> tuple[SeatScore, ...]:

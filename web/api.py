@@ -19,6 +19,7 @@ from web.api_schemas import AuditRowSchema, ReauditRequestSchema, RecordDetailSc
 from web.api_schemas import UploadResponseSchema
 from web.auth import API_READERS, READERS, requires, scope_query
 from web.db import get_store
+from web.downloads import content_disposition
 from web.errors import bad_fields, fail
 from web.i18n import api_language
 from web.openapi import build_spec
@@ -62,7 +63,7 @@ def get_raw(record_id: int) -> ResponseReturnValue:
     store = get_store()
     record = find_record(store, record_id)
     response = Response(store.raw(record_id), mimetype="application/json")
-    response.headers["Content-Disposition"] = f'attachment; filename="{record["game_id"]}.r{record["revision"]}.json"'
+    response.headers["Content-Disposition"] = content_disposition(f"{record['game_id']}.r{record['revision']}.json")
     return response
 
 

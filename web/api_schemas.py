@@ -10,8 +10,8 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, fields, validate
 
-from records import trail
-from records.queries import SORTS
+from records import cases, trail
+from records.queries import NO_CASE, SORTS
 from records.rows import UNAUDITED, VERDICTS
 from records.search import MAX_QUERY
 from web.numbers import Number
@@ -245,8 +245,9 @@ class ListQuerySchema(Schema):
                       metadata={"description": "fragment of the game id, a player name or id, the platform or "
                                                "the client; any case or width"})
     case = fields.String(validate=validate.Length(max=64), metadata={"description": "case number"})
-    decision = fields.String(validate=validate.OneOf(trail.DECISIONS),
-                             metadata={"description": "decision of the record's latest note"})
+    case_status = fields.String(validate=validate.OneOf([NO_CASE, *cases.STATUSES]),
+                                metadata={"description": "status of a case the record is attached to (open, "
+                                                         "decided, closed), or none: attached to no case"})
     revisions = fields.String(validate=validate.OneOf(["current", "all"]), load_default=None,
                               metadata={"description": "current: the current revision of each game; all: every "
                                                        "revision; left out: every revision when searching "

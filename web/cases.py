@@ -25,6 +25,7 @@ from web.dispute_schemas import (MAX_AMOUNT, AttachRequestSchema, CaseQuerySchem
                                  DecisionRequestSchema)
 from report.corrections import corrections
 from report.dispute import TEXTS as DISPUTE_TEXTS
+from report.dispute import difference
 from report.dispute import text as dispute_text
 from web.errors import ApiError, wants_json
 from web.numbers import query_error, read_number, require_number
@@ -127,10 +128,40 @@ def case_detail(store: Store, case_id: int, lang: Lang, basis_audit: int | None 
     if basis_audit not in audits_of:
         basis_audit = own
     decisions = cases.decisions(store.db, case_id)
+    basis = audits_of.get(basis_audit) if basis_audit is not None else None
     return {**case, "records": records, "decisions": decisions, "decision": decisions[-1] if decisions else None,
             "disputed_record": disputed, "basis_audit": basis_audit,
             "basis_is_disputed": basis_audit is not None and basis_audit == own,
-            "suggested": suggested(*audits_of[basis_audit], lang) if basis_audit in audits_of else None}
+            "suggested": suggested(*basis, lang) if basis is not None else None,
+            "complainant": complainant(case.get("player"), basis, lang) if basis is not None else None}
+
+
+def complainant(player: str | None, basis: tuple[dict[str, Any], Any], lang: Lang) -> dict[str, Any] | None:
+    """The complainant's seat on the record the decision starts from, its 差额 (记录 − 审计, the one
+    sign: `report.dispute.difference`) and the outcome that sign points to (issue 33.1b): negative,
+    the record gave the complainant less than the rules, so the complaint stands (`upheld`);
+    zero or positive, the record gave them at least their due (`dismissed`: 李娜 says she overpaid
+    while the audit says she owes 12 more). None when the case names no player, the player sits at
+    no seat of that record, or a side of the difference is missing (an invalid or illegal audit)."""
+    if not player:
+        return None
+    audit_row, document = basis
+    names = seat_names(document)
+    seats = document.get("seats") if isinstance(document, dict) else None
+    seat = next((index for index, entry in enumerate(seats if isinstance(seats, list) else [])
+                 if isinstance(entry, dict) and player in (entry.get("player_id"), entry.get("name"))), None)
+    result = document.get("result") if isinstance(document, dict) else None
+    settlement = (audit_row.get("audit") or {}).get("settlement") or {}
+    claimed = result.get("scores") if isinstance(result, dict) else None
+    computed = settlement.get("scores")
+    if seat is None or not isinstance(claimed, list) or not isinstance(computed, list) \
+            or seat >= min(len(claimed), len(computed)):
+        return None
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (claimed[seat], computed[seat])):
+        return None
+    gap = difference(computed[seat], claimed[seat])
+    return {"seat": seat, "label": seat_label(seat, lang, names), "difference": gap,
+            "outcome": "upheld" if gap < 0 else "dismissed"}
 
 
 def suggested(audit_row: dict[str, Any], document: Any, lang: Lang) -> dict[str, Any]:
@@ -199,13 +230,33 @@ def _attach(case_id: int, values: dict[str, Any]) -> tuple[int, bool]:
     return attached
 
 
-def _decide(case_id: int, values: dict[str, Any]) -> int:
-    """Record a decision from checked values."""
+def _payments(values: dict[str, Any]) -> list[dict[str, Any]]:
+    """A checked decision's payments as stored (`from`, `to`, `amount`)."""
+    return [{"from": p["from_"], "to": p["to"], "amount": p["amount"]} for p in values.get("payments") or []]
+
+
+def _decide(case_id: int, values: dict[str, Any], *, close: bool = False) -> int:
+    """Record a decision from checked values (and with `close`, close the case in the same
+    transaction: the confirmation's 记录裁定并结案, one click for the two)."""
     find_case(get_store(), case_id)
-    payments = [{"from": p["from_"], "to": p["to"], "amount": p["amount"]} for p in values.get("payments") or []]
-    return int(_change(lambda db, actor, at, key: cases.decide(
-        db, case_id=case_id, outcome=values["outcome"], note=values["note"], payments=payments,
-        audit_id=values.get("audit"), actor=actor, at=at, key=key)))
+
+    def work(db: Any, actor: str, at: str, key: bytes) -> int:
+        decision = cases.decide(db, case_id=case_id, outcome=values["outcome"], note=values["note"],
+                                payments=_payments(values), audit_id=values.get("audit"), actor=actor, at=at, key=key)
+        if close:
+            cases.close(db, case_id=case_id, actor=actor, at=at, key=key)
+        return decision
+
+    return int(_change(work))
+
+
+def _check_decision(case_id: int, values: dict[str, Any]) -> None:
+    """Refuse now what `_decide` would refuse, writing nothing (before the confirmation page)."""
+    try:
+        cases.check_decision(get_store().db, case_id=case_id, outcome=values["outcome"], note=values["note"],
+                             payments=_payments(values), audit_id=values.get("audit"))
+    except cases.CaseError as exc:
+        raise _fail(exc) from exc
 
 
 # ----- JSON API ------------------------------------------------------------------------------
@@ -429,15 +480,47 @@ def case_decide_form(case_id: int) -> ResponseReturnValue:
     values = _form_values(DecisionRequestSchema(), {"outcome": form.get("outcome", ""), "note": form.get("note", ""),
                                                     "payments": payments,
                                                     "audit": _int_field("audit", required=False)})
-    _decide(case_id, values)
+    if form.get("confirm") != "yes":  # checked, nothing written: the decision restated, one button to record it
+        _check_decision(case_id, values)
+        against = outcome_against(detail["complainant"], values["outcome"], lang)
+        return render_template("cases/confirm.html", case=detail, action="decide", title=gettext_in(
+            lang, "Record the decision"), outcome=values["outcome"], note=values["note"], payments=payments,
+            audit=values.get("audit"), against=against)
+    _decide(case_id, values, close=form.get("close") == "yes")
     return redirect(url_for("cases.case_page", case_id=case_id, _anchor="decision"), code=303)
+
+
+def outcome_against(found: dict[str, Any] | None, outcome: str, lang: Lang) -> str | None:
+    """The warning of the confirmation when the outcome goes against the complainant's 差额 (upheld
+    while the record gave them at least their due, dismissed while it gave them less); None when it
+    does not, or there is no complainant to weigh."""
+    if found is None or outcome not in ("upheld", "partly_upheld", "dismissed"):
+        return None
+    gap = found["difference"]
+    if outcome in ("upheld", "partly_upheld") and gap >= 0:
+        return gettext_in(lang, "The audit finds that the record gives the complainant %(seat)s at least their due "
+                                "(difference %(difference)s), yet the complaint is upheld.",
+                          seat=found["label"], difference=f"+{gap}" if gap > 0 else "0")
+    if outcome == "dismissed" and gap < 0:
+        return gettext_in(lang, "The audit finds that the record gives the complainant %(seat)s %(points)s points "
+                                "less than the rules, yet the complaint is dismissed.",
+                          seat=found["label"], points=-gap)
+    return None
 
 
 @bp.post("/cases/<int:case_id>/close")
 @requires(*READERS)
 def case_close_form(case_id: int) -> ResponseReturnValue:
-    """Close the case from its page."""
-    find_case(get_store(), case_id)
+    """Close the case from its page, after a page that restates the standing decision (a case that
+    cannot be closed is refused as before, without it)."""
+    lang = page_language()
+    detail = case_detail(get_store(), case_id, lang)
+    decision = detail["decision"]
+    if request.form.get("confirm") != "yes" and decision is not None and detail["status"] == "decided":
+        return render_template("cases/confirm.html", case=detail, action="close",
+                               title=gettext_in(lang, "Close the case"), outcome=decision["outcome"],
+                               note=decision["note"], payments=decision["payments"], audit=decision["audit_id"],
+                               against=None)
     _change(lambda db, actor, at, key: cases.close(db, case_id=case_id, actor=actor, at=at, key=key))
     return redirect(url_for("cases.case_page", case_id=case_id), code=303)
 

@@ -30,9 +30,9 @@ from records.rows import now
 from records.security import UPLOADER
 from web.auth import API_READERS, READERS, account_name, current_account, hidden_platform, requires
 from web.db import get_store
-from web.errors import ApiError, coded, fail
+from web.errors import ApiError, coded, error_text, fail, words
 from web.numbers import read_number
-from web.i18n import api_language, page_language
+from web.i18n import api_language, page_language, request_language
 
 bp = Blueprint("conformance", __name__)
 
@@ -92,6 +92,9 @@ def _submit(form: dict[str, str], answers: bytes | None) -> int:
                                   client_version=form.get("client_version", ""), answers=answers,
                                   uploader=account_name(), stamp=now(), key=get_store().trail_key)
     except conformance.ConformanceError as exc:
+        if exc.code == "kit_broken":  # the request is fine, the kit is not: 409, with what is wrong with it
+            reason = problem_text(exc.params["problem"], exc.params["problem_params"], request_language())
+            raise fail(409, "kit_broken", field="kit", name=exc.params["name"], reason=reason) from None
         raise coded(400, exc) from None
 
 
@@ -111,8 +114,26 @@ def _compare(base_id: int, head_id: int, lang: Any) -> dict[str, Any]:
         raise coded(409, exc) from None
 
 
-def _kit_rows() -> list[dict[str, Any]]:
-    return [k.__dict__ for k in conformance.list_kits(kits_folder())]
+def problem_text(code: str, params: dict[str, Any], lang: Any) -> str:
+    """Why a folder is no kit, in `lang` (web/errors.toml, the codes of kit.check.KIT_PROBLEMS)."""
+    return error_text(code if code in words() else "kit_unreadable", lang, **params)
+
+
+def _kit_rows(lang: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The kits, and the folders that are no kit, each with its problem's code, params and words
+    in `lang` (issue 34.4: one bad folder is listed, it does not take the list down)."""
+    kits, broken = conformance.scan_kits(kits_folder())
+    return ([dict(k.__dict__) for k in kits],
+            [{"name": b.name, "code": b.code, "params": b.params, "reason": problem_text(b.code, b.params, lang)}
+             for b in broken])
+
+
+def _index_page(status: int = 200, **extra: Any) -> ResponseReturnValue:
+    """`/conformance`: the kits, the broken ones, the runs and the form (with a problem in `extra`)."""
+    scope = _platform_scope()
+    kits, broken = _kit_rows(page_language())
+    return render_template("conformance/index.html", kits=kits, broken=broken, scope=scope,
+                           runs=conformance.runs(_db(), platform=scope), **extra), status
 
 
 # ----- API ----------------------------------------------------------------------------------------
@@ -121,8 +142,11 @@ def _kit_rows() -> list[dict[str, Any]]:
 @bp.get("/api/conformance/kits")
 @requires(*API_READERS)
 def api_kits() -> ResponseReturnValue:
-    """The kits this service checks answers against."""
-    return jsonify({"kits": _kit_rows()})
+    """The kits this service checks answers against, and (`broken`) the folders among them that are
+    no kit, each with why (`code`, `params`, `reason` in the asked language); a run against one of
+    those is refused (409 `kit_broken`)."""
+    kits, broken = _kit_rows(api_language())
+    return jsonify({"kits": kits, "broken": broken})
 
 
 @bp.post("/api/conformance/runs")
@@ -165,10 +189,8 @@ def api_compare(run_id: int, base_id: int) -> ResponseReturnValue:
 @bp.get("/conformance")
 @requires(*READERS)
 def index() -> ResponseReturnValue:
-    """The kits, the runs, and the form to submit a build's answers."""
-    scope = _platform_scope()
-    return render_template("conformance/index.html", kits=_kit_rows(), scope=scope,
-                           runs=conformance.runs(_db(), platform=scope))
+    """The kits (and the broken ones, with why), the runs, and the form to submit a build's answers."""
+    return _index_page()
 
 
 @bp.post("/conformance")
@@ -178,9 +200,7 @@ def submit_form() -> ResponseReturnValue:
     try:
         run_id = _submit(request.form.to_dict(), _answers_upload())
     except ApiError as exc:
-        scope = _platform_scope()
-        return render_template("conformance/index.html", kits=_kit_rows(), scope=scope, error=exc.description,
-                               error_code=exc.error_code, runs=conformance.runs(_db(), platform=scope)), exc.code or 400
+        return _index_page(exc.code or 400, error=exc.description, error_code=exc.error_code)
     return redirect(url_for("conformance.run_page", run_id=run_id), 303)
 
 

@@ -230,8 +230,39 @@ def refuse_long_url() -> ResponseReturnValue | None:
     return error_response(414, "URI Too Long", message, None, "url_too_long")
 
 
+DEFAULT_MAX_HEADER_FIELDS = 100
+"""Header fields a request may have (`MAX_HEADER_FIELDS`; a browser sends about 15). Below the 200
+gunicorn lets through (web/gunicorn_conf.py), so Flask answers, in the format of the path; the
+same as the development server's own limit (Python's http.server), so both refuse alike."""
+DEFAULT_MAX_HEADER_FIELD_SIZE = 8190
+"""Bytes of one header field, `Name: value` (`MAX_HEADER_FIELD_SIZE`): gunicorn's own default,
+so nothing it took before is refused; below the 32,768 bytes gunicorn now lets through."""
+HEADERS_TOO_LARGE = "Request Header Fields Too Large"
+
+
+def refuse_large_headers() -> ResponseReturnValue | None:
+    """431 for a request with more header fields than `MAX_HEADER_FIELDS` (code `too_many_headers`)
+    or a field, name and value, over `MAX_HEADER_FIELD_SIZE` bytes (`header_too_large`: a 20 KB
+    cookie), before anything reads them: JSON under /api/, the error page elsewhere (issue 34.5).
+    Past gunicorn's own limits the server answers, in JSON (web/server.py)."""
+    fields = list(request.headers.items())
+    most = int(current_app.config.get("MAX_HEADER_FIELDS") or DEFAULT_MAX_HEADER_FIELDS)
+    if len(fields) > most:
+        message = error_text("too_many_headers", request_language(), count=len(fields), limit=most)
+        return error_response(431, HEADERS_TOO_LARGE, message, None, "too_many_headers")
+    largest = int(current_app.config.get("MAX_HEADER_FIELD_SIZE") or DEFAULT_MAX_HEADER_FIELD_SIZE)
+    for name, value in fields:
+        size = len(name) + 2 + len(value)  # WSGI gives each byte of a header as one character
+        if size > largest:
+            message = error_text("header_too_large", request_language(), name=name, size=size, limit=largest)
+            return error_response(431, HEADERS_TOO_LARGE, message, None, "header_too_large")
+    return None
+
+
 def init_app(app: Flask) -> None:
-    """Register the handlers."""
+    """Register the handlers (the header limits first of the checks: only the page language is
+    chosen before them, so a refusal speaks it)."""
+    app.before_request(refuse_large_headers)
     app.before_request(refuse_long_url)
     app.register_error_handler(RequestEntityTooLarge, handle_too_large)
     app.register_error_handler(HTTPException, handle_http)

@@ -17,10 +17,11 @@ from flask import Blueprint, Response, render_template, request
 from flask.typing import ResponseReturnValue
 
 from audit import api
-from audit.profiles import ProfileError, parse_profile
+from audit.profiles import ProfileError, is_profile_name, parse_profile
 from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
+from web.downloads import content_disposition
 from web.errors import ApiError, fail
 from web.numbers import ROW_ID_MAX, read_number
 from web.fit_records import Chosen, max_records, stored, uploaded
@@ -36,9 +37,10 @@ def _context(**extra: Any) -> dict[str, Any]:
 
 
 def _name(form: dict[str, str], profile: str) -> str:
-    """The fitted profile's name (a profile file is named after it, so: letters, digits, _ and -)."""
+    """The fitted profile's name (a profile file is named after it): the engine's one rule
+    (`audit.profiles.is_profile_name`)."""
     name = (form.get("name") or "").strip() or f"{profile}_fit"
-    if not name.replace("_", "").replace("-", "").isalnum() or len(name) > 80:
+    if not is_profile_name(name):
         raise fail(400, "profile_name_bad", field="name", name=name)
     return name
 
@@ -111,4 +113,4 @@ def download() -> ResponseReturnValue:
         raise fail(400, "profile_file_refused", field="profile_file",
                    problem=exc.text(page_language(), with_path=True)) from None
     return Response(text, mimetype="application/toml",
-                    headers={"Content-Disposition": f'attachment; filename="{name}.toml"'})
+                    headers={"Content-Disposition": content_disposition(f"{name}.toml")})

@@ -329,6 +329,10 @@ ZH: dict[str, str] = {
     "Answers file": "作答文件",
     "Check": "检查",
     "No kit yet: build one into the kits folder with zhuoji-kit build.": "还没有测试包：用 zhuoji-kit build 生成到测试包目录。",
+    "Broken kits": "已损坏的测试包",
+    "These folders in the kits folder are no kit the service can check answers against; answers to them are refused until the kit is built again.":
+        "测试包目录里的这些文件夹不是服务能用来检查作答的测试包；在重新生成之前，针对它们的作答一律拒收。",
+    "What is wrong": "问题",
     "Runs": "检查记录",
     "Passed": "通过",
     "Checked at": "检查时间",
@@ -432,6 +436,29 @@ ZH: dict[str, str] = {
     "Who owes whom how much": "谁付给谁多少分",
     "Record the decision": "记录裁定",
     "Close the case": "结案",
+    "choose": "请选择",
+    "The complainant %(seat)s: difference (record − audit) %(difference)s; the record gives them %(points)s points less than the rules, so the form suggests the complaint is upheld.":
+        "投诉人 %(seat)s：差额（记录 − 审计）%(difference)s，记录比规则少给了 %(points)s 分，因此建议“投诉成立”。",
+    "The complainant %(seat)s: difference (record − audit) +%(difference)s; the record gives them %(difference)s points more than the rules, so the form suggests the complaint is dismissed.":
+        "投诉人 %(seat)s：差额（记录 − 审计）+%(difference)s，记录比规则多给了 %(difference)s 分，因此建议“投诉不成立”。",
+    "The complainant %(seat)s: difference (record − audit) 0; the record gives them what the rules do, so the form suggests the complaint is dismissed.":
+        "投诉人 %(seat)s：差额（记录 − 审计）为 0，记录与规则一致，因此建议“投诉不成立”。",
+    "The case names no complainant: choose the outcome.": "本案未指明投诉人，请选择处理结果。",
+    "Record this decision for case %(number)s:": "确认为案件 %(number)s 记录以下裁定：",
+    "Close case %(number)s with its standing decision:": "确认以现行裁定结案（案件 %(number)s）：",
+    "A closed case can only be changed after reopening it.": "结案后，只有重新打开案件才能修改。",
+    "Back to the case": "返回案件",
+    "Case status": "案件状态",
+    "no case": "未立案",
+    "discarded by": "点炮者",
+    "the record's totals fit %(amount)s here": "记录的得分相当于此处付 %(amount)s 分",
+    "note's own label (before cases)": "备注自带标记（立案功能之前）",
+    "A decision is a case's: open or find the case above.": "处理结论属于案件：请在上方立案或打开已有案件。",
+    "Record the decision and close the case": "记录裁定并结案",
+    "The audit finds that the record gives the complainant %(seat)s at least their due (difference %(difference)s), yet the complaint is upheld.":
+        "注意：审计显示记录给投诉人 %(seat)s 的分数不少于规则（差额 %(difference)s），而此裁定为投诉成立。",
+    "The audit finds that the record gives the complainant %(seat)s %(points)s points less than the rules, yet the complaint is dismissed.":
+        "注意：审计显示记录比规则少给了投诉人 %(seat)s %(points)s 分，而此裁定为投诉不成立。",
     "Reopen the case": "重新打开案件",
     "receipt": "收件",
     "case opened": "立案",

@@ -6,10 +6,15 @@ only label what they show.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from records import cases
 from records.rows import VERDICTS
+from records.store import Store
+from report.dispute import difference
 from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
@@ -48,6 +53,17 @@ def upload_submit() -> ResponseReturnValue:
                            limit=_limit_text()), 200 if status in (200, 201) else status
 
 
+def player_differences(store: Store, record_ids: list[int], player: str) -> dict[int, dict[str, Any]]:
+    """The searched player's 差额 (记录 − 审计, `report.dispute.difference`) on each listed record where
+    they sit (issue 33.3: a search by a player's name shows their difference per hand); None where a
+    side is missing (an invalid or illegal audit)."""
+    found: dict[int, dict[str, Any]] = {}
+    for record_id, (seat, claimed, computed) in store.seat_scores(record_ids, player).items():
+        gap = difference(computed, claimed) if claimed is not None and computed is not None else None
+        found[record_id] = {"seat": seat, "difference": gap}
+    return found
+
+
 def _limit_text() -> str:
     """MAX_CONTENT_LENGTH for people."""
     limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
@@ -62,7 +78,10 @@ def records() -> ResponseReturnValue:
     store = get_store()
     page = store.search(query)
     choices = {column: store.distinct(column) for column in ("platform", "profile", "client")}
+    searched = query.player or (query.q or "").strip()
+    differences = player_differences(store, [row["id"] for row in page.rows], searched) if searched else {}
     return render_template("records.html", page=page, query=query, verdicts=VERDICTS, choices=choices,
+                           case_statuses=cases.STATUSES, differences=differences, searched_player=searched,
                            args=_filter_args(), tab_args=_filter_args(drop="verdict"), sorts=_sort_labels())
 
 

@@ -50,9 +50,9 @@ def what_if(record_id: int) -> ResponseReturnValue:
     if profile is not None and profile not in profiles:
         raise fail(400, "unknown_profile", field="profile", profile=profile, known=list(profiles))
     options = form_options(request.args.get("options", ""))
-    base = profile or detail.get("profile")
-    if base in profiles and any(key.startswith(whatif_fields.PREFIX) for key in request.args):
-        options = whatif_fields.form_options(request.args, base, options)
+    drawn = request.args.get(whatif_fields.FIELDS_FOR) or profile or detail.get("profile")
+    if drawn in profiles and any(key.startswith(whatif_fields.PREFIX) for key in request.args):
+        options = whatif_fields.form_options(request.args, drawn, options)
     options_text = whatif_fields.options_json(options)
     problem = option_problem(record_id, profile, options)
     if problem is not None:  # shown with the form, nothing run (web.safe_audit)

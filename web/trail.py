@@ -146,4 +146,4 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.after_request(log_access)
     app.jinja_env.globals.update(record_trail=record_trail, record_trail_count=record_trail_count,
-                                 record_notes=record_notes, note_decisions=trail.DECISIONS)
+                                 record_notes=record_notes)

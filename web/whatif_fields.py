@@ -14,11 +14,17 @@ from typing import Any
 from flask import Flask, g
 
 from audit import jsontext
-from audit.profiles import load_profile, to_data
+from audit.numtext import NumberProblem, parse_number
+from audit.profiles import load_profile, parameter_range, to_data
+from audit.ranges import IntRange
 from audit.rulebook import parameters
 
 PREFIX = "opt."
 """Form field names: `opt.chicken.charge`."""
+FIELDS_FOR = "fields_for"
+"""The hidden field naming the profile whose values the fields were drawn with: a field is an option
+only where it differs from that profile's value, so switching the profile select without touching a
+field asks for the other profile as it is (issue 33.1a), not a hybrid of the two."""
 SKIPPED = ("players",)
 """Parameters a what-if does not change: the number of seats is the record's own."""
 
@@ -42,6 +48,8 @@ class OptionField:
     value: Any
     default: Any
     choices: tuple[Choice, ...] = ()
+    span: IntRange | None = None
+    """A number's range (audit/ranges.py), the input's min and max."""
 
     @property
     def field(self) -> str:
@@ -95,7 +103,7 @@ def option_fields(profile: str, options: Mapping[str, Any] | None, lang: str) ->
             choices = tuple(Choice(str(key), str(entry[lang])) for key, entry in words["values"].items())
             fields.append(OptionField(name, label, "choice", value, default, choices))
         elif isinstance(default, int):
-            fields.append(OptionField(name, label, "int", value, default))
+            fields.append(OptionField(name, label, "int", value, default, span=parameter_range(name)))
     return fields
 
 
@@ -112,10 +120,7 @@ def form_options(form: Mapping[str, str], profile: str, extra: Mapping[str, Any]
         if field.kind == "bool":
             value = text == "true"
         elif field.kind == "int":
-            try:
-                value = int(text)
-            except ValueError:
-                value = text
+            value = _number(text)
         elif field.kind == "choice" and isinstance(field.default, bool):
             value = text == "true"
         if value != field.default:
@@ -123,6 +128,17 @@ def form_options(form: Mapping[str, str], profile: str, extra: Mapping[str, Any]
         else:
             options.pop(field.name, None)
     return options or None
+
+
+def _number(text: str) -> int | str:
+    """A number field's value: ASCII digits as every number the service reads (`audit.numtext`; `int()`
+    also read `٥`, `５`, `+5`, `5_0` and 4,000 digits), a minus sign allowed so a negative is refused
+    as one; anything else stays text, which the option check refuses naming its path (issue 34.1)."""
+    digits = text[1:] if text.startswith("-") else text
+    found = parse_number(digits, 0, 2**63 - 1)
+    if isinstance(found, NumberProblem):
+        return text
+    return -found if text.startswith("-") else found
 
 
 def options_json(options: Mapping[str, Any] | None) -> str:

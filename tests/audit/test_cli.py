@@ -150,3 +150,31 @@ def test_an_option_checked_per_record_also_for_the_hands_of_a_match() -> None:
     assert refused is not None and refused[0] == match["hands"][0]["game_id"]
     assert refused[1].code == "house_rule_needs_section"
     assert option_refusal(match, {"chicken.charge": 4}) is None
+
+
+def test_an_option_outside_its_range_is_refused_before_anything_runs() -> None:
+    """Issue 34.1: `--option` integers are ranged as every other door ranges them (audit/ranges.py)."""
+    for value in ("1001", str(2**63 - 1), str(2**70), "9" * 400):
+        code, out, err = cli("--json", "--option", f"hot_shot.bonus={value}", str(EX / "hot-shot-weile.json"))
+        assert code == 2 and out == "" and "hot_shot.bonus" in err and len(err) < 300, value
+    assert cli("--json", "--option", "rob_kong_multiple=0", str(EX / "hot-shot-weile.json"))[0] == 2
+
+
+def test_a_profile_that_is_no_name_is_exit_2_with_a_message_not_a_traceback(tmp_path: Path) -> None:
+    for name in ("a" * 300, "-x", "../weile"):
+        code, out, err = cli(f"--profile={name}", str(EX / "hot-shot-weile.json"))
+        assert code == 2 and out == "" and err.startswith("error: --profile: ") and "Traceback" not in err, err
+        assert err.count("\n") == 1
+    code, _, err = cli("--lang", "zh", "--profile", "a" * 300, str(EX / "hot-shot-weile.json"))
+    assert code == 2 and "不是规则配置的名称" in err
+
+
+def test_a_record_whose_profile_is_no_name_is_invalid_exit_1(tmp_path: Path) -> None:
+    doc = json.loads((EX / "hot-shot-weile.json").read_text(encoding="utf-8"))
+    doc["rules"]["profile"] = "a" * 300
+    p = tmp_path / "long.json"
+    p.write_text(json.dumps(doc), encoding="utf-8")
+    code, out, err = cli("--json", str(p))
+    assert code == 1 and err == ""
+    audit = json.loads(out)
+    assert audit["verdict"] == "invalid" and [f["code"] for f in audit["findings"]] == ["unknown_profile_name"]

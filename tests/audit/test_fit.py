@@ -130,6 +130,10 @@ def test_a_whole_file_that_is_not_json(tmp_path: Path) -> None:
     (["--min-gain", "0"], "--min-gain must be 1 or more"),
     (["--out", "x.toml", "--name", "y"], "--name 'y': a profile file is named after its profile"),
     (["--name", "a b"], "'a b' is not a profile name"),
+    (["--profile", "a" * 300], "--profile: 'aaaa"),  # once: a traceback, "File name too long"
+    (["--name=-x"], "--name: '-x' is not a profile name"),
+    (["--name", "x" * 65], "is not a profile name"),
+    (["--out", "y" * 300 + ".toml"], "--out: 'yyyy"),  # refused before the file is written
 ])
 def test_bad_arguments_are_exit_2(hands: list[dict[str, Any]], tmp_path: Path, args: list[str], says: str | None) -> None:
     records = _jsonl(tmp_path / "p.jsonl", hands[:2])

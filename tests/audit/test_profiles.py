@@ -120,3 +120,50 @@ def test_applied_options_are_cached_per_profile_and_options() -> None:
     for _ in range(2):  # a refused option is refused every time, never cached as a profile
         with pytest.raises(ProfileError):
             apply_options(base, {"no_such_parameter": 1})
+
+
+# ----- one rule for a profile's name (issue 34.2) ------------------------------------------------
+
+NOT_NAMES = ["a" * 300, "a" * 65, "", "-x", "a/b", "..", ".hidden", "a b", "a.b", "a\x00b", "a\nb", "贵阳 麻将",
+             "\U00020000" * 64, 7, None]
+"""Not profile names: too long (in characters, or in UTF-8 bytes: 64 letters of 4 bytes each), empty,
+`-` first, or holding what a plain file name must not (a path, a dot, a space, a control character)."""
+
+
+def _short_id(name: object) -> str:
+    return repr(name)[:12]
+
+
+@pytest.mark.parametrize("name", ["weile", "x" * 64, "贵阳", "house_2-b", "_private", "\U00020000" * 50], ids=_short_id)
+def test_a_profile_name_is_1_to_64_letters_digits_underscores_and_hyphens(name: str) -> None:
+    assert profiles.is_profile_name(name)
+
+
+@pytest.mark.parametrize("name", NOT_NAMES, ids=_short_id)
+def test_anything_else_is_refused_before_a_file_is_looked_for(name: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_file(*_args: object) -> None:
+        raise AssertionError("a file was looked for")
+
+    monkeypatch.setattr(profiles, "profile_dirs", no_file)
+    assert not profiles.is_profile_name(name)
+    with pytest.raises(ProfileError) as excinfo:
+        load_profile(name)  # type: ignore[arg-type]
+    assert (excinfo.value.path, excinfo.value.code) == ("rules.profile", "unknown_profile_name")
+
+
+def test_a_300_letter_profile_in_a_record_is_an_invalid_audit_naming_rules_profile() -> None:
+    doc = example("hot-shot-weile")
+    doc["rules"]["profile"] = "a" * 300  # once: "File name too long" out of the engine
+    a = audit_record(doc)
+    assert a["verdict"] == "invalid"
+    assert [(f["code"], f["params"]["path"], f["rule"]) for f in a["findings"]] == [
+        ("unknown_profile_name", "rules.profile", "P")]
+
+
+def test_files_in_the_operators_folder_that_name_no_profile_are_not_listed(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    for stem in ("a b", "-x", "y" * 65, "贵阳"):
+        (tmp_path / f"{stem}.toml").write_text("", "utf-8")
+    monkeypatch.setenv("ZHUOJI_PROFILE_DIR", str(tmp_path))
+    listed = profiles.list_profiles()
+    assert "贵阳" in listed and not {"a b", "-x", "y" * 65} & set(listed)

@@ -22,6 +22,7 @@ from batch import driver, runner
 from batch.cli import run as batch_cli
 from batch.inputs import Document, Origin, Plan, Sizes, plan
 from batch.rows import FINDINGS_SCHEMA, Settings
+from batch.work import FINDINGS_DIR, HANDS_DIR, PARTS_DIR, run_partition
 from batch.runner import cluster
 from audit.cli import run as one_hand_cli
 from tests.conftest import ROOT, SPEC, make_zip
@@ -237,6 +238,26 @@ def test_the_command_line_refuses_bad_arguments(tmp_path: Path) -> None:
     err = io.StringIO()
     assert batch_cli([str(tmp_path / "typo.jsonl"), "--out", str(tmp_path / "o")], err=err) == 2
     assert "typo.jsonl" in err.getvalue() and not (tmp_path / "o").exists()
+    for name in ("a" * 300, "../weile"):  # once: a traceback, "File name too long"
+        err = io.StringIO()
+        assert batch_cli([str(tmp_path), "--out", str(tmp_path / "o"), f"--profile={name}"], err=err) == 2
+        assert err.getvalue().startswith("error: --profile: ") and "is not a profile name" in err.getvalue()
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_hand_whose_profile_is_no_name_is_an_invalid_row_not_a_failed_partition(tmp_path: Path) -> None:
+    docs = [json.loads(p.read_text(encoding="utf-8")) for p in RECORDS[:3]]
+    docs[1]["rules"]["profile"] = "a" * 300
+    (tmp_path / "r.jsonl").write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in docs), "utf-8")
+    [partition] = plan([str(tmp_path / "r.jsonl")]).partitions
+    out = tmp_path / "out"
+    for folder in (HANDS_DIR, FINDINGS_DIR, PARTS_DIR):
+        (out / folder).mkdir(parents=True)
+    assert run_partition(0, partition, Settings(), str(out)).hands == 3  # the worker's whole task, in process
+    hands = rows(out, "hands")
+    assert [r["line"] for r in hands] == [1, 2, 3]
+    assert (hands[1]["verdict"], hands[1]["code"], hands[1]["rule"]) == ("invalid", "unknown_profile_name", "P")
+    assert hands[0]["verdict"] != "invalid" and hands[2]["verdict"] != "invalid"
 
 
 # ----- a batch that cannot start says why, exit 2, nothing started or written (issue 34.3) ---------

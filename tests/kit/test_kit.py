@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -208,45 +207,6 @@ def test_check_that_cannot_run_exits_2(kit: Path, tmp_path: Path, what: str) -> 
     assert run(argv, io.StringIO(), err) == 2 and err.getvalue().startswith("error:")
 
 
-def _first(manifest: dict[str, Any], kind: str) -> dict[str, Any]:
-    case: dict[str, Any] = next(c for c in manifest["cases"] if c["kind"] == kind)
-    return case
-
-
-MANIFEST_DAMAGE: dict[str, Any] = {
-    "no id": lambda m: _first(m, "settlement").pop("id"),
-    "no kind": lambda m: _first(m, "settlement").pop("kind"),
-    "no sections": lambda m: _first(m, "rejection").pop("sections"),
-    "no expected": lambda m: _first(m, "settlement").pop("expected"),
-    "an unknown kind": lambda m: _first(m, "settlement").update(kind="other"),
-    "sections not a list": lambda m: _first(m, "settlement").update(sections="R11"),
-    "an id that is a path": lambda m: _first(m, "settlement").update(id="../../escaped"),
-    "a file outside the kit": lambda m: _first(m, "settlement").update(file="../../etc/passwd"),
-    "no scores": lambda m: _first(m, "settlement")["expected"].pop("scores"),
-    "an item without amount": lambda m: _first(m, "settlement")["expected"]["items"][0].pop("amount"),
-    "an item from no seat": lambda m: _first(m, "settlement")["expected"]["items"][0].update({"from": 9}),
-    "no rejected_at": lambda m: _first(m, "rejection")["expected"].pop("rejected_at"),
-    "a case not an object": lambda m: m["cases"].append("s0001"),
-    "an id twice": lambda m: m["cases"].append(dict(_first(m, "settlement"))),
-}
-
-
-@pytest.mark.parametrize("damage", sorted(MANIFEST_DAMAGE))
-def test_a_manifest_case_without_what_the_check_reads_is_named_exit_2(kit: Path, tmp_path: Path, damage: str) -> None:
-    copy = tmp_path / "kit"
-    shutil.copytree(kit, copy)
-    manifest = _manifest(copy)
-    MANIFEST_DAMAGE[damage](manifest)
-    (copy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    lines, _ = answer_kit(kit, SETTLEMENT_FAULTS["no_responsibility"][0])  # failing cases write their files
-    (tmp_path / "a.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    err = io.StringIO()
-    code = run(["check", str(copy), str(tmp_path / "a.jsonl")], io.StringIO(), err)
-    assert code == 2, err.getvalue()
-    assert err.getvalue().startswith("error:") and err.getvalue().count("\n") == 1  # one line, no traceback
-    assert not (tmp_path / "a.jsonl.failures").exists() and not (tmp_path.parent / "escaped.json").exists()
-
-
 def test_html_report_names_the_broken_rule_in_chinese(kit: Path, tmp_path: Path) -> None:
     lines, _ = answer_kit(kit, SETTLEMENT_FAULTS["no_responsibility"][0])
     _check(kit, tmp_path, lines, "--lang", "zh", "--html", str(tmp_path / "r.html"))
@@ -317,3 +277,77 @@ def test_a_house_rule_turned_on_is_covered_by_its_own_cases(profile: str, option
         assert coverage[item]["applies"] and coverage[item]["cases"] >= coverage[item]["required"] == 3, item
         cited = [case for case in manifest["cases"] if item[2:] in case.get("parameters", [])]
         assert len(cited) == coverage[item]["cases"] and all(rules[item] in case["rules"] for case in cited)
+
+
+# ------------------------------------------------------------------ broken kits (issue 34.4)
+
+def _first(m: dict, kind: str) -> dict:
+    return next(c for c in m["cases"] if c["kind"] == kind)
+
+
+BREAKS: dict[str, tuple[Any, str, dict[str, Any]]] = {
+    "not json": (lambda kit, m: (kit / "manifest.json").write_text("{not json", "utf-8"), "kit_manifest_not_json", {}),
+    "no manifest": (lambda kit, m: (kit / "manifest.json").unlink(), "kit_no_manifest", {}),
+    "not a kit": (lambda kit, m: m.update(format="zhuoji-kit/9"), "kit_manifest_bad", {"field": "format"}),
+    "cases not a list": (lambda kit, m: m.update(cases={}), "kit_manifest_bad", {"field": "cases"}),
+    "a case without id": (lambda kit, m: m["cases"][1].pop("id"), "kit_manifest_bad", {"field": "cases[1].id"}),
+    "a case without expected": (lambda kit, m: _first(m, "settlement").pop("expected"), "kit_case_bad",
+                                {"field": "expected"}),
+    "a rejection of no known code": (lambda kit, m: _first(m, "rejection")["expected"].update(code="nosuch"),
+                                     "kit_case_bad", {"field": "expected.code"}),
+    "a case out of the kit": (lambda kit, m: _first(m, "settlement").update(file="../../etc/passwd"), "kit_case_bad",
+                              {"field": "file"}),
+    "a case twice": (lambda kit, m: m["cases"].append(m["cases"][0]), "kit_case_repeated", {}),
+    "a case file missing": (lambda kit, m: (kit / _first(m, "settlement")["file"]).unlink(), "kit_case_file_missing",
+                            {}),
+    # issue 34.3: the fields the issue names, an id that would name a file outside the failures
+    # folder (`FAILURES/../../escaped.json`), a payment between seats the case does not have
+    "a case without kind": (lambda kit, m: _first(m, "settlement").pop("kind"), "kit_case_bad", {"field": "kind"}),
+    "a case without sections": (lambda kit, m: _first(m, "rejection").pop("sections"), "kit_case_bad",
+                                {"field": "sections"}),
+    "an id that is a path": (lambda kit, m: _first(m, "settlement").update(id="../../escaped"), "kit_manifest_bad", {}),
+    "a payment from no seat": (lambda kit, m: _first(m, "settlement")["expected"]["items"][0].update({"from": 9}),
+                               "kit_case_bad", {"field": "expected.items"}),
+}
+
+
+@pytest.mark.parametrize("how", list(BREAKS))
+def test_a_broken_kit_is_named_by_its_problem_never_a_traceback(kit: Path, tmp_path: Path, how: str) -> None:
+    import shutil
+
+    from kit.check import KIT_PROBLEMS, CheckError
+
+    broken = tmp_path / "broken"
+    shutil.copytree(kit, broken)
+    m = _manifest(broken)
+    change, code, params = BREAKS[how]
+    change(broken, m)
+    if (broken / "manifest.json").is_file() and how != "not json":
+        (broken / "manifest.json").write_text(json.dumps(m), "utf-8")
+    with pytest.raises(CheckError) as excinfo:
+        load_kit(broken)
+    assert excinfo.value.code == code and code in KIT_PROBLEMS
+    assert params.items() <= excinfo.value.params.items()
+    assert str(broken.parent) not in json.dumps(excinfo.value.params)  # no path of the machine in what is shown
+    err = io.StringIO()
+    answers = tmp_path / "a.jsonl"
+    answers.write_text("", encoding="utf-8")
+    assert run(["check", str(broken), str(answers)], io.StringIO(), err) == 2 and err.getvalue().startswith("error:")
+
+
+def test_a_case_file_that_is_no_record_stops_the_check_naming_it(kit: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from kit.check import CheckError
+
+    broken = tmp_path / "broken"
+    shutil.copytree(kit, broken)
+    for case in (broken / "cases").glob("*.json"):
+        case.write_text("[1, 2", "utf-8")
+    loaded = load_kit(broken)  # the manifest is sound; a case file is read when its case fails
+    lines, _ = answer_kit(kit, SETTLEMENT_FAULTS["no_responsibility"][0])
+    answers = tmp_path / "a.jsonl"
+    answers.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(CheckError) as excinfo:
+        check(loaded, read_answers(answers))
+    assert excinfo.value.code == "kit_case_file_bad" and excinfo.value.params["file"].startswith("cases/")

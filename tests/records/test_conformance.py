@@ -35,3 +35,22 @@ def test_compare_names_newly_failing_and_passing_and_refuses_other_kits() -> Non
     assert [c["case"] for c in diff["newly_failing"]] == ["s1"] and [c["case"] for c in diff["newly_passing"]] == ["s2"]
     with pytest.raises(conformance.ConformanceError):
         conformance.compare(base, _run(3, "b", {"s1": True}))
+
+
+def test_scan_kits_names_each_folder_that_is_no_kit_and_skips_the_rest(tmp_path) -> None:
+    assert conformance.scan_kits(tmp_path / "absent") == ([], [])
+    (tmp_path / "empty").mkdir()
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / "a-file.json").write_text("{}", "utf-8")
+    (tmp_path / "listed").mkdir()
+    (tmp_path / "listed" / "manifest.json").write_text('{"format": "zhuoji-kit/1", "cases": [{"id": "s1"}]}', "utf-8")
+    kits, broken = conformance.scan_kits(tmp_path)
+    assert kits == []
+    assert [(b.name, b.code, b.params) for b in broken] == [
+        ("empty", "kit_no_manifest", {}), ("listed", "kit_case_bad", {"case": "s1", "field": "file"})]
+    with pytest.raises(conformance.ConformanceError) as excinfo:
+        conformance.open_kit(tmp_path, "listed")
+    assert excinfo.value.code == "kit_broken" and excinfo.value.params["problem"] == "kit_case_bad"
+    with pytest.raises(conformance.ConformanceError) as excinfo:
+        conformance.open_kit(tmp_path, "a-file.json")
+    assert excinfo.value.code == "kit_missing"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from records import search_index, trail
+from records import cases, search_index, trail
 from records.migrations import migrations
 from records.queries import RecordQuery
 from records.rows import now
@@ -84,20 +84,31 @@ def test_a_new_revision_is_found_too(store: Store) -> None:
     assert found(store, q="0301", all_revisions=True) == {ids["a"], newer.record_id}
 
 
-def test_case_number_and_decision_filters(store: Store) -> None:
+def test_case_number_and_case_status_filters(store: Store) -> None:
+    """Issue 33.5: one status, driven by cases: a record is found by the status of a case it is attached
+    to (or `none`), whatever its notes' old labels say; the search box finds a case's records by its
+    number; a note naming a case number still counts for the `case` filter."""
     ids = filled(store)
     with store.atomic():
         trail.add_note(store.db, record_id=ids["a"], author="au", case_number="K-9", decision="open",
                        text="looked at", at=now(), key=store.trail_key)
-        trail.add_note(store.db, record_id=ids["a"], author="au", case_number=None, decision="confirmed",
-                       text="decided", at=now(), key=store.trail_key)
-        trail.add_note(store.db, record_id=ids["b"], author="au", case_number="K-10", decision="confirmed",
-                       text="x", at=now(), key=store.trail_key)
-        trail.add_note(store.db, record_id=ids["b"], author="au", case_number=None, decision="dismissed",
+        trail.add_note(store.db, record_id=ids["b"], author="au", case_number=None, decision="closed",
                        text="y", at=now(), key=store.trail_key)
+        case_id = cases.open_case(store.db, number="2026-0001", platform="alpha", player=None, complaint="x",
+                                  actor="au", at=now(), key=store.trail_key)
+        cases.attach(store.db, case_id=case_id, record_id=ids["a"], revision=None, actor="au", at=now(),
+                     key=store.trail_key)
     assert found(store, case="K-9") == {ids["a"]}
-    assert found(store, decision="confirmed") == {ids["a"]}  # the latest note decides
-    assert found(store, decision="dismissed") == {ids["b"]}
+    assert found(store, case_status="open") == {ids["a"]}
+    assert found(store, case_status="closed") == set()  # b's note says closed: not a case's status
+    assert ids["b"] in found(store, case_status="none") and ids["a"] not in found(store, case_status="none")
+    assert found(store, q="2026-0001") == {ids["a"]}
+    assert found(store, q="2026-000") == set()  # a case number is matched whole, not as a fragment
+    with store.atomic():
+        cases.decide(store.db, case_id=case_id, outcome="upheld", note="n", payments=[], audit_id=None,
+                     actor="au", at=now(), key=store.trail_key)
+        cases.close(store.db, case_id=case_id, actor="au", at=now(), key=store.trail_key)
+    assert found(store, case_status="closed") == {ids["a"]} and found(store, case_status="open") == set()
 
 
 def test_migration_fills_the_text_of_records_stored_before_it(store: Store) -> None:

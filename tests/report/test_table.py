@@ -230,3 +230,30 @@ def test_the_continuity_checks_are_the_engines_findings() -> None:
     again = match_view(1, doc["table_id"], match_hands(changed)).hands[1]
     assert {c.check: c.outcome for c in again.checks}[Check.PLAYERS] is Outcome.BROKEN
     assert "match_players_changed" in {f["code"] for f in api.audit_document(changed)[1]["findings"]}
+
+
+def _before_wins(doc: dict[str, Any]) -> dict[str, Any]:
+    events = [ev for ev in doc["events"] if ev["type"] not in ("win", "pass")]
+    return events[-1] if events else {}
+
+
+@pytest.mark.parametrize("name", ["clean-kuhu-triple", "clean-weile-hot-shot", "missettled-rob-paid-by-three",
+                                  "clean-weile-rob-double", "clean-cuocuo-long"])
+def test_the_win_screen_says_how_the_hand_was_won_and_from_whom(name: str) -> None:
+    """Issue 33.3: how a win was made is read from the table (the event before the wins), not from the
+    record's optional `kind`: a discard win names its discarder and is never 自摸, a robbed kong its
+    konger, with or without the record's `kind`."""
+    doc = sample(name)
+    before = _before_wins(doc)
+    expected = {"discard": ("discard", before.get("seat")), "kong": ("rob", before.get("seat"))}.get(
+        before.get("type"), ("self_draw", None))
+    _, view = view_of(doc)
+    assert view.win is not None
+    assert {(w.kind, w.from_seat) for w in view.win.winners} == {expected}
+    if expected[0] == "discard":
+        bare = copy.deepcopy(doc)
+        for ev in bare["events"]:
+            if ev["type"] == "win":
+                ev.pop("kind", None)
+        _, view = view_of(bare)
+        assert view.win is not None and {(w.kind, w.from_seat) for w in view.win.winners} == {expected}

@@ -177,6 +177,25 @@ def test_engine_failure_is_reported_per_hand_and_the_record_kept_unaudited(tmp_p
     assert body["total"] == 1 and body["counts"]["unaudited"] == 1
 
 
+def test_a_record_whose_profile_is_no_name_is_stored_invalid_not_unaudited(client: FlaskClient,
+                                                                          upload: Upload) -> None:
+    doc = load_example("hot-shot-weile")
+    doc["rules"]["profile"] = "a" * 300  # once: "File name too long" out of the engine, stored unaudited (202)
+    response = upload(dumps(doc))
+    assert response.status_code == 201, response.get_data(as_text=True)
+    (result,) = response.get_json()["results"]
+    assert result["verdict"] == "invalid" and not result.get("errors")
+    record = result["record_id"]
+    audit = client.get(f"/api/records/{record}/audit").get_json()
+    assert [(f["code"], f["params"]["path"]) for f in audit["findings"]] == [("unknown_profile_name", "rules.profile")]
+    again = client.post(f"/api/records/{record}/audit", json={})  # a re-audit under its own profile: the same
+    assert again.status_code == 201 and again.get_json()["verdict"] == "invalid"
+    assert client.get(f"/records/{record}").status_code == 200
+    assert client.get(f"/records/{record}/whatif", query_string={"profile": "cuocuo"}).status_code == 200
+    refused = client.get(f"/records/{record}/whatif", query_string={"profile": "b" * 300})
+    assert refused.status_code == 400 and 'data-code="unknown_profile"' in refused.get_data(as_text=True)
+
+
 # ----- listing ---------------------------------------------------------------------------------
 
 

@@ -79,8 +79,11 @@ def test_one_dispute_end_to_end_in_at_most_half_the_work(site: tuple[str, dict[s
             page.screenshot(path=str(ARTIFACTS / f"issue23-search-{width}.png"), full_page=True)
             # 2. the disputed revision (the older one), its case bar under the verdict
             you.click(f"table.records a[href$='/records/{ids['disputed']}']")
-            bar = page.locator("section.record-cases")
-            assert bar.bounding_box()["y"] < page.locator("#findings").bounding_box()["y"]
+            # the answer on the first screen: the verdict, the findings and the 差额 row (issue 33.3)
+            differences = page.locator("table.dispute-seats tr.differs").first
+            assert page.locator("#findings").bounding_box()["y"] < page.locator("section.record-cases").bounding_box()["y"]
+            if width >= 1400:
+                assert differences.bounding_box()["y"] + differences.bounding_box()["height"] <= 900
             page.screenshot(path=str(ARTIFACTS / f"issue23-record-top-{width}.png"))
             assert page.evaluate("document.documentElement.scrollWidth") <= width
             # 3. 立案: the number is filled in, the player chosen from the seats, the complaint typed
@@ -96,10 +99,14 @@ def test_one_dispute_end_to_end_in_at_most_half_the_work(site: tuple[str, dict[s
             assert page.input_value("form.decide tr.suggested input[name=amount]") == "1"
             page.screenshot(path=str(ARTIFACTS / f"issue23-case-{width}.png"), full_page=True)
             assert page.evaluate("document.documentElement.scrollWidth") <= width
+            # the outcome follows the complainant's 差额 (阿明 was given 1 too few: 投诉成立), issue 33.1b
+            assert page.input_value("form.decide select[name=outcome]") == "upheld"
             you.click("form.decide button")
+            # 记录裁定 asks first, restating the decision in words
+            assert "投诉成立" in page.inner_text(".restated") and "0号位 老王 付给 1号位 阿明 1 分" in page.inner_text(".restated")
+            # 5. recorded and closed with one button of the confirmation, then the PDF
+            you.click("article.case-confirm form button.and-close")
             assert "0号位 老王 付给 1号位 阿明 1 分" in page.inner_text(".decisions")
-            # 5. close, then the PDF
-            you.click("text=结案")
             assert "已结案" in page.inner_text("h1")
             pdf = page.locator("a[href$='.pdf']").first.get_attribute("href")
             you.clicks += 1  # the PDF link: fetched directly, a headless browser does not show PDFs

@@ -99,8 +99,9 @@ def test_the_form_shows_the_next_number_and_takes_the_next_free_one(app: Flask, 
 def test_open_from_the_top_of_the_record_page(client: FlaskClient) -> None:
     disputed, newer = game(client)
     page = client.get(f"/records/{disputed}").get_data(as_text=True)
-    bar, replay = page.find('class="record-cases"'), page.find('id="findings"')
-    assert 0 < bar < replay  # the case bar sits under the verdict, before the summary
+    verdict, answer = page.find('class="verdict'), page.find('id="findings"')
+    differences, bar = page.find('class="dispute-seats"'), page.find('class="record-cases"')
+    assert 0 < verdict < answer < differences < bar  # the answer first, the case bar after it (issue 33.3)
     assert '<option value="P1">1号位 P1</option>' in page  # the player chosen from the seats
     case_id = case_id_of(open_from_record(client, disputed, player="P1"))
     case = client.get(f"/api/cases/{case_id}").get_json()
@@ -178,7 +179,7 @@ def test_the_decision_form_is_filled_from_the_disputed_audit(client: FlaskClient
     assert note is not None
     decided = client.post(f"/cases/{case_id}/decision", data={
         "outcome": "upheld", "note": "按审计结算", "audit": str(body["basis_audit"]),
-        "from": ["0号位 P0", ""], "to": ["1号位 P1", ""], "amount": ["1", ""]})
+        "from": ["0号位 P0", ""], "to": ["1号位 P1", ""], "amount": ["1", ""], "confirm": "yes"})
     assert decided.status_code == 303
     decision = client.get(f"/api/cases/{case_id}").get_json()["decision"]
     assert decision["payments"] == [{"from": "0号位 P0", "to": "1号位 P1", "amount": 1}]
@@ -292,3 +293,95 @@ def test_no_template_or_page_module_subtracts_scores_itself() -> None:
             if pattern.search(line) and path.name != "dispute.py":
                 offenders.append(f"{path.relative_to(root)}:{number}: {line.strip()}")
     assert offenders == []
+
+
+def _outcome_selected(page: str) -> str | None:
+    select = page[page.index('<select name="outcome"'):]
+    select = select[:select.index("</select>")]
+    found = re.search(r'<option value="([^"]*)" selected>', select)
+    return found.group(1) if found else None
+
+
+@pytest.mark.parametrize("player, outcome, sign", [("P1", "upheld", "-1"), ("P0", "dismissed", "1"), ("", None, None)])
+def test_the_outcome_follows_the_complainants_difference(client: FlaskClient, player: str, outcome: str | None,
+                                                         sign: str | None) -> None:
+    """Issue 33.1b: r1 credits P0 one too many and P1 one too few. P1's 差额 (记录 − 审计) is −1: the record
+    gave them less, the complaint stands (投诉成立); P0's is +1: the record gave them more, so their
+    complaint is dismissed (the form said 投诉成立 whatever the audit said); no complainant: no choice."""
+    disputed, _ = game(client)
+    case_id = case_id_of(open_from_record(client, disputed, player=player, revisions=""))
+    page = client.get(f"/cases/{case_id}").get_data(as_text=True)
+    assert _outcome_selected(page) == outcome
+    assert '<option value="">' in page[page.index('<select name="outcome"'):]  # nothing chosen for the operator
+    if sign is not None:
+        assert f'data-difference="{sign}"' in page
+
+
+def test_recording_and_closing_ask_first_restating_the_decision(app: Flask, client: FlaskClient) -> None:
+    """Issue 33.1b: 记录裁定 and 结案 show the decision in words (outcome, audit, payments, note) with one
+    button; nothing is written until it is pressed. An outcome against the complainant's 差额 is warned."""
+    disputed, _ = game(client)
+    case_id = case_id_of(open_from_record(client, disputed, player="P0", revisions=""))
+    basis = client.get(f"/api/cases/{case_id}").get_json()["basis_audit"]
+    form = {"outcome": "upheld", "note": "按审计", "audit": str(basis),
+            "from": ["1号位 P1", ""], "to": ["0号位 P0", ""], "amount": ["1", ""]}
+    before = counts(app)
+    asked = client.post(f"/cases/{case_id}/decision", data=form)
+    assert asked.status_code == 200 and counts(app) == before
+    page = asked.get_data(as_text=True)
+    restated = page[page.index('class="restated"'):page.index("</section>")]
+    assert "投诉成立" in restated and "1号位 P1 付给 0号位 P0 1 分" in restated and "按审计" in restated
+    assert 'data-code="outcome_against_difference"' in restated  # P0 was given one too many
+    hidden = dict(re.findall(r'<input type="hidden" name="(outcome|note|audit|confirm)" value="([^"]*)"', page))
+    assert hidden == {"outcome": "upheld", "note": "按审计", "audit": str(basis), "confirm": "yes"}
+    done = client.post(f"/cases/{case_id}/decision", data={**form, "outcome": "dismissed", "confirm": "yes"})
+    assert done.status_code == 303 and client.get(f"/api/cases/{case_id}").get_json()["status"] == "decided"
+    asked = client.post(f"/cases/{case_id}/close")
+    assert asked.status_code == 200 and "投诉不成立" in asked.get_data(as_text=True)
+    assert client.get(f"/api/cases/{case_id}").get_json()["status"] == "decided"
+    assert client.post(f"/cases/{case_id}/close", data={"confirm": "yes"}).status_code == 303
+    assert client.get(f"/api/cases/{case_id}").get_json()["status"] == "closed"
+
+
+def test_record_and_close_in_one_confirmation(app: Flask, client: FlaskClient) -> None:
+    disputed, _ = game(client)
+    case_id = case_id_of(open_from_record(client, disputed, player="P1", revisions=""))
+    form = {"outcome": "upheld", "note": "按审计", "audit": "", "from": ["0号位 P0"], "to": ["1号位 P1"],
+            "amount": ["1"], "confirm": "yes", "close": "yes"}
+    assert 'name="close" value="yes"' in client.post(f"/cases/{case_id}/decision",
+                                                     data={**form, "confirm": ""}).get_data(as_text=True)
+    assert client.post(f"/cases/{case_id}/decision", data=form).status_code == 303
+    case = client.get(f"/api/cases/{case_id}").get_json()
+    assert case["status"] == "closed" and case["decision"]["outcome"] == "upheld"
+
+
+def test_a_search_by_a_player_shows_their_difference_per_hand(client: FlaskClient) -> None:
+    """Issue 33.3: searched by a player (the search box or the player filter), the list shows that
+    player's 差额 (记录 − 审计) on each hand: P1 was given one too few on r1 (−1), nothing on r2 (0)."""
+    disputed, newer = game(client)
+    for query in ({"q": "P1"}, {"player": "P1"}):
+        page = client.get("/records", query_string={**query, "revisions": "all", "lang": "zh"}).get_data(as_text=True)
+        cells = dict(re.findall(r'href="/records/(\d+)">#\d+</a></td>.*?class="amount player-difference[^"]*">([^<]*)</td>',
+                                page, re.S))
+        assert cells == {str(disputed): "-1", str(newer): "0"}, (query, cells)
+        assert "P1 · 差额" in page
+    plain = client.get("/records", query_string={"lang": "zh"}).get_data(as_text=True)
+    assert "player-difference" not in plain
+
+
+def test_the_differing_rows_are_marked_and_every_ledger_link_lands(client: FlaskClient) -> None:
+    """Issue 33.3: on a score-only dispute the ledger rows the readings name are marked (as PDF page 1
+    lists them), and a reading's payment the rules do not make gets its own marked row, so every
+    `账目` link of a finding lands on an element of the page."""
+    disputed, _ = game(client)
+    html = client.get(f"/records/{disputed}", query_string={"lang": "zh"}).get_data(as_text=True)
+    links = set(re.findall(r'class="to-ledger" href="#([^"]+)"', html))
+    assert links
+    for anchor in links:
+        assert re.search(rf'id="{re.escape(anchor)}"', html), anchor
+    payment_rows = [a for a in links if a.startswith("ledger-")]
+    assert payment_rows
+    for anchor in payment_rows:
+        row = re.search(rf'<tr id="{re.escape(anchor)}" class="([^"]*)"', html)
+        assert row is not None and "differs" in row.group(1), anchor
+    assert "记录的得分相当于此处付" in html

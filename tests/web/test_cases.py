@@ -103,11 +103,11 @@ def test_case_pages_and_pdf(client: FlaskClient, tmp_path: Path) -> None:
     assert len(re.findall(r'class="case-record[ "]', html)) == 2 and "两个版本的分数不一样" in html and "投诉成立" in html
     decided = client.post(f"/cases/{case_id}/decision", data={"outcome": "partly_upheld", "note": "见 r2",
                                                              "from": ["0号位 P0", ""], "to": ["1号位 P1", ""],
-                                                             "amount": ["3", ""], "audit": ""})
+                                                             "amount": ["3", ""], "audit": "", "confirm": "yes"})
     assert decided.status_code == 303
     html = client.get(f"/cases/{case_id}", query_string={"lang": "en"}).get_data(as_text=True)
     assert "complaint partly upheld" in html and "0号位 P0 pays 1号位 P1 3" in html  # the seats as chosen
-    assert client.post(f"/cases/{case_id}/close").status_code == 303
+    assert client.post(f"/cases/{case_id}/close", data={"confirm": "yes"}).status_code == 303
     listing = client.get("/cases", query_string={"status": "closed"}).get_data(as_text=True)
     assert "K-7" in listing
     pdf = client.get(f"/cases/{case_id}.pdf")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -137,3 +139,78 @@ def test_answers_with_a_bom_or_a_repeated_key_are_read_as_kit_check_reads_them(c
     twice = first[:-1] + b', "case": ' + json.dumps(json.loads(first)["case"]).encode() + b"}"
     refused = _post(client, b"\n".join([twice, *rest])).get_json()["report"]
     assert not refused["ok"] and refused["malformed_lines"][0].startswith("line 1:")
+
+
+# ----- a broken kit among the good ones (issue 34.4) ---------------------------------------------
+
+BROKEN = {"a-no-manifest": "kit_no_manifest", "b-not-json": "kit_manifest_not_json",
+          "c-case-without-id": "kit_manifest_bad", "d-case-without-expected": "kit_case_bad",
+          "e-case-files-broken": None}
+"""Folders beside the good kit, each broken its own way -> the problem listed (None: a kit whose
+manifest is sound and whose case files are not, found when a failing case is read)."""
+
+
+@pytest.fixture(scope="module")
+def mixed(kits: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The good kit `cuocuo-5` and the broken folders of BROKEN."""
+    folder = tmp_path_factory.mktemp("mixed")
+    shutil.copytree(kits / "cuocuo-5", folder / "cuocuo-5")
+    (folder / "a-no-manifest" / "cases").mkdir(parents=True)
+    (folder / "b-not-json").mkdir()
+    (folder / "b-not-json" / "manifest.json").write_text('{"format": "zhuoji-kit/1", ', "utf-8")
+    for name, change in (("c-case-without-id", lambda case: case.pop("id")),
+                         ("d-case-without-expected", lambda case: case.pop("expected")),
+                         ("e-case-files-broken", lambda case: None)):
+        shutil.copytree(kits / "cuocuo-5", folder / name)
+        manifest = json.loads((folder / name / "manifest.json").read_text("utf-8"))
+        change(manifest["cases"][0])
+        (folder / name / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    for case in (folder / "e-case-files-broken" / "cases").glob("*.json"):
+        case.write_text("[", "utf-8")
+    return folder
+
+
+@pytest.fixture
+def mixed_app(tmp_path: Path, mixed: Path) -> Flask:
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "service.sqlite3"), "CONFORMANCE_KITS": str(mixed)})
+
+
+def test_a_broken_kit_is_listed_with_why_and_the_others_stay_usable(mixed_app: Flask, mixed: Path) -> None:
+    people = login(mixed_app)
+    listed = people.get("/api/conformance/kits")
+    assert listed.status_code == 200, listed.get_data(as_text=True)  # once: a 500 for everyone
+    body = listed.get_json()
+    assert [k["name"] for k in body["kits"]] == ["cuocuo-5", "e-case-files-broken"]
+    assert {b["name"]: b["code"] for b in body["broken"]} == {k: v for k, v in BROKEN.items() if v}
+    assert all(b["reason"] for b in body["broken"])
+    assert next(b for b in body["broken"] if b["code"] == "kit_case_bad")["params"]["field"] == "expected"
+    zh = people.get("/api/conformance/kits?lang=zh").get_json()["broken"]
+    assert all(re.search("[\u4e00-\u9fff]", b["reason"]) for b in zh)
+    page = people.get("/conformance")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "已损坏的测试包" in html
+    assert all(f'data-code="{code}"' in html for code in BROKEN.values() if code)
+    assert '<option value="a-no-manifest">' not in html and '<option value="cuocuo-5">' in html
+    assert _post(people, _answers(mixed), kit="cuocuo-5").status_code == 201
+
+
+@pytest.mark.parametrize("name", list(BROKEN))
+def test_answers_to_a_broken_kit_are_refused_409_naming_it(mixed_app: Flask, mixed: Path, name: str) -> None:
+    people = login(mixed_app)
+    wrong = _answers(mixed, wrong=True)  # failing cases: their files are read
+    refused = _post(people, wrong, kit=name)
+    body = refused.get_json()
+    assert refused.status_code == 409 and body["code"] == "kit_broken" and "kit" in body["details"], body
+    assert name in body["message"]
+    page = people.post("/conformance", data={"kit": name, "platform": "club.example", "client_version": "1",
+                                             "answers": (io.BytesIO(wrong), "a.jsonl")},
+                       content_type="multipart/form-data", headers={"Accept-Language": "zh"})
+    assert page.status_code == 409 and 'data-code="kit_broken"' in page.get_data(as_text=True)
+    assert people.get("/api/conformance/runs").get_json()["runs"] == []  # nothing stored
+
+
+def test_a_kit_name_that_is_no_folder_name_is_400(mixed_app: Flask, mixed: Path) -> None:
+    people = login(mixed_app)
+    for name in ("a\x00b", "x" * 300, ".hidden"):
+        refused = _post(people, _answers(mixed), kit=name)
+        assert refused.status_code == 400 and refused.get_json()["code"] == "kit_name_bad", name

@@ -49,9 +49,9 @@ def test_the_chinese_summary_and_settlement_have_no_english_words(client: FlaskC
     record_data = {"Bo", "Lily", "gen", "holdout", "ios", "android", "mini", "program", "PDF", "hands"}
     for name in ("illegal-wall-tampered", "missettled-rob-paid-by-three"):
         html = page(client, f"/records/{stored(upload, name)}", lang="zh")
-        summary = section(html, 'id="findings"', 'id="steps"')
+        summary = section(html, 'id="findings"', 'class="record-facts"')
         assert '<blockquote class="rule-text" lang="zh-CN">' in summary and 'class="rule-text" lang="en"' not in html
-        for start, end in (('id="findings"', 'id="steps"'), ('id="settlement"', 'id="whatif"')):
+        for start, end in (('id="findings"', 'class="record-facts"'), ('id="settlement"', 'id="whatif"')):
             words = set(re.findall(r"[A-Za-z]{2,}", visible_text(section(html, start, end))))
             assert words - record_data == set(), (name, start, sorted(words - record_data))
 
@@ -59,7 +59,7 @@ def test_the_chinese_summary_and_settlement_have_no_english_words(client: FlaskC
 def test_the_illegal_move_is_drawn_before_and_after_and_the_rest_listed(client: FlaskClient,
                                                                         upload: Upload) -> None:
     html = page(client, f"/records/{stored(upload, 'illegal-wall-tampered')}", lang="zh")
-    summary = section(html, 'id="findings"', 'id="steps"')
+    summary = section(html, 'id="findings"', 'class="record-facts"')
     assert summary.count('<svg') >= 2 and 'class="before"' in summary and 'class="after"' in summary
     assert 'href="#step-21"' in summary and 'id="step-21"' in html
     doc = json.loads((SAMPLES / "illegal-wall-tampered.json").read_text(encoding="utf-8"))
@@ -76,7 +76,7 @@ def test_every_finding_link_has_its_target(client: FlaskClient, upload: Upload) 
     for name in ("missettled-rob-paid-by-three", "missettled-flip", "missettled-next-dealer", "illegal-pass-locked",
                  "illegal-must-win-hot-shot"):
         html = page(client, f"/records/{stored(upload, name)}", lang="zh")
-        summary = section(html, 'id="findings"', 'id="steps"')
+        summary = section(html, 'id="findings"', 'class="record-facts"')
         targets = re.findall(r'class="to-(?:step|ledger)" href="#([^"]+)"', summary)
         assert targets, name
         for target in targets:
@@ -91,8 +91,10 @@ def test_a_match_hand_has_its_matchs_verdict_and_links(client: FlaskClient, uplo
     assert 'class="verdict verdict-illegal"' in html
     assert "the engine installed now finds" not in html.lower()  # the match's verdict, not the hand's alone
     assert f'href="/records/{first}"' in section(html, 'class="match-nav"', 'id="findings"')
-    summary = section(html, 'id="findings"', 'id="steps"')
+    summary = section(html, 'id="findings"', 'class="record-facts"')
     assert f'class="to-hand" href="/records/{first}"' in summary  # "hand 0" is linked
+    zh = section(page(client, f"/records/{second}", lang="zh"), 'id="findings"', 'class="record-facts"')
+    assert dispute_text("verdict_match", "zh") in zh and dispute_text("verdict_illegal", "zh") not in zh  # 33.3
     back = page(client, f"/records/{first}", lang="en")
     assert f'rel="next" href="/records/{second}"' in back
 

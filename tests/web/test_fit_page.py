@@ -92,7 +92,8 @@ def test_the_profile_file_downloads_once_the_loader_reads_it(client: FlaskClient
     toml = _profile_file(_fit(client, _jsonl(hands[:4]), name="ours").get_data(as_text=True))
     r = client.post("/fit/profile.toml", data={"name": "ours", "profile_file": toml})
     assert r.status_code == 200 and r.mimetype == "application/toml"
-    assert r.headers["Content-Disposition"] == 'attachment; filename="ours.toml"' and r.get_data(as_text=True) == toml
+    assert r.headers["Content-Disposition"] == "attachment; filename=\"ours.toml\"; filename*=UTF-8''ours.toml"
+    assert r.get_data(as_text=True) == toml
     bad = client.post("/fit/profile.toml", data={"name": "ours", "profile_file": toml.replace("charge = 4", "charge = -1")})
     assert bad.status_code == 400 and "chicken.charge" in bad.get_data(as_text=True)
     misnamed = client.post("/fit/profile.toml", data={"name": "theirs", "profile_file": toml})
@@ -104,6 +105,8 @@ def test_the_profile_file_downloads_once_the_loader_reads_it(client: FlaskClient
     ({}, b"", 400, "fit_files_missing"),
     ({"profile": "nosuch"}, b"{}", 400, "unknown_profile"),
     ({"name": "a b"}, b"{}", 400, "profile_name_bad"),
+    ({"name": "x" * 65}, b"{}", 400, "profile_name_bad"),  # the engine's one rule: 64 at most
+    ({"name": "-x"}, b"{}", 400, "profile_name_bad"),
     ({}, b'{"a": NaN}\n', 400, "fit_nothing_read"),
     ({"source": "stored"}, b"", 400, "fit_platform_missing"),
     ({"source": "stored", "platform": "club.example", "date_from": "2026-13-01"}, b"", 400, "date_bad"),

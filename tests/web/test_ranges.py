@@ -137,3 +137,57 @@ def test_each_range_is_documented_in_trust_md(field: str) -> None:
     text = (Path(__file__).resolve().parents[2] / "docs" / "trust.md").read_text(encoding="utf-8")
     r = FIELDS[field]
     assert f"`{field}`" in text and f"{r.high:,}".replace(",", " ") in text.replace(",", " ")
+
+
+OPTION_CASES = [(2**62, False), (2**63 - 1, False), (2**64, False), (1_001, False), (1_000, True), (0, True)]
+"""`hot_shot.bonus` in a record's own `rules.options` (its range: audit/ranges.py `UNITS`)."""
+
+
+def test_a_records_options_are_ranged_in_the_upload_the_reaudit_and_the_batch(app: Flask, tmp_path: Path) -> None:
+    """Issue 34.1: a record's `rules.options` integer past its parameter's range was stored with audits
+    holding integers past 64 bits and failed every batch partition holding it; now the record is stored
+    `invalid` with the P finding naming its path, the API's answer stays inside 64 bits, a re-audit
+    with such options is refused (400, nothing stored), and the batch writes a row for every hand."""
+    from batch.rows import Settings
+    from batch.store_source import plan_store
+    from batch.work import run_partition
+    import pyarrow.parquet as pq  # type: ignore[import-untyped]
+
+    client = login(app)
+    base = load_example("hot-shot-weile")
+    ids: dict[str, bool] = {}
+    for n, (value, inside) in enumerate(OPTION_CASES):
+        doc = copy.deepcopy(base)
+        doc["game_id"] = f"option-range-{n}"
+        doc["rules"]["options"] = {"hot_shot": {"bonus": value}}
+        response = client.post("/api/records", data=dumps(doc), content_type="application/json")
+        if value > INT64[1]:  # past 64 bits the strict reader refuses the body itself (issue 22.2)
+            assert response.status_code == 422 and response.get_json()["results"][0]["record_id"] is None
+            continue
+        assert response.status_code == 201, (value, response.get_data(as_text=True)[:300])
+        record_id = response.get_json()["results"][0]["record_id"]
+        audit = client.get(f"/api/records/{record_id}/audit").get_json()
+        codes = {(f["code"], f["params"].get("path")) for f in audit["findings"]}
+        assert (audit["verdict"] == "invalid") is not inside, (value, audit["verdict"])
+        if not inside:
+            assert ("parameter_out_of_range", "rules.options (hot_shot.bonus)") in codes, codes
+        for number in _integers(client.get(f"/api/records/{record_id}").get_json()):
+            assert INT64[0] <= number <= INT64[1]
+        ids[doc["game_id"]] = inside
+    first = record_id  # the last upload: in range
+    for value in (2**62, 2**63 - 1, 1_001):
+        before = len(client.get(f"/api/records/{first}/audits").get_json())
+        refused = client.post(f"/api/records/{first}/audit", json={"options": {"hot_shot.bonus": value}})
+        assert refused.status_code == 400 and refused.is_json, value
+        assert "parameter_out_of_range" in refused.get_data(as_text=True)
+        assert len(client.get(f"/api/records/{first}/audits").get_json()) == before
+
+    out = tmp_path / "batch"
+    for sub in ("hands", "findings", "parts"):
+        (out / sub).mkdir(parents=True)
+    for index, partition in enumerate(plan_store(app.config["DATABASE"])):
+        run_partition(index, partition, Settings(), str(out))
+    rows = [row for file in sorted((out / "hands").glob("*.parquet")) for row in pq.read_table(file).to_pylist()]
+    assert {row["game_id"] for row in rows} == set(ids)
+    for row in rows:
+        assert (row["verdict"] == "invalid") is not ids[row["game_id"]], row

@@ -56,24 +56,33 @@ def test_page_has_the_box_ids_local_times_and_sortable_headers(client: FlaskClie
 
 
 def test_bad_filter_is_a_400_page_for_a_browser_and_json_for_the_api(client: FlaskClient) -> None:
-    page = client.get("/records", query_string={"decision": "maybe"})
+    page = client.get("/records", query_string={"case_status": "maybe"})
     assert page.status_code == 400 and page.mimetype == "text/html"
-    assert "<dt><code>decision</code></dt>" in page.get_data(as_text=True)
-    api = client.get("/api/records", query_string={"decision": "maybe"})
-    assert api.status_code == 400 and api.mimetype == "application/json" and "decision" in api.get_json()["details"]
+    assert "<dt><code>case_status</code></dt>" in page.get_data(as_text=True)
+    api = client.get("/api/records", query_string={"case_status": "maybe"})
+    assert api.status_code == 400 and api.mimetype == "application/json" and "case_status" in api.get_json()["details"]
+    gone = client.get("/api/records", query_string={"decision": "confirmed"})  # the notes' label: no filter now
+    assert gone.status_code == 400 and "decision" in gone.get_json()["details"]
     too_long = client.get("/api/records", query_string={"q": "x" * 201})
     assert too_long.status_code == 400 and "q" in too_long.get_json()["details"]
 
 
-def test_case_and_decision_filters_on_the_page(client: FlaskClient) -> None:
+def test_case_filter_case_status_and_case_number_search_on_the_page(client: FlaskClient) -> None:
+    """Issue 33.5: after closing case 2026-0001, 已结案 finds its record and searching `2026-0001` too."""
     first, second = two(client)
-    response = client.post(f"/api/records/{first}/notes", json={"case_number": "K-1", "decision": "confirmed",
-                                                               "text": "paid 3 too little"})
+    response = client.post(f"/api/records/{first}/notes", json={"case_number": "K-1", "text": "paid 3 too little"})
     assert response.status_code == 201
     body = client.get("/api/records", query_string={"case": "K-1"}).get_json()
     assert [row["id"] for row in body["records"]] == [first]
-    body = client.get("/api/records", query_string={"decision": "confirmed"}).get_json()
-    assert [row["id"] for row in body["records"]] == [first]
+    case = client.post("/api/cases", json={"platform": "beta", "complaint": "x"}).get_json()
+    assert client.post(f"/api/cases/{case['id']}/records", json={"record": second}).status_code in (200, 201)
+    assert client.post(f"/api/cases/{case['id']}/decision", json={"outcome": "upheld", "note": "n"}).status_code == 201
+    assert client.post(f"/api/cases/{case['id']}/close").status_code == 200
+    body = client.get("/api/records", query_string={"case_status": "closed"}).get_json()
+    assert [row["id"] for row in body["records"]] == [second]
+    page = client.get("/records", query_string={"q": case["number"], "lang": "zh"}).get_data(as_text=True)
+    assert f'href="/records/{second}"' in page and f'href="/records/{first}"' not in page
+    assert 'name="case_status"' in page and 'name="decision"' not in page
 
 
 def test_counts_cut_short_say_at_least_and_offer_the_full_count(client: FlaskClient,

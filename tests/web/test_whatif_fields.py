@@ -47,3 +47,46 @@ def test_the_page_runs_the_fields_as_the_json_options(client: FlaskClient) -> No
     page = unescape(by_fields.get_data(as_text=True))
     assert parameters()["hot_shot.burn"]["values"]["that_kong"]["zh"] in page  # the option told in words
     assert '"hot_shot.burn": "that_kong"' in page  # kept for the store form as JSON (a hidden field)
+
+
+def _upload(client: FlaskClient, sample: str) -> int:
+    body = (ROOT / "samples" / f"{sample}.json").read_bytes()
+    (result,) = client.post("/api/records", data=body, content_type="application/json").get_json()["results"]
+    return int(result["record_id"])
+
+
+def _scores(page: str) -> list[str]:
+    return re.findall(r'<td class="[^"]*">(-?\d+)</td>\s*</tr>', page)
+
+
+def test_switching_the_profile_sends_no_field_of_the_other(client: FlaskClient) -> None:
+    """Issue 33.1a: the fields drawn for 微乐 submitted with the select switched to 搓搓 ask for 搓搓 as it
+    is (no option), not 搓搓 with 微乐's 15 differing values as overrides."""
+    record_id = _upload(client, "missettled-burn-not-applied")
+    form = {f"opt.{field.name}": str(field.value).lower() if isinstance(field.value, bool) else str(field.value)
+            for field in option_fields("weile", None, "en")}
+    switched = client.get(f"/records/{record_id}/whatif",
+                          query_string={**form, "fields_for": "weile", "profile": "cuocuo", "lang": "zh"})
+    plain = client.get(f"/records/{record_id}/whatif", query_string={"profile": "cuocuo", "lang": "zh"})
+    assert switched.status_code == plain.status_code == 200
+    assert form_options(form, "weile", None) is None
+    keep = re.compile(r'name="options" value="([^"]*)"')
+    assert keep.findall(switched.get_data(as_text=True))[-1] == keep.findall(plain.get_data(as_text=True))[-1] == ""
+    assert _scores(switched.get_data(as_text=True)) == _scores(plain.get_data(as_text=True))
+    changed = client.get(f"/records/{record_id}/whatif", query_string={
+        **form, "opt.hot_shot.bonus": "7", "fields_for": "weile", "profile": "cuocuo", "lang": "zh"})
+    assert unescape(keep.findall(changed.get_data(as_text=True))[-1]) == '{"hot_shot.bonus": 7}'
+
+
+def test_a_number_field_reads_ascii_digits_only(client: FlaskClient) -> None:
+    """Issue 34.1: `int()` read `٥`, `５`, `+5`, `5_0` and 4,000 digits; each is now refused (400, the
+    request path named), and a value past the parameter's range too; nothing runs."""
+    record_id = _upload(client, "missettled-burn-not-applied")
+    for text in ("٥", "５", "+5", "5_0", "9" * 4000, str(2**63 - 1), "1001"):
+        reply = client.get(f"/records/{record_id}/whatif",
+                           query_string={"opt.hot_shot.bonus": text, "fields_for": "weile", "lang": "zh"})
+        assert reply.status_code == 400, text
+        assert "options.hot_shot.bonus" in reply.get_data(as_text=True), text
+        assert len(reply.get_data(as_text=True)) < 200_000
+    fields = {field.name: field for field in option_fields("weile", None, "zh")}
+    assert fields["hot_shot.bonus"].span is not None and fields["hot_shot.bonus"].span.high == 1000

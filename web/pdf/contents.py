@@ -4,7 +4,7 @@ page, the steps the hand draws as whole tables, and the events written beside ea
 The PDF is handed to someone who was not at the table (a player who disputes a
 payment, an arbiter), so its first page says what it is evidence of: which
 bytes (the record's sha256), judged by which engine, in which audit, exported
-when, and, when an auditor's notes give them, the case and its decision.
+when, and the case it is in with that case's decision.
 """
 from __future__ import annotations
 
@@ -28,14 +28,25 @@ class Evidence:
     decided_at: str | None
 
 
-def evidence(detail: dict[str, Any], notes: Sequence[dict[str, Any]], exported_at: str) -> Evidence:
+OUTCOME_WORDS = {"upheld": "complaint upheld", "partly_upheld": "complaint partly upheld",
+                 "dismissed": "complaint dismissed", "withdrawn": "complaint withdrawn"}
+"""A case decision's outcome as the message id the case pages word it with (templates/cases/_macros.html)."""
+
+
+def evidence(detail: dict[str, Any], case: dict[str, Any] | None, notes: Sequence[dict[str, Any]],
+             exported_at: str) -> Evidence:
     """The evidence block of a record's PDF: its latest audit, its sha256, the export time; the
-    latest case number a note gives, and the decision of the latest note (notes are never
-    edited: a later note is the later word)."""
+    newest case the record is attached to, with the outcome of its standing decision (or its status
+    while undecided) and when it was decided: one status, the case's (issue 33.5). A record in no
+    case names the case number its latest note gives, if any, with no decision (a note's old label
+    is not one)."""
     latest = detail["audits"][-1] if detail.get("audits") else None
-    case_number = next((note["case_number"] for note in reversed(notes) if note.get("case_number")), None)
-    last = notes[-1] if notes else None
-    decision, decided_at = (last.get("decision"), last.get("created_at")) if last else (None, None)
+    if case is not None:
+        decision = OUTCOME_WORDS.get(case["outcome"], case["status"]) if case["outcome"] else case["status"]
+        case_number, decided_at = case["number"], case["decided_at"]
+    else:
+        case_number = next((note["case_number"] for note in reversed(notes) if note.get("case_number")), None)
+        decision, decided_at = None, None
     return Evidence(engine_version=latest["engine_version"] if latest else None,
                     audit_id=latest["id"] if latest else None,
                     audited_at=latest["created_at"] if latest else None,

@@ -10,7 +10,7 @@ from typing import Any
 from flask import render_template
 from markupsafe import Markup
 
-from records import trail
+from records import cases, trail
 from records.rows import now
 from records.store import Store
 from web.pdf.contents import drawn_steps, evidence, finding_steps, segments
@@ -23,7 +23,8 @@ def _context(store: Store, detail: dict[str, Any]) -> dict[str, Any]:
     findings = (detail["audit"] or {}).get("findings") or []
     drawn = drawn_steps(context["steps"], context["key_steps"])
     return {"record": detail, "audit": detail["audit"], "pdf": True, **context,
-            "evidence": evidence(detail, trail.notes(store.db, detail["id"]), now()),
+            "evidence": evidence(detail, cases.standing_of_record(store.db, detail["id"]),
+                                 trail.notes(store.db, detail["id"]), now()),
             "drawn": drawn, "segments": segments(context["steps"], drawn),
             "finding_steps": finding_steps(context["steps"], findings)}
 

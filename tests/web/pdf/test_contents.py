@@ -15,16 +15,23 @@ def detail(audits: list[dict[str, Any]]) -> dict[str, Any]:
     return {"sha256": "ab" * 32, "audits": audits}
 
 
-def test_evidence_is_the_latest_audit_and_the_latest_word_of_the_notes() -> None:
+def test_evidence_is_the_latest_audit_and_the_case_the_record_is_in() -> None:
+    """Issue 33.5: the case and its decision are the case's (its standing outcome, else its status),
+    never a note's old label; a record in no case names its notes' case number with no decision."""
     audits = [{"id": 3, "engine_version": "1.0.0", "created_at": "2026-01-01T00:00:00.000Z"},
               {"id": 7, "engine_version": "1.1.0", "created_at": "2026-02-01T00:00:00.000Z"}]
     notes: list[dict[str, Any]] = [{"case_number": "C-1", "decision": "open", "created_at": "t1"},
              {"case_number": None, "decision": "escalated", "created_at": "t2"}]
-    found = evidence(detail(audits), notes, "2026-03-01T00:00:00.000Z")
+    decided = {"number": "2026-0001", "status": "closed", "outcome": "dismissed", "decided_at": "t3"}
+    found = evidence(detail(audits), decided, notes, "2026-03-01T00:00:00.000Z")
     assert (found.engine_version, found.audit_id, found.audited_at) == ("1.1.0", 7, "2026-02-01T00:00:00.000Z")
-    assert (found.case_number, found.decision, found.decided_at) == ("C-1", "escalated", "t2")
+    assert (found.case_number, found.decision, found.decided_at) == ("2026-0001", "complaint dismissed", "t3")
     assert found.sha256 == "ab" * 32 and found.exported_at == "2026-03-01T00:00:00.000Z"
-    bare = evidence(detail([]), [], "now")
+    pending = evidence(detail(audits), {**decided, "status": "open", "outcome": None, "decided_at": None}, notes, "t")
+    assert (pending.case_number, pending.decision, pending.decided_at) == ("2026-0001", "open", None)
+    noted = evidence(detail(audits), None, notes, "t")
+    assert (noted.case_number, noted.decision, noted.decided_at) == ("C-1", None, None)
+    bare = evidence(detail([]), None, [], "now")
     assert (bare.engine_version, bare.audit_id, bare.case_number, bare.decision) == (None, None, None, None)
 
 

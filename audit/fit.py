@@ -82,12 +82,11 @@ def read_records(paths: Sequence[str]) -> list[Record]:
                 raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
             if path.suffix in LINES:
                 try:
-                    lines = data.decode("utf-8-sig").splitlines()
-                except UnicodeDecodeError as exc:
-                    raise UsageError(f"{path}: not UTF-8 (byte {exc.start})") from None
-                for n, line in enumerate(lines, 1):
-                    if line.strip():
-                        out += records_of(_parse(line, f"{path} line {n}", one_line=True), f"{path} line {n}")
+                    text = jsontext.utf8_text(data)
+                except jsontext.JsonTextError as exc:
+                    raise UsageError(f"{path}: not UTF-8 (byte {exc.byte})") from None
+                for n, line in jsontext.json_lines(text):  # lines end at "\n" only, as every reader's
+                    out += records_of(_parse(line, f"{path} line {n}", one_line=True), f"{path} line {n}")
             else:
                 out += records_of(_parse(data, str(path)), str(path))
     return out

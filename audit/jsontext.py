@@ -21,9 +21,9 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, AnyStr
 
 import orjson
 
@@ -308,6 +308,63 @@ def _render(link: Any) -> str:
 
 LINES_SUFFIXES = (".jsonl", ".ndjson")
 """Files of one JSON document per line."""
+JSON_BLANKS = " \t\r\n"
+"""JSON's whitespace (RFC 8259): a line of nothing else is blank and skipped."""
+_BOM = "\ufeff"
+_BOM_BYTES = _BOM.encode("utf-8")
+_BLANK_BYTES = JSON_BLANKS.encode("ascii")
+
+
+def line_text(line: AnyStr, *, first: bool = False) -> AnyStr | None:
+    """The JSON text one line of a JSON-lines text holds: the line without its `\\n` and a `\\r`
+    before it (a Windows line end), without a byte order mark when it is the first line; None
+    when it is blank (JSON whitespace only). For a reader that splits the lines itself, on `\\n`
+    only (a binary stream's `readline`); `json_lines` is the rest."""
+    if isinstance(line, str):
+        text = line.removesuffix("\n").removesuffix("\r")
+        if first:
+            text = text.removeprefix(_BOM)
+        blank = not text or (text[0] in JSON_BLANKS and text[-1] in JSON_BLANKS and not text.strip(JSON_BLANKS))
+        return None if blank else text
+    raw = line.removesuffix(b"\n").removesuffix(b"\r")
+    if first:
+        raw = raw.removeprefix(_BOM_BYTES)
+    # a record's line starts with `{`: only a line that starts and ends with whitespace is copied to look inside
+    blank = not raw or (raw[:1] in _BLANK_BYTES and raw[-1:] in _BLANK_BYTES and not raw.strip(_BLANK_BYTES))
+    return None if blank else raw
+
+
+def utf8_text(data: bytes) -> str:
+    """A JSON-lines file's bytes decoded as UTF-8, its byte order mark kept for `json_lines` to
+    drop; JsonTextError (`encoding`, `not_utf8`) naming the first byte that is not UTF-8, counted
+    after the mark as the upload counts it."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        byte = exc.start - (len(_BOM_BYTES) if data.startswith(_BOM_BYTES) else 0)
+        raise JsonTextError(f"not UTF-8: byte {byte} cannot be decoded", code="encoding", reason="not_utf8",
+                            byte=byte) from exc
+
+
+def json_lines(data: AnyStr) -> Iterator[tuple[int, AnyStr]]:
+    """(line number from 1, JSON text) of every non-blank line of a JSON-lines text, str or bytes:
+    the one line reader of every `.jsonl` entry point (the upload, `python -m audit`, the batch,
+    `python -m audit.fit`, `kit check`, the mutation harness).
+
+    Lines end at `\\n` only, a `\\r` before it dropped (JSON Lines; `\\r\\n` tolerated). Never
+    `str.splitlines()`: it also ends a line at U+2028, U+2029, U+0085, `\\x0b`, `\\x0c`, `\\x1c`-`\\x1e`
+    and a lone `\\r`, the first three of which JSON allows unescaped inside a string, so one record
+    became two broken ones (issue 34.3). A byte order mark before line 1 is dropped."""
+    if isinstance(data, str):
+        for number, line in enumerate(data.split("\n"), 1):
+            text = line_text(line, first=number == 1)
+            if text is not None:
+                yield number, text
+    else:
+        for number, raw in enumerate(data.split(b"\n"), 1):
+            found = line_text(raw, first=number == 1)
+            if found is not None:
+                yield number, found
 
 
 def read_file(path: str | Path, *, lines: bool | None = None, max_depth: int = DEFAULT_MAX_DEPTH) -> list[Any]:
@@ -328,18 +385,17 @@ def read_file(path: str | Path, *, lines: bool | None = None, max_depth: int = D
             exc.where = str(path)
             raise
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise JsonTextError(f"not UTF-8: byte {exc.start} cannot be decoded", code="encoding",
-                            reason="not_utf8", where=str(path), byte=exc.start) from exc
+        text = utf8_text(data)
+    except JsonTextError as exc:
+        exc.where = str(path)
+        raise
     docs: list[Any] = []
-    for number, line in enumerate(text.split("\n"), 1):
-        if line.strip():
-            try:
-                docs.append(loads(line, max_depth=max_depth, utf8=True, allow_bom=False))  # line 1's is gone
-            except JsonTextError as exc:
-                exc.where = f"{path} line {number}"
-                raise
+    for number, line in json_lines(text):
+        try:
+            docs.append(loads(line, max_depth=max_depth, utf8=True, allow_bom=False))  # line 1's is gone
+        except JsonTextError as exc:
+            exc.where = f"{path} line {number}"
+            raise
     return docs
 
 
@@ -349,4 +405,4 @@ def dumps(value: Any) -> str:
 
 
 __all__ = ["DEFAULT_MAX_DEPTH", "INT_MAX", "INT_MIN", "REASONS", "JsonTextError", "depth", "dumps", "exact", "hostile",
-           "loads", "read_file"]
+           "json_lines", "line_text", "loads", "read_file", "utf8_text"]

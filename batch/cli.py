@@ -7,7 +7,9 @@
 Exit status: 0 every partition written (whatever the verdicts: a batch reports them, it does
 not judge the run by them), 1 some partition failed after its retries (listed on stderr and
 in summary.json, the others written), 2 the batch could not start (bad arguments, unknown
-profile or option, an output folder holding another batch).
+profile or option, an output folder holding another batch, an `--out` that is a file, a
+`--from-db` that is not the service's database, a `--scheduler` that is malformed or does not
+answer).
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from typing import TextIO
 from batch import driver, preflight
 from batch.inputs import Partition, Plan, Sizes, plan
 from batch.rows import Settings
-from batch.runner import RETRIES, cluster
+from batch.runner import RETRIES, SchedulerError, check_address, cluster
 from audit.catalogue import LANGS, Lang
 from audit.cli import UsageError, check_options, parse_lang, parse_option
 from audit.numtext import argument
@@ -81,13 +83,16 @@ def run(argv: Sequence[str], *, store_planner: StorePlanner | None = None, err: 
         if args.workers is not None and args.workers < 1:
             raise UsageError("--workers must be at least 1")
         settings = Settings(args.profile, tuple(sorted(options.items())), lang.value)
-        the_plan = make_plan(args.inputs, Sizes(hands=args.partition_size), args.from_db, store_planner)
+        if args.scheduler:
+            check_address(args.scheduler)
         target = Path(args.out)
+        driver.check_out(target)
+        the_plan = make_plan(args.inputs, Sizes(hands=args.partition_size), args.from_db, store_planner)
         with cluster(args.workers, args.scheduler) as client:
             preflight.check(client)
             outcome = driver.run(the_plan, settings, target, client, resume=args.resume,
                                  stream=None if args.quiet else err, retries=args.retries)
-    except (UsageError, driver.BatchError, preflight.ClusterMismatch) as exc:
+    except (UsageError, driver.BatchError, preflight.ClusterMismatch, SchedulerError) as exc:
         print(f"error: {exc}", file=err)
         return EXIT_ERROR
     verdicts = ", ".join(f"{v} {outcome.summary['verdicts'][v]['count']}" for v in outcome.summary["verdicts"])

@@ -65,8 +65,27 @@ def _plan_record(plan: Plan, settings: Settings) -> dict[str, Any]:
             "partitions": len(plan.partitions), "digest": digest}
 
 
+def check_out(out: Path) -> None:
+    """BatchError unless `out` is a folder or can be made one: the first of it and its parents
+    that exists must be a folder (an existing file is never replaced, whatever its name)."""
+    for place in (out, *out.parents):
+        if place.exists():
+            if not place.is_dir():
+                which = "is a file" if place == out else f"is inside {place}, a file"
+                raise BatchError(f"--out {out} {which}, not a folder: choose a new or empty folder")
+            return
+
+
 def prepare(out: Path, plan: Plan, settings: Settings, resume: bool) -> None:
     """Make the folder ready: new, or the same batch when resuming; stale temporary files removed."""
+    check_out(out)
+    try:
+        _prepare(out, plan, settings, resume)
+    except OSError as exc:  # a folder that cannot be read or made (permissions, a full disk)
+        raise BatchError(f"--out {out}: {exc.strerror or exc}") from None
+
+
+def _prepare(out: Path, plan: Plan, settings: Settings, resume: bool) -> None:
     wanted = _plan_record(plan, settings)
     path = out / "plan.json"
     if path.exists():

@@ -414,8 +414,9 @@ def _read_line(stream: Any) -> bytes:
 
 def _lines(stream: Any, display: str, member: str | None, first_line: int, budget: int | None,
            count: int | None = None) -> Iterator[Document]:
-    """Documents of the lines read from `stream`: up to `budget` bytes or `count` lines. Blank
-    lines are skipped (as `python -m audit` does); a UTF-8 byte order mark on line 1 is dropped."""
+    """Documents of the lines read from `stream`: up to `budget` bytes or `count` lines. The
+    stream's `readline` ends a line at `\\n` only; `jsontext.line_text` drops the line end, a
+    byte order mark on line 1, and blank lines, as every `.jsonl` reader does."""
     number, used, read = first_line, 0, 0
     while (budget is None or used < budget) and (count is None or read < count):
         line = _read_line(stream)
@@ -428,10 +429,8 @@ def _lines(stream: Any, display: str, member: str | None, first_line: int, budge
         if len(line) > MAX_DOCUMENT_BYTES:
             yield Document(where, None, _too_big(len(line)))
             continue
-        text = line.rstrip(b"\r\n")
-        if where.line == 1 and text.startswith(b"\xef\xbb\xbf"):
-            text = text[3:]
-        if text and not text.isspace():  # not blank (strip() would copy the line to say so)
+        text = jsontext.line_text(line, first=where.line == 1)  # the one line reader's rules
+        if text is not None:
             yield Document(where, text)
 
 

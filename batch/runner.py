@@ -121,16 +121,65 @@ stack every 10 ms for the dashboard, which nobody reads here: 0.5% of a core idl
 engine runs deep stacks."""
 
 
+CONNECT_TIMEOUT_S = 10
+"""How long `--scheduler` keeps trying to reach the scheduler before the command gives up (exit 2).
+Dask's own default is 30 s; a scheduler that is up answers in milliseconds, and one that is not
+should be said at once, not after half a minute of silence."""
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+"""Address schemes of a scheduler in another process (Dask's `inproc://` is reachable only from its own)."""
+
+
+class SchedulerError(Exception):
+    """`--scheduler` names no scheduler this command can use: not an address, or nobody answers there."""
+
+
+def check_address(scheduler: str) -> None:
+    """SchedulerError unless `scheduler` reads as a scheduler's address (`tcp://HOST:PORT`, or
+    `HOST:PORT`, which is tcp): checked before anything starts, without connecting."""
+    from distributed.comm.addressing import parse_address
+    from distributed.comm.registry import get_backend
+
+    def refuse(why: str) -> SchedulerError:
+        return SchedulerError(f"--scheduler {scheduler!r} is not a scheduler's address ({why}); "
+                              "give tcp://HOST:PORT, as `dask scheduler` prints it")
+
+    try:
+        scheme, location = parse_address(scheduler)
+        if scheme not in SCHEMES:
+            raise refuse(f"scheme {scheme}:// is not one of {', '.join(s + '://' for s in SCHEMES)}")
+        backend = get_backend(scheme)
+        try:
+            _, port = backend.get_address_host_port(location)
+        except NotImplementedError:  # a backend that does not say (ucx): its connect will
+            return
+    except (ValueError, TypeError) as exc:
+        raise refuse(str(exc) or type(exc).__name__) from None
+    if not 0 < port < 65536:
+        raise refuse(f"port {port} is not 1-65535")
+
+
+def connect(scheduler: str) -> Any:
+    """A client of the scheduler at `scheduler`; SchedulerError (naming the address and why) when
+    the address is malformed or nobody answers there within CONNECT_TIMEOUT_S."""
+    from distributed import Client
+
+    check_address(scheduler)
+    try:
+        return Client(scheduler, timeout=f"{CONNECT_TIMEOUT_S}s")
+    except (OSError, ValueError, TypeError) as exc:  # OSError holds TimeoutError: nobody answered
+        raise SchedulerError(f"--scheduler {scheduler}: cannot reach a scheduler there ({exc})") from None
+
+
 @contextmanager
 def cluster(workers: int | None = None, scheduler: str | None = None) -> Iterator[Any]:
-    """A Dask client: of the scheduler at `scheduler`, or of a new local cluster of `workers`
-    single-threaded worker processes (the engine is pure Python or mypyc code holding the GIL:
-    processes, not threads, are what scale), torn down on exit."""
+    """A Dask client: of the scheduler at `scheduler` (SchedulerError when it cannot be reached),
+    or of a new local cluster of `workers` single-threaded worker processes (the engine is pure
+    Python or mypyc code holding the GIL: processes, not threads, are what scale), torn down on exit."""
     import dask
     from distributed import Client, LocalCluster
 
     if scheduler:
-        with Client(scheduler, timeout="30s") as client:
+        with connect(scheduler) as client:
             yield client
         return
     count = workers or os.cpu_count() or 1

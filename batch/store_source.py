@@ -9,12 +9,14 @@ match is read once per partition and its hands picked from the one audit.
 """
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
+from audit.cli import UsageError
 from batch.inputs import Document, Origin, Partition, Sizes, Unreadable
 
 
@@ -92,8 +94,23 @@ class StorePartition:
             yield Document(where, matches[match_id], pick=match_index, cache_key=f"match:{match_id}")
 
 
+class StoreError(UsageError):
+    """`--from-db` names a file that is not the service's store (not a SQLite database, an empty
+    file, another program's database): the batch does not start (exit 2)."""
+
+
 def plan_store(path: str, sizes: Sizes = Sizes(), *, current: bool = True) -> list[Partition]:
-    """Id ranges of at most `sizes.hands` records each, walking the ids in order (only ids are read)."""
+    """Id ranges of at most `sizes.hands` records each, walking the ids in order (only ids are
+    read, read-only: the file is never written); StoreError when it is not the service's store."""
+    if os.path.isfile(path) and os.path.getsize(path) == 0:
+        raise StoreError(f"--from-db {path}: an empty file, not the service's database")
+    try:
+        return _plan_store(path, sizes, current)
+    except sqlite3.Error as exc:
+        raise StoreError(f"--from-db {path}: not the service's database ({exc})") from None
+
+
+def _plan_store(path: str, sizes: Sizes, current: bool) -> list[Partition]:
     connection = connect_read_only(path)
     try:
         where = " WHERE is_current = 1" if current else ""
@@ -119,4 +136,4 @@ def selection(path: str, ids: Sequence[int], size: int) -> list[StorePartition]:
     return [StorePartition(path, path, ids=tuple(ids[start:start + size])) for start in range(0, len(ids), size)]
 
 
-__all__ = ["StorePartition", "connect_read_only", "plan_store", "selection"]
+__all__ = ["StoreError", "StorePartition", "connect_read_only", "plan_store", "selection"]

@@ -15,6 +15,7 @@ times the whole process from outside.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import resource
 import sys
@@ -25,7 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from audit import native  # noqa: E402
+from audit import jsontext, native  # noqa: E402
 from audit.fitting import Record, fit  # noqa: E402
 from sim.mutate import mutants  # noqa: E402
 from sim.simulate import simulate  # noqa: E402
@@ -68,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         make_records(args.records, args.hands, args.seed)
         print(f"simulated {args.hands} hands into {args.records} in {time.perf_counter() - start:.0f} s")
     records, planted = [], set()
-    for n, line in enumerate(args.records.read_text(encoding="utf-8").splitlines()[:args.hands], 1):
+    lines = jsontext.json_lines(args.records.read_text(encoding="utf-8"))  # "\n" only, as every .jsonl reader
+    for n, line in itertools.islice(lines, args.hands):
         doc = json.loads(line)
         if doc.pop("planted", None):
             planted.add(f"line {n}")

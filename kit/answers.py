@@ -58,9 +58,7 @@ def parse(text: str) -> Answers:
     NaN or deep nesting is an error on that line naming the JSON path, so an answer two readers
     would read differently is never counted. A byte order mark at the start is accepted."""
     out = Answers()
-    for no, raw in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
-        if not raw.strip():
-            continue
+    for no, raw in jsontext.json_lines(text):
         try:
             obj = jsontext.loads(raw, allow_bom=False)  # the file's own mark is gone; one inside is not JSON
         except jsontext.JsonTextError as exc:

@@ -10,6 +10,7 @@ named by the finding the engine made of the illegal move when the kit was built.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -106,7 +107,7 @@ def _checked_manifest(manifest: Any, man: Path) -> dict[str, dict[str, Any]]:
     cases: dict[str, dict[str, Any]] = {}
     for index, case in enumerate(manifest["cases"]):
         case_id = case.get("id") if isinstance(case, dict) else None
-        if not isinstance(case_id, str) or not case_id:
+        if not isinstance(case_id, str) or not CASE_ID.fullmatch(case_id):  # it names a file (issue 34.3)
             raise CheckError(f"{man}: cases[{index}].id: not a case id", "kit_manifest_bad", field=f"cases[{index}].id")
         bad = _case_problem(case)
         if bad is not None:
@@ -127,6 +128,8 @@ def _strings(value: Any) -> bool:
 
 
 _ITEM_FIELDS = {"kind": str, "from": int, "to": int, "amount": int, "rule": str}
+CASE_ID = re.compile(r"[A-Za-z0-9_.-]{1,100}")
+"""A case id: it also names the case's file in the failures folder, so never a path (issue 34.3)."""
 
 
 def _case_problem(case: dict[str, Any]) -> str | None:
@@ -156,6 +159,8 @@ def _case_problem(case: dict[str, Any]) -> str | None:
                 isinstance(it, dict) and all(isinstance(it.get(k), t) and not isinstance(it.get(k), bool)
                                              for k, t in _ITEM_FIELDS.items()) for it in items):
             return "expected.items"
+        if not all(0 <= it[k] < len(scores) for it in items for k in ("from", "to")):
+            return "expected.items"  # a payment between seats the case has (issue 34.3)
         return None
     if not _is_int(exp.get("rejected_at")):
         return "expected.rejected_at"
@@ -268,7 +273,7 @@ def _code_key(code: str) -> tuple[int, ...]:
 def read_answers(path: Path) -> Answers:
     """The answers file; CheckError when it cannot be read at all."""
     try:
-        return parse(path.read_bytes().decode("utf-8-sig"))  # a byte order mark is accepted, as everywhere
+        return parse(path.read_bytes().decode("utf-8"))  # `parse` drops a byte order mark, as everywhere
     except FileNotFoundError:
         raise CheckError(f"{path}: no such answers file") from None
     except (OSError, UnicodeDecodeError) as exc:

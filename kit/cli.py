@@ -59,6 +59,9 @@ def _build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     options = dict(parse_option(o) for o in args.option)
     if args.cases < 1 or args.min_count < 1:
         raise UsageError("--cases and --min-count must be at least 1")
+    target = Path(args.out)
+    if target.exists() and not target.is_dir():  # said before the build, not after it (issue 34.3)
+        raise UsageError(f"--out {args.out} is a file, not a folder: choose a new folder or a kit's")
     try:
         files = build_kit(args.profile, options, cases=args.cases, seed=args.seed, min_count=args.min_count,
                           max_hands=args.max_hands)

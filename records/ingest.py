@@ -256,14 +256,10 @@ class _Reader:
 
     def lines(self, origin: Origin, data: bytes) -> Iterator[Item]:
         """One document per non-blank line; line numbers count from 1."""
-        data = _strip_bom(data)
-        for number, line in enumerate(data.split(b"\n"), start=1):
-            line = line[:-1] if line.endswith(b"\r") else line
+        for number, line in jsontext.json_lines(data):  # line 1's byte order mark dropped there
             if self.refused is not None:
                 return
-            if line.strip():
-                where = Origin(origin.file, origin.member, number)
-                yield from self.document(where, line, "line")
+            yield from self.document(Origin(origin.file, origin.member, number), line, "line")
 
     def archive(self, origin: Origin, data: bytes) -> Iterator[Item]:
         """Each member of a zip, read with a cap so a zip bomb costs at most the cap."""

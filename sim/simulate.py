@@ -430,7 +430,11 @@ def run(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = Non
     except (UsageError, ProfileError, ValueError) as exc:
         print(f"error: {exc}", file=err)
         return 2
-    write([g.record for g in gens], Path(args.out), match=args.match, table_id=f"sim-{args.profile}-{args.seed}")
+    try:  # a folder where a file goes, or a file where the folder of .json files goes (issue 34.3)
+        write([g.record for g in gens], Path(args.out), match=args.match, table_id=f"sim-{args.profile}-{args.seed}")
+    except OSError as exc:
+        print(f"error: --out {args.out}: cannot write there ({exc.strerror or exc})", file=err)
+        return 2
     if not args.quiet:
         out.write(summary_table(summary(gens), len(gens), f"{args.profile} seed {args.seed}") + "\n")
     return 0

@@ -171,6 +171,50 @@ def test_the_upload_reads_a_bom_as_it_reads_the_file_without(tmp_path: Path, nam
     assert answers[0] == answers[1]
 
 
+# ----- one line reader: lines end at "\n" only (issue 34.3) -------------------------------------------
+
+SEPARATORS = ("\u2028", "\u2029", "\u0085")
+"""Line separators of str.splitlines() that JSON allows unescaped inside a string."""
+SPLIT = b"".join(json.dumps(load_example("hot-shot-weile") | {"game_id": f"split-{i}", "seats": [
+    {"name": f"P{seat}{sep}x"} for seat in range(4)]}, ensure_ascii=False).encode("utf-8") + b"\r\n"
+    for i, sep in enumerate(SEPARATORS))
+"""Three records, each with one of the separators inside its seats' names, in Windows line ends."""
+
+
+def test_every_jsonl_entry_point_reads_separators_inside_strings_as_one_line(tmp_path: Path) -> None:
+    from app import create_app
+    from tests.conftest import app_config
+
+    assert SPLIT.count(b"\n") == 3 and all(sep.encode("utf-8") in SPLIT for sep in SEPARATORS)
+    (tmp_path / "three.jsonl").write_bytes(SPLIT)
+    games = [f"split-{i}" for i in range(3)]
+    names = [[f"P{seat}{sep}x" for seat in range(4)] for sep in SEPARATORS]
+
+    code, out, err = _audit_cli(tmp_path / "three.jsonl")  # python -m audit
+    assert code in (0, 1) and err == "" and [a["game_id"] for a in json.loads(out)] == games
+
+    rows = _batch_rows(tmp_path / "batch", "three.jsonl", SPLIT)  # python -m batch
+    assert [(verdict, game) for verdict, game, _ in rows] == [("clean", game) for game in games]
+
+    fitted = read_records([str(tmp_path / "three.jsonl")])  # python -m audit.fit
+    assert [[seat["name"] for seat in r.doc["seats"]] for r in fitted] == names
+
+    app: Flask = create_app(app_config(tmp_path / "service"))  # the upload
+    client = login(app)
+    answer = client.post("/api/records", data=SPLIT, content_type="application/x-ndjson")
+    assert answer.status_code == 201, answer.get_data(as_text=True)
+    assert [(r["status"], r["game_id"]) for r in answer.get_json()["results"]] == [("created", g) for g in games]
+
+
+def test_kit_check_reads_separators_inside_an_answers_strings_as_one_line(kit: Path, tmp_path: Path) -> None:
+    lines, _ = answer_kit(kit)
+    marked = [json.dumps(json.loads(line) | {"extra": f"note{sep}more"}, ensure_ascii=False)
+              for line, sep in zip(lines, SEPARATORS)] + lines[3:]
+    (tmp_path / "a.jsonl").write_bytes(("\r\n".join(marked) + "\r\n").encode("utf-8"))
+    code, report = _kit_check(kit, tmp_path / "a.jsonl")
+    assert code == 0 and report["malformed_lines"] == [] and report["passed"] == report["total"]
+
+
 @pytest.mark.parametrize("bad", ["٥", "²", "+5", " 5", "5_0", "1" + "0" * 25])
 def test_command_line_numbers_are_ascii_digits(tmp_path: Path, bad: str, capsys: pytest.CaptureFixture[str]) -> None:
     """`--workers ٥` was 5 (argparse's int()); every command reads its numbers as the service does."""

@@ -32,6 +32,14 @@ OWN_JSON: dict[str, str] = {
 }
 """Modules whose `json.loads` read the project's own output, with the reason."""
 
+SPLITLINES: dict[str, str] = {
+    "audit/rulebook.py": "the rulebook's own Markdown",
+    "records/security.py": "the common-passwords list shipped with the service",
+}
+"""Modules that may cut text with `str.splitlines()`, with the reason: never a JSON-lines text,
+whose lines end at "\\n" only and are read by `audit.jsontext.json_lines` (splitlines also cuts at
+U+2028, U+2029 and U+0085, which JSON allows inside a string: issue 34.3)."""
+
 DIGIT_TESTS = frozenset({"isdigit", "isdecimal", "isnumeric"})
 READERS = frozenset({"audit/numtext.py"})
 """Where digit tests may be (the reader itself)."""
@@ -58,6 +66,8 @@ def _problems(path: Path, name: str | None = None) -> list[str]:
             if (isinstance(func, ast.Attribute) and func.attr in ("loads", "load")
                     and isinstance(func.value, ast.Name) and func.value.id == "json" and name not in OWN_JSON):
                 found.append(f"{name}:{node.lineno}: json.{func.attr} (read JSON with audit.jsontext)")
+            if isinstance(func, ast.Attribute) and func.attr == "splitlines" and name not in SPLITLINES:
+                found.append(f"{name}:{node.lineno}: .splitlines() (read JSON lines with audit.jsontext.json_lines)")
             if isinstance(func, ast.Attribute) and func.attr in DIGIT_TESTS and name not in READERS:
                 found.append(f"{name}:{node.lineno}: .{func.attr}() (read numbers with audit.numtext / web.numbers)")
             if isinstance(func, ast.Name) and func.id in ("int", "float") and any(_uses_request(a) for a in node.args):
@@ -98,10 +108,16 @@ def test_the_check_finds_each_way_of_reading_around_the_readers(tmp_path: Path) 
         "a = json.loads('1')\nb = '5'.isdigit()\nc = int(request.args['page'])\n"
         "d = request.args.get('page', type=int)\n"
         "e = parser.add_argument('--n', type=int)\n"
-        "class PagesQuerySchema(Schema):\n    page = fields.Integer()\n", encoding="utf-8")
+        "class PagesQuerySchema(Schema):\n    page = fields.Integer()\n"
+        "f = data.decode().splitlines()\n", encoding="utf-8")
     found = _problems(sample, "web/scratch.py")
     assert [p.split(": ", 1)[1].split(" ")[0] for p in found] == [
-        "json.loads", ".isdigit()", "int()", "request", "a", "fields.Integer"]
+        "json.loads", ".isdigit()", "int()", "request", "a", "fields.Integer", ".splitlines()"]
+
+
+def test_the_splitlines_list_names_only_modules_that_still_need_it() -> None:
+    for name in SPLITLINES:
+        assert ".splitlines(" in (ROOT / name).read_text(encoding="utf-8"), f"{name} no longer uses it: drop it"
 
 
 def test_the_own_json_list_names_only_modules_that_still_need_it() -> None:

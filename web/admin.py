@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 import click
-from flask import Blueprint, Flask, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, current_app, redirect, render_template, request, url_for
 from flask.cli import with_appcontext
 from flask.typing import ResponseReturnValue
 
@@ -27,7 +27,8 @@ from records.rows import now
 from records.security import ADMIN, ROLES, Account, AccountError, Accounts, new_password
 from records.store import Store
 from web.auth import account_name, requires
-from web.db import get_access_db, get_store, init_db
+from web.commands import TEXT, CommandError, not_utf8, open_store, utf8_line
+from web.db import get_access_db, get_store
 from web.dispute_schemas import trail_query
 from web.errors import fail
 
@@ -193,22 +194,29 @@ def cli_actor() -> str:
 
 
 def _read_password(from_stdin: bool) -> str:
-    """The password from standard input (first line) or a hidden prompt asked twice."""
+    """The password from standard input (first line, UTF-8) or a hidden prompt asked twice;
+    CommandError (exit 2) for one that is not UTF-8 text, which could not be hashed."""
     if from_stdin:
-        return sys.stdin.readline().rstrip("\r\n")
-    return str(click.prompt("Password", hide_input=True, confirmation_prompt=True))
+        return utf8_line(sys.stdin.buffer, "the password on standard input")
+    try:
+        password = str(click.prompt("Password", hide_input=True, confirmation_prompt=True))
+    except UnicodeDecodeError as exc:  # the terminal's bytes, decoded strictly
+        raise CommandError(f"the password is not UTF-8 text (byte 0x{exc.object[exc.start]:02x})") from None
+    bad = not_utf8(password)
+    if bad is not None:
+        raise CommandError(f"the password is not UTF-8 text ({bad})")
+    return password
 
 
 @click.command("create-user")
-@click.argument("name")
+@click.argument("name", type=TEXT)
 @click.option("--role", type=click.Choice(ROLES), required=True, help="What the account may do.")
-@click.option("--platform", default=None, help="The platform an uploader is bound to (uploaders only).")
+@click.option("--platform", type=TEXT, default=None, help="The platform an uploader is bound to (uploaders only).")
 @click.option("--password-stdin", is_flag=True, help="Read the password from the first line of standard input.")
 @with_appcontext
 def create_user_command(name: str, role: str, platform: str | None, password_stdin: bool) -> None:
     """Create an operator account (admin, auditor or uploader)."""
-    init_db()
-    store = get_store()
+    store = open_store()
     try:
         with store.atomic():
             created = Accounts(store.db, store.trail_key).create(
@@ -220,13 +228,12 @@ def create_user_command(name: str, role: str, platform: str | None, password_std
 
 
 @click.command("create-token")
-@click.argument("name")
-@click.option("--label", default=None, help="What the token is for (shown in the admin pages).")
+@click.argument("name", type=TEXT)
+@click.option("--label", type=TEXT, default=None, help="What the token is for (shown in the admin pages).")
 @with_appcontext
 def create_token_command(name: str, label: str | None) -> None:
     """Create an API token for account NAME and print it (the only time it is shown)."""
-    init_db()
-    store = get_store()
+    store = open_store()
     accounts = Accounts(store.db, store.trail_key)
     found = accounts.by_name(name)
     if found is None:
@@ -249,13 +256,13 @@ def bootstrap_admin(store: Store) -> tuple[str, str] | None:
 
 
 @click.command("bootstrap")
-@click.option("--url", default="http://127.0.0.1:5000", show_default=True, help="Where the service will listen.")
+@click.option("--url", type=TEXT, default="http://127.0.0.1:5000", show_default=True, help="Where the service will listen.")
 @with_appcontext
 def bootstrap_command(url: str) -> None:
     """Create or migrate the database; if no active admin exists, create one and print its password once."""
-    path = init_db()
-    click.echo(f"Initialised the database at {path}")
-    made = bootstrap_admin(get_store())
+    store = open_store()
+    click.echo(f"Initialised the database at {click.format_filename(current_app.config['DATABASE'])}")
+    made = bootstrap_admin(store)
     if made is None:
         click.echo("An admin account exists already; log in with it (or `flask --app app create-user`).")
         return

@@ -4,11 +4,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from records.ingest import LINES_EXTENSIONS, RECORD_EXTENSIONS, ZIP_EXTENSIONS
-from web.db import get_pipeline, ingest_limits, init_db, validators
+from web.commands import TEXT, open_store
+from web.db import get_pipeline, ingest_limits, validators
 from web.uploads import OK_STATUSES, process_upload, summarize
 
 SKIPPED_SUFFIXES = (".audit.json",)
@@ -21,8 +22,8 @@ SKIPPED_NAMES = ("manifest.json",)
 @with_appcontext
 def init_db_command() -> None:
     """Create the database or bring its schema up to date (never drops data)."""
-    path = init_db()
-    click.echo(f"Initialised the database at {path}")
+    open_store()
+    click.echo(f"Initialised the database at {click.format_filename(current_app.config['DATABASE'])}")
 
 
 def sample_files(directory: Path) -> list[Path]:
@@ -36,9 +37,10 @@ def sample_files(directory: Path) -> list[Path]:
 @click.command("load-samples")
 @click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @with_appcontext
-@click.option("--uploader", default="load-samples", show_default=True, help="Name stored as the uploader.")
+@click.option("--uploader", type=TEXT, default="load-samples", show_default=True, help="Name stored as the uploader.")
 def load_samples_command(directory: Path, uploader: str) -> None:
     """Upload every .json, .jsonl and .zip under DIRECTORY, printing one line per hand."""
+    open_store()
     pipeline, limits, checks = get_pipeline(), ingest_limits(), validators()
     results = []
     for path in sample_files(directory):

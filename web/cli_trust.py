@@ -7,11 +7,17 @@
 - `flask --app app trail-head` prints the head of the main trail and of the access log, to be
   kept outside the machine (a ticket, a mail, a notebook); `verify --head` takes them back.
 - `flask --app app backup PATH` copies the database (and its access log, to PATH-access) with
-  SQLite's online backup: consistent while the service runs, readers and writers go on.
+  SQLite's online backup: consistent while the service runs, readers and writers go on. Each copy
+  is written to a temporary file beside its target and renamed into place once both are made; a
+  target that is a folder, a device or a pipe, or any name of a live database file (a link to
+  it, its -wal), is refused first, exit 2, nothing touched (issue 34.3).
 """
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
+import tempfile
 from pathlib import Path
 
 import click
@@ -21,7 +27,8 @@ from flask.cli import with_appcontext
 from records import access, trail
 from records.trail import Head, Mismatch
 from records.verify import verify
-from web.db import access_path, get_access_db, get_store, init_db, trail_key
+from web.commands import TEXT, CommandError, open_store
+from web.db import access_path, get_access_db, get_store, trail_key
 
 COUNTED = ("records", "documents", "audits", "uploads", "notes", "accounts", "tokens", "trail")
 """Tables whose sizes `verify` reports."""
@@ -51,13 +58,13 @@ def check_all(head: Head | None = None, access_head: Head | None = None) -> tupl
 
 
 @click.command("verify")
-@click.option("--head", "head_text", metavar="ID:HASH", help="The main trail's head as `trail-head` printed it.")
-@click.option("--access-head", "access_text", metavar="ID:HASH", help="The access log's head, likewise.")
+@click.option("--head", "head_text", type=TEXT, metavar="ID:HASH", help="The main trail's head as `trail-head` printed it.")
+@click.option("--access-head", "access_text", type=TEXT, metavar="ID:HASH", help="The access log's head, likewise.")
 @with_appcontext
 def verify_command(head_text: str | None, access_text: str | None) -> None:
     """Check every table against the trail and the trail against its key; exit 1 on any mismatch."""
     head, access_head = _head(head_text), _head(access_text)
-    init_db()
+    open_store(access=True)
     mismatches, counts = check_all(head, access_head)
     shown: dict[str, int] = {}
     for mismatch in mismatches:
@@ -79,36 +86,103 @@ def verify_command(head_text: str | None, access_text: str | None) -> None:
 @with_appcontext
 def trail_head_command() -> None:
     """Print the heads of the trail and the access log (keep them outside this machine)."""
-    init_db()
-    for label, db in (("trail", get_store().db), ("access", get_access_db())):
+    store = open_store(access=True)
+    for label, db in (("trail", store.db), ("access", get_access_db())):
         found = trail.head(db)
         click.echo(f"{label} {found.text() if found else '(empty)'}")
 
 
-def backup(source: str, target: Path) -> None:
-    """SQLite's online backup of one database file into `target` (replaced if it exists)."""
-    if target.exists():
-        target.unlink()
-    origin, copy = sqlite3.connect(source), sqlite3.connect(target)
+LIVE_SUFFIXES = ("", "-wal", "-shm", "-journal")
+"""A live database's files: itself and what SQLite keeps beside it."""
+
+
+def live_files() -> list[str]:
+    """Every file of the live databases: the main one and the access log, each with its side files."""
+    return [base + suffix for base in (str(current_app.config["DATABASE"]), access_path()) for suffix in LIVE_SUFFIXES]
+
+
+def refuse_target(target: Path, live: list[str]) -> None:
+    """CommandError unless a copy may be written at `target`: not a folder, not a device, pipe or
+    socket (a rename would replace the node), and not one of the live files under any name (a
+    symbolic link, `..`, a hard link): the copy would replace the database it is read from."""
+    shown = click.format_filename(target)
     try:
-        origin.backup(copy)
-    finally:
-        copy.close()
-        origin.close()
+        found: os.stat_result | None = os.stat(target)  # through a link: what a write would reach
+    except FileNotFoundError:
+        found = None
+    except OSError as exc:
+        raise CommandError(f"{shown}: cannot write a copy there ({exc.strerror or exc})") from None
+    if found is not None and stat.S_ISDIR(found.st_mode):
+        raise CommandError(f"{shown} is a folder: give the path of the copy's file")
+    if found is not None and not stat.S_ISREG(found.st_mode):
+        raise CommandError(f"{shown} is a device, a pipe or a socket, not a file: a copy is never written there")
+    real = os.path.realpath(target)
+    for path in live:
+        if real == os.path.realpath(path) or (found is not None and os.path.exists(path)
+                                              and os.path.samefile(target, path)):
+            raise CommandError(f"{shown} is the live database's file {click.format_filename(path)}: "
+                               "a backup goes to another file")
+
+
+def copy_database(source: str, target: Path) -> str:
+    """SQLite's online backup of `source` into a new temporary file beside `target` (mode 0600);
+    its path. Removed again if the copy fails."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(handle)
+    try:
+        origin, copy = sqlite3.connect(source), sqlite3.connect(temporary)
+        try:
+            origin.backup(copy)
+        finally:
+            copy.close()
+            origin.close()
+    except BaseException:
+        _remove(temporary)
+        raise
+    return temporary
+
+
+def _remove(temporary: str) -> None:
+    for path in (temporary, temporary + "-journal"):
+        Path(path).unlink(missing_ok=True)
+
+
+def backup(sources: list[str], targets: list[Path]) -> None:
+    """Each source copied beside its target, then every copy renamed into place: a copy that
+    fails leaves the targets as they were and no temporary file behind."""
+    targets[0].parent.mkdir(parents=True, exist_ok=True)
+    made: list[str] = []
+    try:
+        for source, target in zip(sources, targets):
+            made.append(copy_database(source, target))
+        for temporary, target in zip(made, targets):
+            os.replace(temporary, target)
+    except BaseException:
+        for temporary in made:
+            _remove(temporary)
+        raise
 
 
 @click.command("backup")
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 @with_appcontext
 def backup_command(path: Path) -> None:
-    """Copy the database to PATH and its access log to PATH-access, consistently, while the service runs."""
-    init_db()
-    get_access_db()  # made if missing, so the copy always has both files
-    path.parent.mkdir(parents=True, exist_ok=True)
-    backup(str(current_app.config["DATABASE"]), path)
-    backup(access_path(), Path(access.path_for(path)))
-    click.echo(f"backed up to {path} and {access.path_for(path)}; check a copy with "
-               f"FLASK_DATABASE={path} flask --app app verify")
+    """Copy the database to PATH and its access log to PATH-access, consistently, while the service runs.
+    Refused (exit 2, nothing touched) when PATH or PATH-access is a folder, a device, or a live database."""
+    targets = [path, Path(access.path_for(path))]
+    live = live_files()
+    for target in targets:
+        refuse_target(target, live)
+    open_store(access=True)  # made if missing, so the copy always has both files
+    try:
+        backup([str(current_app.config["DATABASE"]), access_path()], targets)
+    except (OSError, sqlite3.Error) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise CommandError(f"{click.format_filename(path)}: cannot write the copy ({reason}); nothing was replaced") \
+            from None
+    shown = click.format_filename(path)
+    click.echo(f"backed up to {shown} and {click.format_filename(targets[1])}; check a copy with "
+               f"FLASK_DATABASE={shown} flask --app app verify")
 
 
 def init_app(app: Flask) -> None:

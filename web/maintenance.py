@@ -17,12 +17,13 @@ import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
-from batch.runner import cluster
+from batch.runner import SchedulerError, check_address, cluster
 from batch.reaudit import Reaudit, reaudit
 from records.rows import UNAUDITED, VERDICTS
 from records.store import Store
 from web.admin import cli_actor
-from web.db import get_pipeline, get_store, init_db
+from web.commands import TEXT, CommandError, open_store
+from web.db import get_pipeline
 from web.numbers import CommandNumber
 
 _VERSION_PART = re.compile(r"\d+")
@@ -57,13 +58,13 @@ def select_records(store: Store, *, verdict: str | None, profile: str | None,
 @click.command("reaudit")
 @click.option("--all", "everything", is_flag=True, help="Every record.")
 @click.option("--verdict", type=click.Choice(VERDICTS + (UNAUDITED,)), help="Records whose latest verdict is this.")
-@click.option("--profile", help="Records that name this profile.")
-@click.option("--engine-version-below", "below", metavar="X", help="Records last audited by an engine older than X "
+@click.option("--profile", type=TEXT, help="Records that name this profile.")
+@click.option("--engine-version-below", "below", type=TEXT, metavar="X", help="Records last audited by an engine older than X "
               "(and records never audited).")
 @click.option("--dry-run", is_flag=True, help="List the records, change nothing.")
 @click.option("--workers", type=CommandNumber(1), default=None,
               help="Local Dask worker processes (default: one per CPU).")
-@click.option("--scheduler", metavar="ADDRESS", help="Audit on an existing Dask cluster (tcp://host:8786) instead.")
+@click.option("--scheduler", type=TEXT, metavar="ADDRESS", help="Audit on an existing Dask cluster (tcp://host:8786) instead.")
 @with_appcontext
 def reaudit_command(everything: bool, verdict: str | None, profile: str | None, below: str | None,
                     dry_run: bool, workers: int | None, scheduler: str | None) -> None:
@@ -71,8 +72,12 @@ def reaudit_command(everything: bool, verdict: str | None, profile: str | None, 
     path), writing them back in batches; exit 1 if the engine failed on any."""
     if not (everything or verdict or profile or below):
         raise click.UsageError("choose the records: --all, --verdict, --profile or --engine-version-below")
-    init_db()
-    store = get_store()
+    if scheduler:
+        try:
+            check_address(scheduler)
+        except SchedulerError as exc:
+            raise CommandError(str(exc)) from None
+    store = open_store()
     rows = select_records(store, verdict=verdict, profile=profile, below=below)
     if dry_run:
         for row in rows:
@@ -90,9 +95,12 @@ def reaudit_command(everything: bool, verdict: str | None, profile: str | None, 
 
     outcome = Reaudit()
     if rows:
-        with cluster(workers, scheduler) as client:
-            outcome = reaudit(store, str(current_app.config["DATABASE"]), [row["id"] for row in rows], engine,
-                              client, actor=cli_actor(), on_record=echo)
+        try:
+            with cluster(workers, scheduler) as client:
+                outcome = reaudit(store, str(current_app.config["DATABASE"]), [row["id"] for row in rows], engine,
+                                  client, actor=cli_actor(), on_record=echo)
+        except SchedulerError as exc:  # nobody answered: nothing was audited or written
+            raise CommandError(str(exc)) from None
     for failure in outcome.failures:
         click.echo(f"{failure.label} failed: {failure.error}; not re-audited: {' '.join(failure.inputs)}")
     failed = len(outcome.failed) + len(outcome.lost)

@@ -18,7 +18,7 @@ import pyarrow.parquet as pq  # type: ignore[import-untyped]
 import pytest
 
 from audit.api import ENGINE_VERSION, audit_document
-from batch import driver
+from batch import driver, runner
 from batch.cli import run as batch_cli
 from batch.inputs import Document, Origin, Plan, Sizes, plan
 from batch.rows import FINDINGS_SCHEMA, Settings
@@ -258,6 +258,57 @@ def test_a_hand_whose_profile_is_no_name_is_an_invalid_row_not_a_failed_partitio
     assert [r["line"] for r in hands] == [1, 2, 3]
     assert (hands[1]["verdict"], hands[1]["code"], hands[1]["rule"]) == ("invalid", "unknown_profile_name", "P")
     assert hands[0]["verdict"] != "invalid" and hands[2]["verdict"] != "invalid"
+
+
+# ----- a batch that cannot start says why, exit 2, nothing started or written (issue 34.3) ---------
+
+
+def _refused(args: list[str], **kwargs: Any) -> str:
+    """Run the command in this process; its exit status must be 2 and stderr one `error:` line."""
+    err = io.StringIO()
+    assert batch_cli(args, err=err, out=io.StringIO(), **kwargs) == 2, err.getvalue()
+    assert err.getvalue().startswith("error: ") and err.getvalue().count("\n") == 1, err.getvalue()
+    return err.getvalue()
+
+
+@pytest.mark.parametrize("address", ["nonsense", "tcp://", "tcp://127.0.0.1:99999", "inproc://x", "foo://a:1",
+                                     "tcp://[::1"])
+def test_a_malformed_scheduler_address_is_refused_before_anything_starts(tmp_path: Path, address: str) -> None:
+    message = _refused([str(SAMPLES / "missettled-flip.json"), "--out", str(tmp_path / "o"), "--scheduler", address])
+    assert "--scheduler" in message
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_scheduler_nobody_answers_at_is_named_within_the_connect_timeout(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runner, "CONNECT_TIMEOUT_S", 3)
+    started = time.monotonic()
+    message = _refused([str(SAMPLES / "missettled-flip.json"), "--out", str(tmp_path / "o"),
+                        "--scheduler", "tcp://127.0.0.1:1"])
+    assert "tcp://127.0.0.1:1" in message and time.monotonic() - started < 60
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("content", [b"", b"not a database, a text file\n" * 20, b"SQLite format 3\x00" + b"x" * 500],
+                         ids=["empty", "text", "damaged"])
+def test_from_db_on_a_file_that_is_not_the_store_is_refused(tmp_path: Path, content: bytes) -> None:
+    from batch.store_source import plan_store
+
+    db = tmp_path / "store.sqlite"
+    db.write_bytes(content)
+    message = _refused(["--from-db", str(db), "--out", str(tmp_path / "o")], store_planner=plan_store)
+    assert "--from-db" in message and str(db) in message
+    assert db.read_bytes() == content and sorted(p.name for p in tmp_path.iterdir()) == ["store.sqlite"]
+
+
+@pytest.mark.parametrize("where", ["a file", "inside a file"])
+def test_out_naming_an_existing_file_is_refused_and_the_file_kept(tmp_path: Path, where: str) -> None:
+    existing = tmp_path / "results.parquet"
+    existing.write_bytes(b"someone's file")
+    out = existing if where == "a file" else existing / "out"
+    message = _refused([str(SAMPLES / "missettled-flip.json"), "--out", str(out), "--workers", "1"])
+    assert "--out" in message and str(existing) in message
+    assert existing.read_bytes() == b"someone's file"
 
 
 def _batch(args: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:

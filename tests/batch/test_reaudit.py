@@ -2,10 +2,15 @@
 append-only with their trail; a match hand audited with its match; an engine failure kept to its record."""
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from app import create_app
 from audit.api import audit_document
+from batch import runner
 from batch.inputs import Sizes
 from records import trail
 from records.verify import verify as verify_store
@@ -14,7 +19,7 @@ from batch.store_source import plan_store, selection
 from records.ingest import read_upload
 from records.pipeline import Engine, Pipeline
 from records.store import Store
-from tests.conftest import ROOT, dumps, load_example, variant
+from tests.conftest import ROOT, app_config, dumps, load_example, variant
 
 SAMPLES = ROOT / "samples"
 BAD_GAME = "batch-fails-here"
@@ -79,3 +84,18 @@ def test_store_partitions_cover_the_current_records_once(tmp_path: Path) -> None
     assert [d.origin.record_id for p in chosen for d in p.read()] == [current[-1], current[0]]
     match_hands = [d for p in parts for d in p.read() if d.pick is not None]
     assert [d.pick for d in match_hands] == [0, 1] and len({d.cache_key for d in match_hands}) == 1
+
+
+@pytest.mark.parametrize("address", ["nonsense", "tcp://", "tcp://127.0.0.1:1"])
+def test_reaudit_with_a_scheduler_it_cannot_use_exits_2_and_writes_nothing(tmp_path: Path, address: str,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runner, "CONNECT_TIMEOUT_S", 3)
+    filled_store(tmp_path / "s.sqlite").close()
+    app = create_app(app_config(tmp_path, "s.sqlite"))
+    with sqlite3.connect(tmp_path / "s.sqlite") as db:
+        before = db.execute("SELECT count(*) FROM audits").fetchone()[0]
+    result = app.test_cli_runner().invoke(args=["reaudit", "--all", "--scheduler", address])
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert address in result.output and "Traceback" not in result.output
+    with sqlite3.connect(tmp_path / "s.sqlite") as db:
+        assert db.execute("SELECT count(*) FROM audits").fetchone()[0] == before

@@ -124,6 +124,20 @@ def test_build_usage_errors_exit_2(argv: list[str]) -> None:
 
 # ------------------------------------------------------------------ check
 
+def test_build_with_out_naming_a_file_is_refused_before_building(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import kit.build
+
+    def never(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the kit was built before --out was checked")
+
+    monkeypatch.setattr(kit.build, "build_kit", never)
+    (tmp_path / "taken").write_bytes(b"someone's file")
+    err = io.StringIO()
+    assert run(["build", "--profile", "weile", "--out", str(tmp_path / "taken")], io.StringIO(), err) == 2
+    assert err.getvalue().startswith("error: --out") and (tmp_path / "taken").read_bytes() == b"someone's file"
+
+
 def test_the_right_client_passes_every_case(kit: Path, tmp_path: Path) -> None:
     lines, changed = answer_kit(kit)
     assert changed == set()
@@ -286,6 +300,14 @@ BREAKS: dict[str, tuple[Any, str, dict[str, Any]]] = {
     "a case twice": (lambda kit, m: m["cases"].append(m["cases"][0]), "kit_case_repeated", {}),
     "a case file missing": (lambda kit, m: (kit / _first(m, "settlement")["file"]).unlink(), "kit_case_file_missing",
                             {}),
+    # issue 34.3: the fields the issue names, an id that would name a file outside the failures
+    # folder (`FAILURES/../../escaped.json`), a payment between seats the case does not have
+    "a case without kind": (lambda kit, m: _first(m, "settlement").pop("kind"), "kit_case_bad", {"field": "kind"}),
+    "a case without sections": (lambda kit, m: _first(m, "rejection").pop("sections"), "kit_case_bad",
+                                {"field": "sections"}),
+    "an id that is a path": (lambda kit, m: _first(m, "settlement").update(id="../../escaped"), "kit_manifest_bad", {}),
+    "a payment from no seat": (lambda kit, m: _first(m, "settlement")["expected"]["items"][0].update({"from": 9}),
+                               "kit_case_bad", {"field": "expected.items"}),
 }
 
 

@@ -156,6 +156,24 @@ def test_folder_output_and_summary(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "senyan seed 2: 3 hands" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("where", ["a folder over a file", "a file over a folder", "a match over a folder"])
+def test_an_out_that_cannot_be_written_is_an_error_exit_2(tmp_path: Path, where: str,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 34.3: `--out` naming an existing file where the folder of .json files goes (and the
+    other way round) was a traceback."""
+    existing = tmp_path / "taken"
+    if where == "a folder over a file":
+        existing.write_bytes(b"someone's file")
+        argv = ["--out", str(existing)]
+    else:
+        existing = tmp_path / "taken.jsonl" if where == "a file over a folder" else tmp_path / "taken.json"
+        existing.mkdir()
+        argv = ["--out", str(existing)] + (["--match"] if where == "a match over a folder" else [])
+    assert run(["--profile", "weile", "--hands", "2", "--quiet", *argv]) == 2
+    assert capsys.readouterr().err.startswith("error: --out")
+    assert existing.is_dir() or existing.read_bytes() == b"someone's file"
+
+
 @pytest.mark.parametrize("argv", [
     ["--profile", "weile", "--players", "3"],
     ["--profile", "weile", "--option", "bao_pai=true"],

@@ -31,7 +31,7 @@ from web.errors import ApiError, wants_json
 from web.numbers import query_error, read_number, require_number
 from web.i18n import api_language, gettext_in, page_language
 from web.i18n_cases import case_error
-from web.pdf.record import record_pdf_body
+from web.pdf.record import record_pdf_parts
 from web.pdf.typeset import pdf_response
 from web.views import json_object, record_detail
 
@@ -541,8 +541,17 @@ def case_pdf(case_id: int) -> ResponseReturnValue:
     store = get_store()
     lang = page_language()
     detail = case_detail(store, case_id, lang)
-    reports = [record_pdf_body(store, record_detail(store, row["id"], lang)) for row in detail["records"]]
-    html = render_template("pdf/case.html", case=detail, outcomes=cases.OUTCOMES, pdf=True, reports=reports)
+    reports, differing = [], []
+    for row in detail["records"]:
+        record = record_detail(store, row["id"], lang)
+        body, differs = record_pdf_parts(store, record)
+        reports.append(body)
+        if differs:  # page 1 names the payments each record gets wrong (issue 33.6), the disputed one first
+            differing.append({"record": record, "payments": differs,
+                              "disputed": row["id"] == detail["disputed_record"]})
+    differing.sort(key=lambda entry: not entry["disputed"])
+    html = render_template("pdf/case.html", case=detail, outcomes=cases.OUTCOMES, pdf=True, reports=reports,
+                           differing=differing)
     return pdf_response(html, f"case-{detail['number']}.pdf")
 
 

@@ -450,6 +450,7 @@ ZH: dict[str, str] = {
     "Back to the case": "返回案件",
     "Case status": "案件状态",
     "no case": "未立案",
+    "Payments that differ from the rules": "与规则不符的款项",
     "read a page of the service": "查看本服务的页面",
     "discarded by": "点炮者",
     "the record's totals fit %(amount)s here": "记录的得分相当于此处付 %(amount)s 分",

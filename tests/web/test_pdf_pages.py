@@ -81,6 +81,17 @@ def test_a_case_of_two_revisions_is_one_document(client: FlaskClient, tmp_path: 
     pages = assert_without_waste(path, "")
     whole = "".join(pages)
     assert whole.index("K-7") < whole.index("G-case-1 r1") < whole.index("G-case-1 r2")
+    # issue 33.6: page 1 holds the case, the seat tables and the disputed record's differing payments;
+    # each record's report starts a page, so no report heading is left at the foot of another page
+    first = pages[0]
+    assert "K-7" in first and "差额" in first and "与规则不符的款项 · G-case-1 r2" in first
+    starts = []
+    for n, text in enumerate(pages):
+        lines = [line.strip() for line in text.split("\n") if line.strip()]  # line 0: the running header
+        titled = [i for i, line in enumerate(lines) if i > 0 and line.startswith("审计报告 · G-case-1 r")]
+        assert titled in ([], [1]), (n, lines[:4])  # a report's title opens its page, never ends one
+        starts += [n] if titled else []
+    assert len(starts) == 2 and 0 not in starts
 
 
 def test_every_tile_is_printed_at_least_4_mm_wide(client: FlaskClient, upload: Upload, tmp_path: Path,

@@ -36,7 +36,14 @@ def record_pdf_html(store: Store, detail: dict[str, Any]) -> str:
 
 def record_pdf_body(store: Store, detail: dict[str, Any]) -> Markup:
     """A record's report without its document around it, for a case's PDF."""
-    return Markup(render_template("pdf/report_body.html", **_context(store, detail)))
+    return record_pdf_parts(store, detail)[0]
 
 
-__all__ = ["record_pdf_body", "record_pdf_html"]
+def record_pdf_parts(store: Store, detail: dict[str, Any]) -> tuple[Markup, list[Any]]:
+    """A record's report body and its differing payments (`report.model.DifferingPayment`), from one
+    model: the case sheet puts the disputed record's on its page 1 (issue 33.6)."""
+    context = _context(store, detail)
+    return Markup(render_template("pdf/report_body.html", **context)), list(context["differing"])
+
+
+__all__ = ["record_pdf_body", "record_pdf_html", "record_pdf_parts"]

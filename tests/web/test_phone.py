@@ -25,6 +25,11 @@ MIN_TILE_PX = 16
 Tiles written inline in a sentence are drawn at the text's size (about 15 px) and are not counted."""
 MIN_LABEL_PX = 9
 """The smallest chart label, in CSS pixels as drawn (the labels were about 6)."""
+MIN_CONTROL_PX = 44
+"""The shortest side of a control a thumb presses (issue 33.6: timeline ticks were 2.7 px, buttons
+21-29 px): buttons, fields, drop-downs, disclosure summaries, the timeline, pager, tab and menu links.
+A checkbox counts with its label (the label is what a thumb presses); a link inside a sentence is
+text, not a control."""
 
 
 @pytest.fixture(scope="module")
@@ -56,6 +61,17 @@ TILES = """() => Array.from(document.querySelectorAll('.before-after svg use[hre
     .filter(e => e.getBoundingClientRect().width > 0 && e.closest('svg').getBoundingClientRect().height > 0)
     .map(e => e.getBoundingClientRect().width)"""
 
+CONTROLS = """min => Array.from(document.querySelectorAll('button, input:not([type=hidden]), select, textarea, summary, '
+    + 'ol.timeline a, nav.pager a, nav.tabs a, header.site a, nav.lang a, nav.report-nav a, .table-controls a'))
+    .filter(e => e.offsetParent !== null)
+    .map(e => ['checkbox', 'radio'].includes(e.type) && e.closest('label') ? e.closest('label') : e)
+    .map(e => [e, e.getBoundingClientRect()])
+    .filter(([e, r]) => r.width > 0 && Math.min(r.width, r.height) < min - 0.5)
+    .map(([e, r]) => e.tagName.toLowerCase() + (typeof e.className === 'string' && e.className ? '.' + e.className : '')
+        + (e.name ? '[' + e.name + ']' : '') + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))
+    .slice(0, 6)"""
+"""Controls whose shorter side is under `min` CSS pixels."""
+
 LABELS = """() => Array.from(document.querySelectorAll('svg.chart-svg text'))
     .map(t => t.getBoundingClientRect().height).filter(h => h > 0)"""
 
@@ -64,13 +80,20 @@ def slug(url: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", url).strip("-") or "root"
 
 
+ERROR_PAGES = ("/records?case_status=maybe&per_page=abc", "/records?date_from=2026-13-40&page=0", "/records/999999",
+               "/records/1/diff?with=abc", "/cases?status=maybe", "/receipts?outcome=maybe&page=x",
+               "/records/1/whatif?opt.hot_shot.bonus=%D9%A5", "/admin/trail?action=maybe", "/no/such/page")
+"""Refusals an operator meets (issue 33.6: a 400 page was 470 px wide at 390)."""
+
+
 def test_every_page_fits_a_phone(site: tuple[Site, str], browser: Any) -> None:
     built, base = site
     ARTIFACTS.mkdir(exist_ok=True)
     context = browser.new_context(viewport={"width": WIDTH, "height": 844}, device_scale_factor=1)
     overflowing: dict[str, Any] = {}
     small: dict[str, Any] = {}
-    for url in page_urls(built):
+    cramped: dict[str, Any] = {}
+    for url in [*page_urls(built), *ERROR_PAGES]:
         page = context.new_page()
         page.goto(base + url + ("&" if "?" in url else "?") + "lang=zh")
         page.wait_for_load_state("load")
@@ -78,6 +101,9 @@ def test_every_page_fits_a_phone(site: tuple[Site, str], browser: Any) -> None:
         scroll = page.evaluate("document.scrollingElement.scrollWidth")
         if scroll > WIDTH:
             overflowing[url] = (scroll, page.evaluate(WIDE, WIDTH))
+        controls = page.evaluate(CONTROLS, MIN_CONTROL_PX)
+        if controls:
+            cramped[url] = controls
         tiles = [w for w in page.evaluate(TILES) if w < MIN_TILE_PX]
         labels = [h for h in page.evaluate(LABELS) if h < MIN_LABEL_PX]
         if tiles or labels:
@@ -87,3 +113,15 @@ def test_every_page_fits_a_phone(site: tuple[Site, str], browser: Any) -> None:
     context.close()
     assert not overflowing, "\n".join(f"{url}: {found}" for url, found in overflowing.items())
     assert not small, "\n".join(f"{url}: {found}" for url, found in small.items())
+    assert not cramped, "\n".join(f"{url}: {found}" for url, found in cramped.items())
+
+
+def test_the_records_list_shows_the_verdict_on_a_phone(site: tuple[Site, str], browser: Any) -> None:
+    """Issue 33.6: the list's verdict column is on the screen at 390 px without scrolling the table."""
+    _, base = site
+    context = browser.new_context(viewport={"width": WIDTH, "height": 844}, device_scale_factor=1)
+    page = context.new_page()
+    page.goto(base + "/records?lang=zh")
+    badges = page.eval_on_selector_all("table.records td .verdict", "els => els.map(e => e.getBoundingClientRect().right)")
+    assert badges and all(0 < right <= WIDTH for right in badges), badges
+    context.close()

@@ -9,9 +9,10 @@ from __future__ import annotations
 import copy
 import io
 import json
+import os
 import sys
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,18 @@ REFERENCE = SPEC / "reference"
 # reasons that have nothing to do with the code under test. Tests that set their own
 # `suppress_health_check` list include `too_slow` themselves.
 settings.register_profile("project", suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("project")
+settings.register_profile("ci", parent=settings.get_profile("project"), derandomize=True, database=None,
+                          deadline=None, print_blob=True)
+"""In CI (`CI` set: .ci/run sets it) every property test draws the same examples on every run, so a red
+build is the code's doing, never the draw's (issue 35.4); a developer's run keeps exploring new ones."""
+
+
+def hypothesis_profile(environ: Mapping[str, str]) -> str:
+    """The hypothesis profile of a run: `ci` where the environment says CI, else `project`."""
+    return "ci" if environ.get("CI", "").strip().lower() not in ("", "0", "false", "no") else "project"
+
+
+settings.load_profile(hypothesis_profile(os.environ))
 
 
 def pytest_report_header() -> str:

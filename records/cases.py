@@ -27,6 +27,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from records import search, trail
+from records.paging import Page, offset
 from records.refusal import FieldRefusal
 
 STATUSES = ("open", "decided", "closed")
@@ -271,23 +272,7 @@ def standing_of_record(db: Database, record_id: int) -> dict[str, Any] | None:
             "decided_at": decided[1] if decided else None}
 
 
-@dataclass(frozen=True)
-class CasePage:
-    """One page of cases, newest first, with counts per status under the other filters."""
-
-    rows: list[dict[str, Any]]
-    total: int
-    counts: dict[str, int]
-    page: int
-    per_page: int
-
-    @property
-    def pages(self) -> int:
-        """How many pages (at least 1)."""
-        return max(1, -(-self.total // self.per_page))
-
-
-def find(db: Database, query: CaseQuery) -> CasePage:
+def find(db: Database, query: CaseQuery) -> Page:
     """Cases matching every filter, newest first."""
     clauses: list[str] = []
     params: list[Any] = []
@@ -312,10 +297,10 @@ def find(db: Database, query: CaseQuery) -> CasePage:
         f"c.updated_at, (SELECT count(*) FROM case_records cr WHERE cr.case_id = c.id) AS records, "
         f"(SELECT outcome FROM case_decisions d WHERE d.case_id = c.id ORDER BY d.id DESC LIMIT 1) AS outcome "
         f"FROM cases c WHERE {where} ORDER BY c.id DESC LIMIT ? OFFSET ?",
-        params + [query.per_page, (max(query.page, 1) - 1) * query.per_page]))
-    return CasePage(rows, total, counts, max(query.page, 1), query.per_page)
+        params + [query.per_page, offset(query.page, query.per_page)]))
+    return Page(rows, total, max(query.page, 1), query.per_page, counts)
 
 
-__all__ = ["CASE_LIMITS", "CaseError", "CasePage", "CaseQuery", "NUMBER_DIGITS", "OUTCOMES", "STATUSES", "attach", "standing_of_record",
+__all__ = ["CASE_LIMITS", "CaseError", "CaseQuery", "NUMBER_DIGITS", "OUTCOMES", "STATUSES", "attach", "standing_of_record",
            "attached", "by_number", "case_row", "close", "decide", "decisions", "disputed", "find", "next_number",
            "of_record", "open_case", "reopen", "search_text"]

@@ -17,7 +17,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from records import search, search_index, tally
+from records import paging, search, search_index, tally
+from records.paging import Page
 from records.rows import UNAUDITED, VERDICTS
 
 PREFIX_END = "\U0010ffff"
@@ -68,24 +69,6 @@ class RecordQuery:
     per_page: int = 50
     exact: bool = False
     """Count every match even when no tally answers and that takes longer than `COUNT_BUDGET`."""
-
-
-@dataclass(frozen=True)
-class Page:
-    """One page of records plus the counts the list page shows."""
-
-    rows: list[dict[str, Any]]
-    total: int
-    counts: dict[str, int]
-    page: int
-    per_page: int
-    exact: bool = True
-    """False when counting stopped at `COUNT_BUDGET`: `counts` and `total` are then lower bounds."""
-
-    @property
-    def pages(self) -> int:
-        """How many pages the whole result has (at least 1)."""
-        return max(1, -(-self.total // self.per_page))
 
 
 SORTS: dict[str, str] = {
@@ -248,7 +231,7 @@ class Queries:
         else:
             total = sum(counts.values())
         column = SORTS.get(query.sort, "r.id")
-        offset = (max(query.page, 1) - 1) * query.per_page
+        offset = paging.offset(query.page, query.per_page)
         rows = None
         if not hits and self._walks(query, column, total, offset):
             rows = self._page(query, column, offset, clauses=None, params=None)
@@ -261,7 +244,7 @@ class Queries:
         if not exact:
             counts, total, exact = _counted_from_page(rows, query.verdict, counts, total, offset,
                                                       len(rows) < query.per_page)
-        return Page(rows, total, counts, max(query.page, 1), query.per_page, exact)
+        return Page(rows, total, max(query.page, 1), query.per_page, counts, exact)
 
     def _names_case(self, text: str) -> bool:
         """Whether the search box's text is a case's number (then the case's records are found too;

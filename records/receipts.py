@@ -20,6 +20,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from records import search, trail
+from records.paging import Page, offset
 
 OUTCOMES = ("created", "revision", "duplicate", "rejected", "skipped", "refused")
 """What became of a submitted item: stored (three ways), refused by ingest or the schema
@@ -130,23 +131,7 @@ def _where(query: ReceiptQuery) -> tuple[str, list[Any]]:
     return " AND ".join(clauses) or "1", params
 
 
-@dataclass(frozen=True)
-class ReceiptPage:
-    """One page of receipts, newest first, and the counts per outcome under the same filters."""
-
-    rows: list[dict[str, Any]]
-    total: int
-    counts: dict[str, int]
-    page: int
-    per_page: int
-
-    @property
-    def pages(self) -> int:
-        """How many pages (at least 1)."""
-        return max(1, -(-self.total // self.per_page))
-
-
-def find(db: Database, query: ReceiptQuery) -> ReceiptPage:
+def find(db: Database, query: ReceiptQuery) -> Page:
     """The receipts matching a query, newest first."""
     base = ReceiptQuery(**{**query.__dict__, "outcome": None})
     where, params = _where(base)
@@ -156,12 +141,12 @@ def find(db: Database, query: ReceiptQuery) -> ReceiptPage:
         counts[outcome] = count
     where, params = _where(query)
     total = counts.get(query.outcome, 0) if query.outcome else sum(counts.values())
-    offset = (max(query.page, 1) - 1) * query.per_page
+    skipped = offset(query.page, query.per_page)
     rows = [_row(row) for row in db.query(
         f"SELECT id, at, uploader, actor, source, file, member, line, hand, game_id, platform, sha256, outcome, "
         f"record_id, revision, error_codes, errors_json FROM receipts WHERE {where} ORDER BY id DESC "
-        f"LIMIT ? OFFSET ?", params + [query.per_page, offset])]
-    return ReceiptPage(rows, total, counts, max(query.page, 1), query.per_page)
+        f"LIMIT ? OFFSET ?", params + [query.per_page, skipped])]
+    return Page(rows, total, max(query.page, 1), query.per_page, counts)
 
 
 def _row(row: dict[str, Any]) -> dict[str, Any]:
@@ -187,5 +172,5 @@ def rejected_by_day(db: Database, *, platform: str | None = None, date_from: str
         "GROUP BY day ORDER BY day", params + list(NOT_ACCEPTED))}
 
 
-__all__ = ["ACCEPTED", "COLUMNS", "row_digest", "NOT_ACCEPTED", "OUTCOMES", "ReceiptPage", "ReceiptQuery", "add", "find", "of_record",
+__all__ = ["ACCEPTED", "COLUMNS", "row_digest", "NOT_ACCEPTED", "OUTCOMES", "ReceiptQuery", "add", "find", "of_record",
            "rejected_by_day"]

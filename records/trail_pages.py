@@ -14,6 +14,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from records.paging import Page, offset
+
 
 @dataclass(frozen=True)
 class TrailQuery:
@@ -29,22 +31,7 @@ class TrailQuery:
     per_page: int = 100
 
 
-@dataclass(frozen=True)
-class TrailPage:
-    """One page of the trail, newest first."""
-
-    rows: list[dict[str, Any]]
-    total: int
-    page: int
-    per_page: int
-
-    @property
-    def pages(self) -> int:
-        """How many pages (at least 1)."""
-        return max(1, -(-self.total // self.per_page))
-
-
-def find(db: Database, query: TrailQuery, access: Database | None = None) -> TrailPage:
+def find(db: Database, query: TrailQuery, access: Database | None = None) -> Page:
     """The trail rows matching every filter, newest first, detail parsed; with `access`, the
     access log's rows too (views and exports are kept there, records/access.py), merged by time."""
     clauses: list[str] = []
@@ -62,14 +49,14 @@ def find(db: Database, query: TrailQuery, access: Database | None = None) -> Tra
     where = " AND ".join(clauses) or "1"
     logs = [db] + ([access] if access is not None else [])
     total = sum(int(log.execute(f"SELECT count(*) FROM trail WHERE {where}", params).fetchone()[0]) for log in logs)
-    offset = (max(query.page, 1) - 1) * query.per_page
+    skipped = offset(query.page, query.per_page)
     found: list[dict[str, Any]] = []
     for log in logs:  # the newest offset + per_page of each log, merged by time
         found += log.query(f"SELECT id, at, actor, action, record_id, detail FROM trail WHERE {where} "
-                           "ORDER BY at DESC, id DESC LIMIT ?", params + [offset + query.per_page])
+                           "ORDER BY at DESC, id DESC LIMIT ?", params + [skipped + query.per_page])
     found.sort(key=lambda row: (row["at"], row["id"]), reverse=True)
-    rows = found[offset:offset + query.per_page]
-    return TrailPage([{**row, "detail": json.loads(row["detail"]) if row["detail"] else None} for row in rows],
+    rows = found[skipped:skipped + query.per_page]
+    return Page([{**row, "detail": json.loads(row["detail"]) if row["detail"] else None} for row in rows],
                      total, max(query.page, 1), query.per_page)
 
 
@@ -80,4 +67,4 @@ def actors(db: Database, access: Database | None = None) -> list[str]:
     return sorted(name for name in names if name is not None)[:500]
 
 
-__all__ = ["TrailPage", "TrailQuery", "actors", "find"]
+__all__ = ["TrailQuery", "actors", "find"]

@@ -28,7 +28,7 @@ from report.dispute import TEXTS as DISPUTE_TEXTS
 from report.dispute import difference
 from report.dispute import text as dispute_text
 from web.errors import ApiError, wants_json
-from web.numbers import query_error, read_number, require_number
+from web.numbers import query_error, query_values, read_number, require_number
 from web.i18n import api_language, gettext_in, page_language
 from web.i18n_cases import case_error
 from web.pdf.record import record_pdf_parts
@@ -190,8 +190,7 @@ def seat_choices(detail: dict[str, Any], lang: Lang) -> list[str]:
 
 def case_query() -> cases.CaseQuery:
     """The list's query string, checked, confined to an uploader's platform."""
-    values = _load(CaseQuerySchema(), {k: v for k, v in request.args.items() if v != ""})
-    values.pop("lang", None)
+    values = query_values(CaseQuerySchema(), request.args)
     confined = _uploader_platform()
     if confined is not None:
         if values.get("platform") not in (None, confined):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import request
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, Schema, fields, validate
 
 from records import trail
 from records.cases import CASE_LIMITS, OUTCOMES, STATUSES
@@ -14,7 +14,7 @@ from records.receipts import OUTCOMES as RECEIPT_OUTCOMES
 from records.search import MAX_QUERY
 from records.trail_pages import TrailQuery
 from web.errors import ApiError
-from web.numbers import ROW_ID_MAX, Number, WholeNumber, query_error
+from web.numbers import Number, ROW_ID_MAX, WholeNumber, query_values
 
 MAX_AMOUNT = 1_000_000_000
 """Largest payment a decision orders (points)."""
@@ -160,14 +160,7 @@ class TrailQuerySchema(Schema):
 
 def trail_query() -> TrailQuery:
     """The admin trail page's query string, checked (a bad value is a 400 naming it)."""
-    try:
-        values: dict[str, Any] = TrailQuerySchema().load({k: v for k, v in request.args.items() if v != ""})
-    except ValidationError as exc:
-        raise query_error(exc) from exc
-    values.pop("lang", None)
-    for key in ("date_from", "date_to"):
-        if key in values:
-            values[key] = values[key].isoformat()
+    values = query_values(TrailQuerySchema(), request.args)
     if "record" in values:
         values["record_id"] = values.pop("record")
     return TrailQuery(**values)

@@ -10,7 +10,6 @@ from typing import Any
 
 from flask import Blueprint, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
-from marshmallow import ValidationError
 
 from records import receipts
 from records.security import UPLOADER
@@ -19,7 +18,7 @@ from web.db import get_store
 from web.dispute_schemas import ReceiptPageSchema, ReceiptQuerySchema
 from web.errors import bad_fields
 from web.i18n import page_language
-from web.numbers import query_error
+from web.numbers import query_values
 from web.uploads import localized_error
 from web.views import first_messages
 
@@ -28,14 +27,7 @@ bp = Blueprint("receipts", __name__)
 
 def receipt_query() -> receipts.ReceiptQuery:
     """The query string checked (a bad value is a 400 naming it), scoped to an uploader's platform."""
-    try:
-        values: dict[str, Any] = ReceiptQuerySchema().load({k: v for k, v in request.args.items() if v != ""})
-    except ValidationError as exc:
-        raise query_error(exc) from exc
-    values.pop("lang", None)
-    for key in ("date_from", "date_to"):
-        if key in values:
-            values[key] = values[key].isoformat()
+    values = query_values(ReceiptQuerySchema(), request.args)
     account = current_account()
     if account is not None and account.role == UPLOADER:
         if values.get("platform") not in (None, account.platform):

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from flask import current_app
-from marshmallow import Schema, ValidationError
+from marshmallow import Schema
 
 from audit import jsontext
 from audit.catalogue import Lang, rerender, seat_names
@@ -25,7 +25,7 @@ from records import problem_words
 from records.ingest import json_refusal
 from web.errors import ApiError, bad_fields, fail
 from web.i18n import request_language
-from web.numbers import query_error
+from web.numbers import query_values
 from web.safe_audit import check_options, refused_error
 
 
@@ -61,14 +61,7 @@ def localized_row(row: dict[str, Any], lang: Lang, names: Sequence[str] = ()) ->
 
 def parse_list_query(args: dict[str, str]) -> RecordQuery:
     """Query string -> RecordQuery; a bad value is a 400 naming the parameter."""
-    try:
-        values = ListQuerySchema().load({key: value for key, value in args.items() if value != ""})
-    except ValidationError as exc:
-        raise query_error(exc) from exc
-    values.pop("lang", None)
-    for key in ("date_from", "date_to"):
-        if key in values:
-            values[key] = values[key].isoformat()
+    values = query_values(ListQuerySchema(), args)
     revisions = values.pop("revisions")
     if revisions is None:  # a search looks for a game, and a newer revision must not hide the disputed one
         revisions = "all" if any(values.get(key) for key in SEARCHES) else "current"

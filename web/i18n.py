@@ -223,6 +223,7 @@ ZH: dict[str, str] = {
     "%(total)s records under these filters; %(rate)s not clean.": "符合条件的记录共 %(total)s 条，其中 %(rate)s 有问题。",
     "Show the records": "查看这些记录",
     "Findings by client for": "按客户端统计的条款",
+    "Times in %(zone)s": "时间均为 %(zone)s",
     "The chart shows the %(top)s largest groups; the table lists all %(count)s.":
         "图中只画出最大的 %(top)s 组，表格列出全部 %(count)s 组。",
     "Group": "分组",

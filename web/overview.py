@@ -18,6 +18,7 @@ from audit import rulebook
 from records import receipts, stats
 from records.queries import RecordQuery
 from records.rows import VERDICTS
+from web import clock
 from web.auth import READERS, requires, scope_query
 from web.charts import Bar, Series, bar_chart_svg
 from web.db import get_store
@@ -164,9 +165,10 @@ def every_day(periods: list[stats.Bucket], query: RecordQuery) -> list[stats.Buc
 
 
 def rejected_chart(query: RecordQuery) -> Chart:
-    """Submissions refused (rejected or refused receipts) per UTC day, under the overview's
+    """Submissions refused (rejected or refused receipts) per day of the service's zone, under the overview's
     platform and date filters, each bar linking to those receipts (`records.receipts`)."""
-    counts = receipts.rejected_by_day(get_store().db, platform=query.platform, date_from=query.date_from,
+    counts = receipts.rejected_by_day(get_store().db, zone=clock.zone(), platform=query.platform,
+                                      date_from=query.date_from,
                                       date_to=query.date_to)
     series = [Series("rejected", _("rejected"), REJECTED_COLOUR)]
     rows, bars = [], []

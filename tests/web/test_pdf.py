@@ -31,7 +31,7 @@ from report.model import key_steps
 from tests.conftest import ROOT
 from tests.helpers import sample_players
 from tests.web.english import ALLOWED
-from web.listing import local_time
+from records.clock import parse_zone, shown
 
 Upload = Callable[..., Any]
 needs_poppler = pytest.mark.skipif(any(shutil.which(tool) is None for tool in ("pdftotext", "pdfinfo", "pdffonts")),
@@ -190,13 +190,13 @@ def test_the_first_page_says_what_it_is_evidence_of(client: FlaskClient, upload:
     before = client.get(f"/api/records/{record_id}/trail").get_json()
     path = pdf_of(client, f"/records/{record_id}.pdf", tmp_path)
     first, *rest = page_texts(path)
-    played = detail["played_at"]  # every time on the sheet is on the players' clock, its offset named
+    east = parse_zone("+08:00")  # every time on the sheet is on the service's clock, the zone named once
     assert row["engine_version"] in first and f"第 {row['id']} 号" in first
-    assert local_time(row["created_at"], played) in first and "UTC+08:00" in first
+    assert shown(row["created_at"], east) in first and first.count("UTC+08:00") == 1
     assert detail["sha256"] in first and "案件" not in first  # no note, no case
-    exported = re.search(r"导出时间\s+(\S+ \S+) UTC\+08:00", first)
+    exported = re.search(r"导出时间\s+(\S+ \S+)", first)
     after = client.get(f"/api/records/{record_id}/trail").get_json()[0]["at"]
-    assert exported and local_time(before[0]["at"], played)[:19] <= exported[1] <= local_time(after, played)[:19]
+    assert exported and shown(before[0]["at"], east)[:19] <= exported[1] <= shown(after, east)[:19]
     assert not any(detail["sha256"] in page for page in rest)
 
     for case, decision in (("2026-0042", "open"), (None, "confirmed")):  # the latest case number and decision

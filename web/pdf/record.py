@@ -34,8 +34,9 @@ def record_pdf_html(store: Store, detail: dict[str, Any]) -> str:
 
 
 def record_pdf_body(store: Store, detail: dict[str, Any]) -> Markup:
-    """A record's report without its document around it, for a case's PDF."""
-    return Markup(render_template("pdf/report_body.html", **_context(store, detail)))
+    """A record's report without its document around it, for a case's PDF (whose first page
+    names the time zone once for the whole document: `zone_named`)."""
+    return Markup(render_template("pdf/report_body.html", **_context(store, detail), zone_named=True))
 
 
 __all__ = ["record_pdf_body", "record_pdf_html"]

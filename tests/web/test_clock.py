@@ -77,10 +77,12 @@ def walked(tmp_path: Path, kits: Path, frozen: None) -> Iterator[tuple[Flask, Fl
     second = client.post("/api/records", data=dumps(doc), content_type="application/json").get_json()
     record_id = int(second["results"][0]["record_id"])
     client.post("/api/records", data=b"{", content_type="application/json")  # a refused receipt
-    assert client.post(f"/api/records/{record_id}/notes", json={"text": "玩家申诉", "decision": "open"}).status_code == 201
+    note = client.post(f"/api/records/{record_id}/notes", json={"text": "玩家申诉", "decision": "open"})
+    assert note.status_code == 201
     case = client.post("/api/cases", json={"platform": doc["platform"], "complaint": "少了 3 分"}).get_json()
     assert client.post(f"/api/cases/{case['id']}/records", json={"record": record_id}).status_code == 201
-    assert client.post(f"/api/cases/{case['id']}/decision", json={"outcome": "dismissed", "note": "按审计"}).status_code == 201
+    decided = client.post(f"/api/cases/{case['id']}/decision", json={"outcome": "dismissed", "note": "按审计"})
+    assert decided.status_code == 201
     api_token(app, "uploader-1", "uploader", platform=doc["platform"])
     lines, _ = answer_kit(kits / "cuocuo-5")
     form = {"kit": "cuocuo-5", "platform": "club.example", "client_version": "2.1.0",

@@ -283,6 +283,24 @@ def test_overview_pdf(client: FlaskClient, upload: Upload, tmp_path: Path) -> No
     assert "总览" in text and "各平台结论" in text and "热炮 R8" in text and "sample-platform" in text
 
 
+@needs_poppler
+def test_the_overview_pdf_wastes_no_page(client: FlaskClient, upload: Upload, tmp_path: Path) -> None:
+    """Issue 33.6: the daily chart (29 days, the last the busiest) drawn on page 1 under the title,
+    not pushed to page 2 leaving a page with a title alone; the every-day table in two columns, so
+    no page holds only zeros; every page but the last well filled."""
+    base = json.loads((ROOT / "samples" / "clean-weile-hot-shot.json").read_text(encoding="utf-8"))
+    for day, count in {"01": 1, "02": 1, "05": 1, "11": 1, "15": 1, "17": 2, "21": 1, "24": 1, "29": 6}.items():
+        for n in range(count):
+            doc = {**base, "game_id": f"nov-{day}-{n}", "played_at": f"2026-11-{day}T20:{10 + n}:00+08:00"}
+            assert upload(json.dumps(doc, ensure_ascii=False).encode("utf-8")).status_code == 201
+    pages = [re.sub(r"\s+", "", text) for text in page_texts(pdf_of(client, "/overview.pdf", tmp_path))]
+    assert "每日结论" in pages[0] and "图中画出全部29天（其中9天有牌局）" in pages[0]
+    assert len(pages) <= 3
+    fullest = max(len(text) for text in pages)
+    assert all(len(text) > fullest * 0.5 for text in pages[:-1]), [len(text) for text in pages]
+    assert len(pages[-1]) > 150  # the last page holds a chart and its table, not a stray line
+
+
 def test_pdf_of_an_unknown_record_is_404(client: FlaskClient) -> None:
     response = client.get("/records/4242.pdf")
     assert response.status_code == 404 and 'data-code="record_missing"' in response.get_data(as_text=True)

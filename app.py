@@ -49,6 +49,9 @@ def default_config(instance_path: str) -> dict[str, Any]:
         # Reverse proxies in front of the service (README): how many set X-Forwarded-For and
         # X-Forwarded-Proto, so that login throttling sees the client's address, not the proxy's.
         "TRUSTED_PROXIES": 0,
+        # The one clock of every page and PDF (web/clock.py, issue 33.2): a fixed offset (+08:00,
+        # -05:30) or an IANA name (Asia/Shanghai); FLASK_TIME_ZONE sets it. A bad value stops the start.
+        "TIME_ZONE": "+08:00",
         # Injection points for tests and tools; None means the real engine and audit.schema.
         "AUDITOR": None,
         "ENGINE_VERSION": None,

@@ -22,11 +22,12 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
+from datetime import tzinfo
 from typing import Any
 
 from sqlite_utils import Database
 
-from records import search, trail
+from records import clock, search, trail
 from records.paging import Page, offset
 from records.refusal import FieldRefusal
 
@@ -75,13 +76,14 @@ def _sequence(year: str) -> re.Pattern[str]:
     return re.compile(rf"{re.escape(year)}-(\d+)")
 
 
-def next_number(db: Database, platform: str, at: str) -> str:
+def next_number(db: Database, platform: str, at: str, zone: tzinfo | None = None) -> str:
     """The next number of the platform's sequence for the year of `at` (an ISO time, UTC, as
-    `records.rows.now` gives): `YYYY-NNNN`, one past the highest `YYYY-<digits>` the platform
-    has that year. A number typed by hand in another shape does not move the sequence; one in
-    this shape does (so the next is never taken). Read inside the transaction that opens the
-    case for the number to stay free."""
-    year = at[:4]
+    `records.rows.now` gives) in `zone`, the service's clock (`records.clock`, +08:00 unless
+    given): `YYYY-NNNN`, one past the highest `YYYY-<digits>` the platform has that year. A
+    number typed by hand in another shape does not move the sequence; one in this shape does (so
+    the next is never taken). Read inside the transaction that opens the case for the number to
+    stay free."""
+    year = (clock.day_of(at, zone or clock.parse_zone(clock.DEFAULT_ZONE)) or at)[:4]
     shape = _sequence(year)
     highest = 0
     for (number,) in db.execute("SELECT number FROM cases WHERE platform = ? AND number >= ? AND number < ?",
@@ -93,11 +95,12 @@ def next_number(db: Database, platform: str, at: str) -> str:
 
 
 def open_case(db: Database, *, number: str | None, platform: str, player: str | None, complaint: str,
-              actor: str, at: str, key: bytes) -> int:
-    """Open a case; `number` None (or blank) takes the platform's next number (`next_number`);
-    CaseError(409) when the number is taken on that platform. Inside a write transaction."""
+              actor: str, at: str, key: bytes, zone: tzinfo | None = None) -> int:
+    """Open a case; `number` None (or blank) takes the platform's next number (`next_number`, the
+    year of `at` in `zone`); CaseError(409) when the number is taken on that platform. Inside a
+    write transaction."""
     platform, complaint = platform.strip(), complaint.strip()
-    number = (number or "").strip() or next_number(db, platform, at)
+    number = (number or "").strip() or next_number(db, platform, at, zone)
     player = (player or "").strip() or None
     if not complaint:
         raise CaseError(400, "complaint", "a case needs the complaint's text", "case_complaint_missing")

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import tzinfo
 from typing import Any
 
 from sqlite_utils import Database
 
-from records import search, trail
+from records import clock, search, trail
 from records.paging import Page, offset
 
 OUTCOMES = ("created", "revision", "duplicate", "rejected", "skipped", "refused")
@@ -45,7 +46,8 @@ class ReceiptQuery:
     (a refused item may name no readable platform)."""
     date_from: str | None = None
     date_to: str | None = None
-    """Inclusive bounds on the UTC date of `at` (YYYY-MM-DD)."""
+    """Inclusive bounds on the date of `at` (YYYY-MM-DD) in `zone`, the service's clock."""
+    zone: tzinfo = field(default_factory=lambda: clock.parse_zone(clock.DEFAULT_ZONE))
     page: int = 1
     per_page: int = 50
 
@@ -124,10 +126,10 @@ def _where(query: ReceiptQuery) -> tuple[str, list[Any]]:
             params.append(query.platform)
     if query.date_from:
         clauses.append("at >= ?")
-        params.append(query.date_from)
+        params.append(clock.day_start(query.date_from, query.zone))
     if query.date_to:
         clauses.append("at < ?")
-        params.append(query.date_to + "T99")  # every stamp of that day sorts below it
+        params.append(clock.day_end(query.date_to, query.zone))  # every stamp of that day sorts below it
     return " AND ".join(clauses) or "1", params
 
 
@@ -162,14 +164,21 @@ def of_record(db: Database, record_id: int) -> list[dict[str, Any]]:
         "record_id, revision, error_codes, errors_json FROM receipts WHERE record_id = ? ORDER BY id", [record_id])]
 
 
-def rejected_by_day(db: Database, *, platform: str | None = None, date_from: str | None = None,
-                    date_to: str | None = None) -> dict[str, int]:
-    """Refused submissions per UTC day (`YYYY-MM-DD` -> count), for the overview."""
-    where, params = _where(ReceiptQuery(platform=platform, date_from=date_from, date_to=date_to))
+def rejected_by_day(db: Database, *, zone: tzinfo | None = None, platform: str | None = None,
+                    date_from: str | None = None, date_to: str | None = None) -> dict[str, int]:
+    """Refused submissions per day of `zone` (the service's clock, +08:00 unless given; `YYYY-MM-DD`
+    -> count, oldest first), for the overview. SQLite counts them per UTC minute (every zone's
+    offset is whole minutes), Python adds the minutes up into the zone's days."""
+    zone = zone or clock.parse_zone(clock.DEFAULT_ZONE)
+    where, params = _where(ReceiptQuery(platform=platform, date_from=date_from, date_to=date_to, zone=zone))
     marks = ", ".join("?" * len(NOT_ACCEPTED))
-    return {day: count for day, count in db.execute(
-        f"SELECT substr(at, 1, 10) AS day, count(*) FROM receipts WHERE {where} AND outcome IN ({marks}) "
-        "GROUP BY day ORDER BY day", params + list(NOT_ACCEPTED))}
+    days: dict[str, int] = {}
+    for minute, count in db.execute(
+            f"SELECT substr(at, 1, 16) AS minute, count(*) FROM receipts WHERE {where} AND outcome IN ({marks}) "
+            "GROUP BY minute", params + list(NOT_ACCEPTED)):
+        day = clock.day_of(f"{minute}:00+00:00", zone) or str(minute)[:10]
+        days[day] = days.get(day, 0) + count
+    return dict(sorted(days.items()))
 
 
 __all__ = ["ACCEPTED", "COLUMNS", "row_digest", "NOT_ACCEPTED", "OUTCOMES", "ReceiptQuery", "add", "find", "of_record",

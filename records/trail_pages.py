@@ -2,18 +2,20 @@
 
 The trail only grows (a busy day adds thousands of views), so the page asks for one
 page at a time under filters: actor (exact account name), action, record, and a range
-of UTC dates. The row ids order the trail (they are its chain order), so a page is
-`ORDER BY id DESC LIMIT n OFFSET m`; the count of the whole filtered trail is one more
-query. `records.trail` keeps writing and verifying it.
+of dates (days of the service's zone, `records.clock`). The row ids order the trail (they
+are its chain order), so a page is `ORDER BY id DESC LIMIT n OFFSET m`; the count of the
+whole filtered trail is one more query. `records.trail` keeps writing and verifying it.
 """
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import tzinfo
 from typing import Any
 
 from sqlite_utils import Database
 
+from records import clock
 from records.paging import Page, offset
 
 
@@ -26,7 +28,8 @@ class TrailQuery:
     record_id: int | None = None
     date_from: str | None = None
     date_to: str | None = None
-    """Inclusive UTC dates (YYYY-MM-DD) of `at`."""
+    """Inclusive dates (YYYY-MM-DD) of `at` in `zone`, the service's clock."""
+    zone: tzinfo = field(default_factory=lambda: clock.parse_zone(clock.DEFAULT_ZONE))
     page: int = 1
     per_page: int = 100
 
@@ -42,10 +45,10 @@ def find(db: Database, query: TrailQuery, access: Database | None = None) -> Pag
             params.append(value)
     if query.date_from:
         clauses.append("at >= ?")
-        params.append(query.date_from)
+        params.append(clock.day_start(query.date_from, query.zone))
     if query.date_to:
         clauses.append("at < ?")
-        params.append(query.date_to + "T99")  # every stamp of that day sorts below it
+        params.append(clock.day_end(query.date_to, query.zone))  # every stamp of that day sorts below it
     where = " AND ".join(clauses) or "1"
     logs = [db] + ([access] if access is not None else [])
     total = sum(int(log.execute(f"SELECT count(*) FROM trail WHERE {where}", params).fetchone()[0]) for log in logs)

@@ -238,8 +238,8 @@ class ListQuerySchema(Schema):
     platform = fields.String()
     client = fields.String(metadata={"description": "prefix"})
     player = fields.String(metadata={"description": "exact name or player id"})
-    date_from = fields.Date()
-    date_to = fields.Date()
+    date_from = fields.Date(metadata={"description": "inclusive; the date the record's played_at gives"})
+    date_to = fields.Date(metadata={"description": "inclusive; the date the record's played_at gives"})
     game_id = fields.String(metadata={"description": "prefix"})
     q = fields.String(validate=validate.Length(max=MAX_QUERY),
                       metadata={"description": "fragment of the game id, a player name or id, the platform or "

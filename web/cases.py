@@ -19,6 +19,7 @@ from records import cases
 from records.rows import now
 from records.security import UPLOADER
 from records.store import Store
+from web import clock
 from web.auth import API_READERS, READERS, account_name, current_account, hidden_platform, requires
 from web.db import get_store
 from web.dispute_schemas import (MAX_AMOUNT, AttachRequestSchema, CaseQuerySchema, CaseRequestSchema,
@@ -209,7 +210,7 @@ def _open(values: dict[str, Any], record_id: int | None = None, *, others: bool 
         raise refusal(404, "record", "case_record_missing", record=record_id)
 
     def work(db: Any, actor: str, at: str, key: bytes) -> int:
-        case_id = cases.open_case(db, actor=actor, at=at, key=key, **values)
+        case_id = cases.open_case(db, actor=actor, at=at, key=key, zone=clock.zone(), **values)
         if record_id is not None:  # opened from a record's page: that record is the first attached
             cases.attach(db, case_id=case_id, record_id=record_id, revision=None, actor=actor, at=at, key=key)
             if others:
@@ -562,7 +563,7 @@ def record_cases(record_id: int) -> list[dict[str, Any]]:
 def next_case_number(platform: str | None) -> str:
     """Template global: the number a case opened now on this platform would get (shown in the
     form, editable)."""
-    return cases.next_number(get_store().db, platform or "", now())
+    return cases.next_number(get_store().db, platform or "", now(), clock.zone())
 
 
 def init_app(app: Flask) -> None:

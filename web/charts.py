@@ -3,6 +3,6 @@ layer down, so that the batch report (`batch`, summary.html) draws the same char
 layer keeps importing them from here."""
 from __future__ import annotations
 
-from report.charts import MIN_BAR, SCALES, Bar, Series, bar_chart_svg
+from report.charts import MIN_BAR, SCALES, Bar, Series, bar_chart_svg, column_chart_svg
 
-__all__ = ["MIN_BAR", "SCALES", "Bar", "Series", "bar_chart_svg"]
+__all__ = ["MIN_BAR", "SCALES", "Bar", "Series", "bar_chart_svg", "column_chart_svg"]

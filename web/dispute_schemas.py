@@ -13,11 +13,16 @@ from records.cases import CASE_LIMITS, OUTCOMES, STATUSES
 from records.receipts import OUTCOMES as RECEIPT_OUTCOMES
 from records.search import MAX_QUERY
 from records.trail_pages import TrailQuery
+from web import clock
 from web.errors import ApiError
 from web.numbers import Number, ROW_ID_MAX, WholeNumber, query_values
 
 MAX_AMOUNT = 1_000_000_000
 """Largest payment a decision orders (points)."""
+
+
+ZONE_DAY = "inclusive; a day of the service's zone (TIME_ZONE, +08:00 unless configured), as the pages show times"
+"""What a date filter on a service stamp means (issue 33.2)."""
 
 
 class ReceiptQuerySchema(Schema):
@@ -30,8 +35,8 @@ class ReceiptQuerySchema(Schema):
                       metadata={"description": "fragment of the game id, uploader, source, platform or outcome"})
     outcome = fields.String(validate=validate.OneOf(RECEIPT_OUTCOMES))
     platform = fields.String(validate=validate.Length(max=200))
-    date_from = fields.Date()
-    date_to = fields.Date()
+    date_from = fields.Date(metadata={"description": ZONE_DAY})
+    date_to = fields.Date(metadata={"description": ZONE_DAY})
     page = Number(low=1, high=1_000_000, load_default=1)
     per_page = Number(low=1, high=200, load_default=50)
     lang = fields.String(validate=validate.OneOf(["zh", "en"]))
@@ -49,7 +54,7 @@ class ReceiptSchema(Schema):
     """What was submitted, by whom, when, and what became of it."""
 
     id = fields.Integer()
-    at = fields.String(metadata={"description": "UTC"})
+    at = fields.String(metadata={"description": "UTC (ISO 8601, `Z`); pages show it in the service's zone"})
     uploader = fields.String(allow_none=True)
     actor = fields.String(allow_none=True)
     source = fields.String()
@@ -151,8 +156,8 @@ class TrailQuerySchema(Schema):
     actor = fields.String(validate=validate.Length(max=200))
     action = fields.String(validate=validate.OneOf(trail.ACTIONS))
     record = Number(low=1, high=ROW_ID_MAX)
-    date_from = fields.Date()
-    date_to = fields.Date()
+    date_from = fields.Date(metadata={"description": ZONE_DAY})
+    date_to = fields.Date(metadata={"description": ZONE_DAY})
     page = Number(low=1, high=1_000_000, load_default=1)
     per_page = Number(low=1, high=500, load_default=100)
     lang = fields.String(validate=validate.OneOf(["zh", "en"]))
@@ -163,4 +168,4 @@ def trail_query() -> TrailQuery:
     values = query_values(TrailQuerySchema(), request.args)
     if "record" in values:
         values["record_id"] = values.pop("record")
-    return TrailQuery(**values)
+    return TrailQuery(**values, zone=clock.zone())

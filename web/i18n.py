@@ -223,6 +223,7 @@ ZH: dict[str, str] = {
     "%(total)s records under these filters; %(rate)s not clean.": "符合条件的记录共 %(total)s 条，其中 %(rate)s 有问题。",
     "Show the records": "查看这些记录",
     "Findings by client for": "按客户端统计的条款",
+    "Times in %(zone)s": "时间均为 %(zone)s",
     "The chart shows the %(top)s largest groups; the table lists all %(count)s.":
         "图中只画出最大的 %(top)s 组，表格列出全部 %(count)s 组。",
     "Group": "分组",
@@ -230,6 +231,10 @@ ZH: dict[str, str] = {
     "Rate": "比例",
     "%(rate)s not clean": "%(rate)s 有问题",
     "%(rate)s of records": "占记录 %(rate)s",
+    "The chart draws each of the %(count)s days, %(played)s of them with games; the table lists them all.":
+        "图中画出全部 %(count)s 天（其中 %(played)s 天有牌局），表格逐日列出。",
+    "The chart draws each of the %(count)s months, %(played)s of them with games; the table lists them all.":
+        "图中画出全部 %(count)s 个月（其中 %(played)s 个月有牌局），表格逐月列出。",
     "Verdicts by day": "每日结论",
     "Verdicts by month": "每月结论",
     "no date": "无日期",
@@ -488,8 +493,9 @@ ZH: dict[str, str] = {
     "skipped %(skipped)s": "跳过 %(skipped)s",
     "√ scale": "平方根刻度",
     "Rejected submissions by day (receipts)": "每日拒收的提交（收件记录）",
-    "Bar lengths follow the square root of the count, so a group of one record stays visible; the count is written beside each bar. Every day of the range is listed, days without games included.":
-        "条形长度按数量的平方根画出，只有一局的分组也看得见；每条旁边写着确切数量。范围内的每一天都列出，没有牌局的日子也在。",
+    "Rejected submissions by month (receipts)": "每月拒收的提交（收件记录）",
+    "Bar lengths and column heights follow the square root of the count, so a group of one record stays visible; the count is written beside each bar and above each column. Every day of the range is drawn, days without games as gaps.":
+        "条形长度和柱子高度按数量的平方根画出，只有一局的分组也看得见；每条旁边、每根柱子上方写着确切数量。范围内的每一天都画出来，没有牌局的日子留空。",
     "%(count)s submissions were refused under these filters (they are not records; the receipts say why).":
         "符合条件的提交中有 %(count)s 份被拒收（它们不是牌局记录；收件记录里写明了原因）。",
     "Show the receipts": "查看收件记录",

@@ -8,6 +8,8 @@ PDF_ZH: dict[str, str] = {
     "Audit": "审计",
     "no. %(id)s": "第 %(id)s 号",
     "Exported at": "导出时间",
+    "Time zone": "时区",
+    "%(zone)s, every time in this document": "%(zone)s（本文件中所有时间）",
     "Record sha256": "记录哈希 SHA-256",
     "Decision: %(decision)s": "处理结论：%(decision)s",
     "Dispute summary": "争议摘要",

@@ -18,8 +18,9 @@ from audit import rulebook
 from records import receipts, stats
 from records.queries import RecordQuery
 from records.rows import VERDICTS
+from web import clock
 from web.auth import READERS, requires, scope_query
-from web.charts import Bar, Series, bar_chart_svg
+from web.charts import Bar, Series, bar_chart_svg, column_chart_svg
 from web.db import get_store
 from web.errors import fail
 from web.i18n import gettext as _
@@ -66,6 +67,8 @@ class Chart:
     rows: list[Row]
     more: int
     """Groups left out of the chart (beyond TOP)."""
+    note: str = ""
+    """What a chart of periods draws, said under it (every day or month, how many with records)."""
 
 
 def _percent(share: float) -> str:
@@ -92,9 +95,11 @@ def _link(args: dict[str, str], **more: str) -> str:
 
 
 def _chart(chart_id: str, title: str, buckets: list[stats.Bucket], *, label: Any, filters: Any,
-           note: Any, args: dict[str, str]) -> Chart:
+           note: Any, args: dict[str, str], periods: str | None = None) -> Chart:
     """A chart and its table from buckets; `label`, `filters` (link parameters or None) and
-    `note` (rate text) are functions of a bucket."""
+    `note` (rate text) are functions of a bucket. Groups are bars, the TOP largest drawn (the
+    buckets come largest first); periods (`periods`: "day" or "month", oldest first) are columns,
+    every one drawn however many there are (issue 33.6: a day with hands is never left out)."""
     series = [Series(verdict, _(verdict), COLOURS[verdict]) for verdict in VERDICTS]
     rows = []
     for bucket in buckets:
@@ -102,6 +107,17 @@ def _chart(chart_id: str, title: str, buckets: list[stats.Bucket], *, label: Any
         href = _link(args, **extra) if extra is not None else None
         links = {v: _link(args, **extra, verdict=v) for v in VERDICTS if bucket.counts[v]} if extra is not None else {}
         rows.append(Row(label(bucket), href, bucket.counts, links, bucket.total, note(bucket)))
+    if periods:
+        columns = [Bar(row.label, row.counts, row.href, row.links) for row in rows]
+        svg = column_chart_svg(columns, series=series, title=title, scale=SCALE, scale_label=_("√ scale"))
+        dated = [bucket for bucket in buckets if bucket.key is not None]
+        played = sum(1 for bucket in dated if bucket.total)
+        days = _("The chart draws each of the %(count)s days, %(played)s of them with games; the table lists them all.",
+                 count=len(dated), played=played)
+        months = _("The chart draws each of the %(count)s months, %(played)s of them with games; the table lists them all.",
+                   count=len(dated), played=played)
+        said = days if periods == "day" else months
+        return Chart(chart_id, title, Markup(svg), rows, 0, said)
     bars = [Bar(row.label, row.counts, row.href, row.links, f"{row.total} · {row.rate}") for row in rows[:TOP]]
     svg = bar_chart_svg(bars, series=series, title=title, scale=SCALE, scale_label=_("√ scale"))
     return Chart(chart_id, title, Markup(svg), rows, max(len(rows) - TOP, 0))
@@ -126,7 +142,7 @@ def build_charts(query: RecordQuery, args: dict[str, str], focus: str) -> tuple[
     focus_query = replace(query, rule=focus)
     charts = [
         _chart("time", _("Verdicts by day") if unit == "day" else _("Verdicts by month"), periods,
-               label=lambda b: b.key or _("no date"), filters=period_filters, note=rate, args=args),
+               label=lambda b: b.key or _("no date"), filters=period_filters, note=rate, args=args, periods=unit),
         _chart("rules", _("Records with findings, by rule section"), stats.by_section(db, query),
                label=lambda b: rulebook.label(b.key), filters=lambda b: {"rule": b.key}, note=share, args=args),
         _chart("platforms", _("Verdicts by platform"), stats.by_column(db, query, "platform"),
@@ -164,19 +180,42 @@ def every_day(periods: list[stats.Bucket], query: RecordQuery) -> list[stats.Buc
 
 
 def rejected_chart(query: RecordQuery) -> Chart:
-    """Submissions refused (rejected or refused receipts) per UTC day, under the overview's
-    platform and date filters, each bar linking to those receipts (`records.receipts`)."""
-    counts = receipts.rejected_by_day(get_store().db, platform=query.platform, date_from=query.date_from,
-                                      date_to=query.date_to)
+    """Submissions refused (rejected or refused receipts) per day of the service's zone, under the
+    overview's platform and date filters, each column linking to those receipts (`records.receipts`):
+    every day from the first to the last (months beyond `stats.DAILY_SPAN` days, as the records'
+    chart), none left out."""
+    counts = receipts.rejected_by_day(get_store().db, zone=clock.zone(), platform=query.platform,
+                                      date_from=query.date_from, date_to=query.date_to)
+    unit, periods = refusal_periods(counts, query)
     series = [Series("rejected", _("rejected"), REJECTED_COLOUR)]
     rows, bars = [], []
-    for day, count in counts.items():
-        href = url_for("receipts.receipts_page", date_from=day, date_to=day, outcome="rejected")
-        rows.append(Row(day, href, {"rejected": count}, {}, count, ""))
-        bars.append(Bar(day, {"rejected": count}, href, {}, str(count)))
-    title = _("Rejected submissions by day (receipts)")
-    svg = bar_chart_svg(bars[-TOP:], series=series, title=title, scale=SCALE, scale_label=_("√ scale"))
-    return Chart("rejected", title, Markup(svg), rows, max(len(rows) - TOP, 0))
+    for key, count in periods.items():
+        start, end = stats.period_range(unit, key)
+        href = url_for("receipts.receipts_page", date_from=start, date_to=end, outcome="rejected") if count else None
+        if count:  # the table lists the periods with refusals; the chart draws every one, empty ones as gaps
+            rows.append(Row(key, href, {"rejected": count}, {}, count, ""))
+        bars.append(Bar(key, {"rejected": count}, href))
+    by_day, by_month = _("Rejected submissions by day (receipts)"), _("Rejected submissions by month (receipts)")
+    title = by_day if unit == "day" else by_month
+    svg = column_chart_svg(bars, series=series, title=title, scale=SCALE, scale_label=_("√ scale"))
+    return Chart("rejected", title, Markup(svg), rows, 0)
+
+
+def refusal_periods(counts: dict[str, int], query: RecordQuery) -> tuple[str, dict[str, int]]:
+    """Refusals per day with every day between the first and the last present (the filter's bounds
+    when they are nearer), or per month when they span more than `stats.DAILY_SPAN` days."""
+    if not counts:
+        return "day", {}
+    days = sorted(counts)
+    first = date.fromisoformat(max(days[0], query.date_from or days[0]))
+    last = date.fromisoformat(min(days[-1], query.date_to or days[-1]))
+    if (last - first).days > stats.DAILY_SPAN:
+        months: dict[str, int] = {}
+        for day, count in counts.items():
+            months[day[:7]] = months.get(day[:7], 0) + count
+        return "month", dict(sorted(months.items()))
+    every = [(first + timedelta(days=n)).isoformat() for n in range((last - first).days + 1)]
+    return "day", {day: counts.get(day, 0) for day in every}
 
 
 def _context() -> dict[str, Any]:

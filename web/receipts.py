@@ -13,6 +13,7 @@ from flask.typing import ResponseReturnValue
 
 from records import receipts
 from records.security import UPLOADER
+from web import clock
 from web.auth import API_READERS, READERS, current_account, hidden_platform, requires
 from web.db import get_store
 from web.dispute_schemas import ReceiptPageSchema, ReceiptQuerySchema
@@ -33,14 +34,14 @@ def receipt_query() -> receipts.ReceiptQuery:
         if values.get("platform") not in (None, account.platform):
             raise hidden_platform(values["platform"])
         values.update(platform=account.platform or "", visible_to=account.name)
-    return receipts.ReceiptQuery(**values)
+    return receipts.ReceiptQuery(**values, zone=clock.zone())
 
 
 @bp.get("/api/receipts")
 @requires(*API_READERS)
 def list_receipts() -> ResponseReturnValue:
     """Receipts, newest first: `q` (game id, uploader, source, platform, outcome), `outcome`,
-    `platform`, `date_from`/`date_to` (UTC dates), `page`, `per_page`."""
+    `platform`, `date_from`/`date_to` (days of the service's zone, `web.clock`), `page`, `per_page`."""
     page = receipts.find(get_store().db, receipt_query())
     return jsonify(ReceiptPageSchema().dump({"receipts": page.rows, "total": page.total, "page": page.page,
                                              "per_page": page.per_page, "pages": page.pages,

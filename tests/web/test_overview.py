@@ -17,7 +17,7 @@ from records import stats
 from records.pipeline import Pipeline
 from records.queries import RecordQuery
 from records.store import Store
-from web.charts import Bar, Series, bar_chart_svg
+from web.charts import Bar, Series, bar_chart_svg, column_chart_svg
 from tests.conftest import ROOT, dumps
 
 Upload = Callable[..., Any]
@@ -165,3 +165,84 @@ def test_overview_of_an_empty_store(client: FlaskClient) -> None:
 
 def test_overview_is_in_the_navigation(client: FlaskClient) -> None:
     assert 'href="/overview"' in client.get("/records").get_data(as_text=True)
+
+
+# ----- the daily chart draws every day (issue 33.6) ------------------------------------------------
+
+NOVEMBER = {"01": 1, "02": 1, "05": 1, "11": 1, "15": 1, "17": 2, "21": 1, "24": 1, "29": 6}
+"""Hands per day of 2026-11 as the issue's samples had them: 29 days, the last the busiest."""
+
+
+@pytest.fixture
+def november(upload: Upload) -> None:
+    base = sample("clean-weile-hot-shot")
+    for day, count in NOVEMBER.items():
+        for n in range(count):
+            doc = copy.deepcopy(base)
+            doc["game_id"], doc["played_at"] = f"nov-{day}-{n}", f"2026-11-{day}T20:{10 + n}:00+08:00"
+            assert upload(dumps(doc)).status_code == 201
+
+
+def drawn_days(html: str, chart: str) -> set[str]:
+    """The days one chart draws a segment for (each segment's <title> names its day)."""
+    section = html[html.index(f'id="chart-{chart}"'):]
+    svg = section[section.index("<svg"):section.index("</svg>")]
+    return set(re.findall(r"<rect [^>]*><title>(\d{4}-\d{2}-\d{2}) · ", svg))
+
+
+def test_the_daily_chart_draws_every_day_with_hands(client: FlaskClient, november: None) -> None:
+    html = client.get("/overview", query_string={"lang": "en"}).get_data(as_text=True)
+    assert drawn_days(html, "time") == {f"2026-11-{day}" for day in NOVEMBER}  # 11-29 (6 hands) among them
+    section = html[html.index('id="chart-time"'):html.index('id="chart-rules"')]
+    assert "largest groups" not in section  # the caption says what is drawn: every day
+    assert "draws each of the 29 days, 9 of them with games" in section
+    assert all(f"2026-11-{n:02d}" in section for n in range(1, 30))  # the table lists every day
+    chinese = client.get("/overview", query_string={"lang": "zh"}).get_data(as_text=True)
+    assert "图中画出全部 29 天（其中 9 天有牌局）" in chinese and "最大的" not in chinese
+
+
+def test_columns_are_drawn_for_every_period_however_many() -> None:
+    series = [Series("clean", "无误", "#2e7d32"), Series("illegal", "违规", "#c62828")]
+    days = [Bar(f"2026-{10 + n // 31:02d}-{n % 31 + 1:02d}", {"clean": n % 3, "illegal": n % 2}, f"/records?d={n}")
+            for n in range(62)]
+    svg = column_chart_svg(days, series=series, title="每日结论", scale="sqrt", scale_label="√")
+    root = ET.fromstring(svg)
+    rects = root.findall(".//{http://www.w3.org/2000/svg}rect")
+    assert len(rects) == sum(1 for bar in days for value in bar.values.values() if value)
+    assert max(float(rect.get("x") or 0) + float(rect.get("width") or 0) for rect in rects) <= 760
+    muted = [text.text or "" for text in root.iter("{http://www.w3.org/2000/svg}text") if text.get("fill") == "#5c6670"]
+    drawn = [str(sum(bar.values.values())) for bar in days if sum(bar.values.values())]
+    assert sorted(muted[3:]) == sorted(drawn)  # after the axis and scale words, each column's count above it
+    few = column_chart_svg([Bar("2026-11-29", {"clean": 5})], series=series, title="t")
+    (rect,) = ET.fromstring(few).findall(".//{http://www.w3.org/2000/svg}rect")
+    assert float(rect.get("width") or 0) < 40  # one period is a slim column, not a wall
+
+
+def test_every_day_with_refusals_is_drawn(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """27 days with a refused upload each: the receipts' chart drew only the last 25."""
+    import datetime as dt
+
+    import records.rows
+
+    for n in range(27):
+        moment = dt.datetime(2026, 11, 1, 4, 0, tzinfo=dt.timezone.utc) + dt.timedelta(days=n)
+
+        class At(dt.datetime):
+            @classmethod
+            def now(cls, tz: Any = None, moment: dt.datetime = moment) -> Any:
+                return moment
+
+        monkeypatch.setattr(records.rows, "datetime", At)
+        client.post("/api/records", data=b"{", content_type="application/json")
+    html = client.get("/overview").get_data(as_text=True)
+    assert drawn_days(html, "rejected") == {f"2026-11-{n:02d}" for n in range(1, 28)}
+
+
+def test_refusals_are_days_with_gaps_filled_or_months_over_a_long_span() -> None:
+    from web.overview import refusal_periods
+
+    assert refusal_periods({"2026-11-01": 2, "2026-11-04": 1}, RecordQuery()) == (
+        "day", {"2026-11-01": 2, "2026-11-02": 0, "2026-11-03": 0, "2026-11-04": 1})
+    assert refusal_periods({"2026-01-05": 2, "2026-01-09": 1, "2026-05-01": 1}, RecordQuery()) == (
+        "month", {"2026-01": 3, "2026-05": 1})
+    assert refusal_periods({}, RecordQuery()) == ("day", {})

@@ -31,7 +31,7 @@ from report.model import key_steps
 from tests.conftest import ROOT
 from tests.helpers import sample_players
 from tests.web.english import ALLOWED
-from web.listing import local_time
+from records.clock import parse_zone, shown
 
 Upload = Callable[..., Any]
 needs_poppler = pytest.mark.skipif(any(shutil.which(tool) is None for tool in ("pdftotext", "pdfinfo", "pdffonts")),
@@ -190,13 +190,13 @@ def test_the_first_page_says_what_it_is_evidence_of(client: FlaskClient, upload:
     before = client.get(f"/api/records/{record_id}/trail").get_json()
     path = pdf_of(client, f"/records/{record_id}.pdf", tmp_path)
     first, *rest = page_texts(path)
-    played = detail["played_at"]  # every time on the sheet is on the players' clock, its offset named
+    east = parse_zone("+08:00")  # every time on the sheet is on the service's clock, the zone named once
     assert row["engine_version"] in first and f"第 {row['id']} 号" in first
-    assert local_time(row["created_at"], played) in first and "UTC+08:00" in first
+    assert shown(row["created_at"], east) in first and first.count("UTC+08:00") == 1
     assert detail["sha256"] in first and "案件" not in first  # no note, no case
-    exported = re.search(r"导出时间\s+(\S+ \S+) UTC\+08:00", first)
+    exported = re.search(r"导出时间\s+(\S+ \S+)", first)
     after = client.get(f"/api/records/{record_id}/trail").get_json()[0]["at"]
-    assert exported and local_time(before[0]["at"], played)[:19] <= exported[1] <= local_time(after, played)[:19]
+    assert exported and shown(before[0]["at"], east)[:19] <= exported[1] <= shown(after, east)[:19]
     assert not any(detail["sha256"] in page for page in rest)
 
     for case, decision in (("2026-0042", "open"), (None, "confirmed")):  # a note names a case number only
@@ -288,6 +288,24 @@ def test_overview_pdf(client: FlaskClient, upload: Upload, tmp_path: Path) -> No
     text = text_of(path)
     assert pages_of(path) >= 1
     assert "总览" in text and "各平台结论" in text and "热炮 R8" in text and "sample-platform" in text
+
+
+@needs_poppler
+def test_the_overview_pdf_wastes_no_page(client: FlaskClient, upload: Upload, tmp_path: Path) -> None:
+    """Issue 33.6: the daily chart (29 days, the last the busiest) drawn on page 1 under the title,
+    not pushed to page 2 leaving a page with a title alone; the every-day table in two columns, so
+    no page holds only zeros; every page but the last well filled."""
+    base = json.loads((ROOT / "samples" / "clean-weile-hot-shot.json").read_text(encoding="utf-8"))
+    for day, count in {"01": 1, "02": 1, "05": 1, "11": 1, "15": 1, "17": 2, "21": 1, "24": 1, "29": 6}.items():
+        for n in range(count):
+            doc = {**base, "game_id": f"nov-{day}-{n}", "played_at": f"2026-11-{day}T20:{10 + n}:00+08:00"}
+            assert upload(json.dumps(doc, ensure_ascii=False).encode("utf-8")).status_code == 201
+    pages = [re.sub(r"\s+", "", text) for text in page_texts(pdf_of(client, "/overview.pdf", tmp_path))]
+    assert "每日结论" in pages[0] and "图中画出全部29天（其中9天有牌局）" in pages[0]
+    assert len(pages) <= 3
+    fullest = max(len(text) for text in pages)
+    assert all(len(text) > fullest * 0.5 for text in pages[:-1]), [len(text) for text in pages]
+    assert len(pages[-1]) > 150  # the last page holds a chart and its table, not a stray line
 
 
 def test_pdf_of_an_unknown_record_is_404(client: FlaskClient) -> None:

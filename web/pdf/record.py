@@ -35,7 +35,8 @@ def record_pdf_html(store: Store, detail: dict[str, Any]) -> str:
 
 
 def record_pdf_body(store: Store, detail: dict[str, Any]) -> Markup:
-    """A record's report without its document around it, for a case's PDF."""
+    """A record's report without its document around it, for a case's PDF (whose first page
+    names the time zone once for the whole document: `zone_named`)."""
     return record_pdf_parts(store, detail)[0]
 
 
@@ -43,7 +44,7 @@ def record_pdf_parts(store: Store, detail: dict[str, Any]) -> tuple[Markup, list
     """A record's report body and its differing payments (`report.model.DifferingPayment`), from one
     model: the case sheet puts the disputed record's on its page 1 (issue 33.6)."""
     context = _context(store, detail)
-    return Markup(render_template("pdf/report_body.html", **context)), list(context["differing"])
+    return Markup(render_template("pdf/report_body.html", **context, zone_named=True)), list(context["differing"])
 
 
 __all__ = ["record_pdf_body", "record_pdf_html", "record_pdf_parts"]

@@ -14,6 +14,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from audit.numtext import is_digits
+
 SVG_NS = "http://www.w3.org/2000/svg"
 FONT = "WenQuanYi Micro Hei, Noto Sans CJK SC, PingFang SC, Microsoft YaHei, sans-serif"
 INK, MUTED, GRID = "#1d2228", "#5c6670", "#d9dee3"
@@ -151,7 +153,7 @@ def _count(svg: ET.Element, text: str, x: float, y: float, slot: float) -> None:
 def _short(label: str) -> str:
     """A period's label under its column: `2026-11-29` as `11-29` (the table gives the year), a
     month as is, anything else clipped."""
-    if len(label) == 10 and label[4] == "-" and label[7] == "-" and label[:4].isdigit():
+    if len(label) == 10 and label[4] == "-" and label[7] == "-" and is_digits(label[:4]):
         return label[5:]
     return _clip(label, 8)
 

@@ -10,7 +10,6 @@ renders messages, notes and the text lines in Chinese.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -209,7 +208,7 @@ def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr)
 def _print(audits: list[dict[str, Any]], as_json: bool, out: TextIO, lang: Lang) -> None:
     if as_json:
         payload: Any = audits[0] if len(audits) == 1 else audits
-        out.write(json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
+        out.write(jsontext.pretty(payload) + "\n")
         return
     for a in audits:
         out.write("\n".join(summary_lines(a, lang)) + "\n")

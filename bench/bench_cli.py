@@ -25,11 +25,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
 from audit import jsontext  # noqa: E402
 from audit.api import audit_document  # noqa: E402
-from bench_batch import long_corpus  # noqa: E402
+from bench.bench_batch import long_corpus  # noqa: E402
 
 
 def in_process(path: Path) -> tuple[float, list[dict[str, Any]]]:
@@ -55,7 +54,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "long.jsonl"
         long_corpus(path, args.records)
-        inside, outside, audits = [], [], []
+        inside: list[float] = []
+        outside: list[float] = []
+        audits: list[dict[str, Any]] = []
         for _ in range(args.rounds):
             seconds, audits = in_process(path)
             inside.append(seconds)

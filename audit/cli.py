@@ -10,9 +10,9 @@ renders messages, notes and the text lines in Chinese.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from audit import jsontext
@@ -43,15 +43,39 @@ def parse_option(text: str) -> tuple[str, Any]:
         raise UsageError(f"--option {where}: {exc.message}") from None
 
 
+def add_audit_arguments(p: argparse.ArgumentParser, *, profile_help: str, lang_help: str) -> None:
+    """`--profile`, `--option` and `--lang`, as every command that audits takes them (`python -m audit`,
+    `python -m batch`): one spelling, one help (issue 35.5). `audit_arguments` reads them back."""
+    p.add_argument("--profile", help=profile_help)
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a profile parameter, e.g. chicken.charge=3 or jian_dou_san=true (repeatable)")
+    p.add_argument("--lang", default=Lang.EN.value, metavar="|".join(lang.value for lang in LANGS), help=lang_help)
+
+
+@dataclass(frozen=True)
+class AuditArguments:
+    """What `add_audit_arguments` read, checked: the language, the options, the profile."""
+
+    profile: str | None
+    options: dict[str, Any]
+    lang: Lang
+
+
+def audit_arguments(args: argparse.Namespace, *, per_record: bool = False) -> AuditArguments:
+    """`--profile`, `--option`, `--lang` checked before anything is audited (UsageError: exit 2);
+    `per_record`: see `check_options`."""
+    lang = parse_lang(args.lang)
+    options = dict(parse_option(o) for o in args.option)
+    check_options(args.profile, options, lang, per_record=per_record)
+    return AuditArguments(args.profile, options, lang)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of the contract."""
     p = argparse.ArgumentParser(prog="python -m audit", description="Audit zhuoji/1 hand records.")
     p.add_argument("--json", action="store_true", help="print the audit JSON (record-format.md)")
-    p.add_argument("--profile", help="re-audit under this profile (what-if); the record's own options are dropped")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a profile parameter, e.g. chicken.charge=3 or jian_dou_san=true (repeatable)")
-    p.add_argument("--lang", default=Lang.EN.value, metavar="|".join(lang.value for lang in LANGS),
-                   help="language of messages and notes (default en)")
+    add_audit_arguments(p, profile_help="re-audit under this profile (what-if); the record's own options are dropped",
+                        lang_help="language of messages and notes (default en)")
     p.add_argument("files", nargs="+", metavar="FILE", help="a .json record or match, or a .jsonl of records")
     return p
 
@@ -149,12 +173,11 @@ def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr)
     """Parse arguments, audit every file, print, and return the exit status."""
     args = build_parser().parse_args(argv)
     try:
-        lang = parse_lang(args.lang)
-        options = dict(parse_option(o) for o in args.option)
-        check_options(args.profile, options, lang, per_record=True)
+        chosen = audit_arguments(args, per_record=True)
     except UsageError as exc:
         print(f"error: {exc}", file=err)
         return EXIT_ERROR
+    lang, options = chosen.lang, chosen.options
     audits: list[dict[str, Any]] = []
     failed = False
     for path in args.files:
@@ -185,7 +208,7 @@ def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr)
 def _print(audits: list[dict[str, Any]], as_json: bool, out: TextIO, lang: Lang) -> None:
     if as_json:
         payload: Any = audits[0] if len(audits) == 1 else audits
-        out.write(json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
+        out.write(jsontext.pretty(payload) + "\n")
         return
     for a in audits:
         out.write("\n".join(summary_lines(a, lang)) + "\n")

@@ -234,7 +234,7 @@ def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr)
         print(f"error: {exc}", file=err)
         return EXIT_ERROR
     if args.json:
-        out.write(json.dumps(result.to_json(lang), ensure_ascii=False, indent=1) + "\n")
+        out.write(jsontext.pretty(result.to_json(lang)) + "\n")
     else:
         out.write("\n".join(summary_lines(result, lang)) + "\n")
         if args.out:

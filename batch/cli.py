@@ -23,8 +23,7 @@ from batch import driver, preflight
 from batch.inputs import Partition, Plan, Sizes, plan
 from batch.rows import Settings
 from batch.runner import RETRIES, SchedulerError, check_address, cluster
-from audit.catalogue import LANGS, Lang
-from audit.cli import UsageError, check_options, parse_lang, parse_option
+from audit.cli import UsageError, add_audit_arguments, audit_arguments
 from audit.numtext import argument
 
 EXIT_DONE, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
@@ -39,11 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="output folder: hands/, findings/, summary.json, summary.html")
     p.add_argument("--workers", type=argument(1), default=None, help="local worker processes (default: one per CPU)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing cluster, e.g. tcp://10.0.0.5:8786")
-    p.add_argument("--profile", help="audit every hand under this profile (what-if)")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a profile parameter (repeatable), as `python -m audit`")
-    p.add_argument("--lang", default=Lang.EN.value, metavar="|".join(lang.value for lang in LANGS),
-                   help="language of the messages in the rows and of summary.html (default en)")
+    add_audit_arguments(p, profile_help="audit every hand under this profile (what-if)",
+                        lang_help="language of the messages in the rows and of summary.html (default en)")
     p.add_argument("--resume", action="store_true", help="finish a batch: skip the partitions already written")
     p.add_argument("--from-db", metavar="PATH", help="also audit every record of the service's SQLite store")
     p.add_argument("--partition-size", type=argument(1), default=Sizes.hands, metavar="N",
@@ -77,9 +73,8 @@ def run(argv: Sequence[str], *, store_planner: StorePlanner | None = None, err: 
     """Parse, plan, run on the cluster, print where the output is; the exit status."""
     args = build_parser().parse_args(argv)
     try:
-        lang = parse_lang(args.lang)
-        options = dict(parse_option(o) for o in args.option)
-        check_options(args.profile, options, lang)
+        chosen = audit_arguments(args)
+        lang, options = chosen.lang, chosen.options
         if args.workers is not None and args.workers < 1:
             raise UsageError("--workers must be at least 1")
         settings = Settings(args.profile, tuple(sorted(options.items())), lang.value)

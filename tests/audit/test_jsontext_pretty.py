@@ -1,0 +1,44 @@
+"""`jsontext.pretty`: what `python -m audit --json` and `audit.fit` print, orjson's speed with the
+standard library's bytes (issue 35.6): `json.dumps(value, ensure_ascii=False, indent=1)` exactly."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from audit import jsontext
+from audit.api import audit_document
+
+ROOT = Path(__file__).resolve().parents[2]
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(min_value=-(2**80), max_value=2**80),
+                     st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=12),
+                     st.sampled_from(["  ", "\n  x", '"', "\\", "\u2028", "\x00\x1f\x7f", "五万", "1e5", "a: b"]))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=5), inner, max_size=4)), max_leaves=30)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_VALUES)
+def test_pretty_is_json_dumps_indent_1(value: Any) -> None:
+    assert jsontext.pretty(value) == json.dumps(value, ensure_ascii=False, indent=1)
+
+
+def test_every_samples_audit_is_written_as_before() -> None:
+    files = sorted(p for p in (ROOT / "samples").glob("*.json") if not p.name.endswith(".audit.json"))
+    assert len(files) > 60
+    for path in files:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        audits = audit_document(doc)
+        payload: Any = audits[0] if len(audits) == 1 else audits
+        assert jsontext.pretty(payload) == json.dumps(payload, ensure_ascii=False, indent=1), path.name
+
+
+def test_deep_nesting_is_reindented_level_by_level() -> None:
+    value: Any = 0
+    for _ in range(40):
+        value = [value, {"k": "  "}]
+    assert jsontext.pretty(value) == json.dumps(value, ensure_ascii=False, indent=1)

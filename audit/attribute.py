@@ -9,8 +9,9 @@ that give exactly the claimed scores:
 - one mistake that changes a group of items: the models of `audit.explain`
   (热炮 burn forgotten, 抢杠 billed to all, ...) and one model per value of each
   profile parameter that changes amounts (R17 and R18 included);
-- every payment of one kind to one seat off by the same amount (COUNT), or one payment of
-  another amount (AMOUNT), solved from the difference rather than enumerated;
+- every payer's payments of one kind to one seat off by the same amount (COUNT; a chicken
+  counted too many is paid also by a seat that paid that seat none), or one payment of another
+  amount (AMOUNT), solved from the difference rather than enumerated;
 - two single-item changes, when nothing above fits.
 
 A reading costs its number of changes (a model is one change); among readings of
@@ -32,6 +33,7 @@ from typing import Any, Final
 from audit.candidates import parameter_models
 from audit.explain import MODELS, burned_credits, settle_under
 from audit.house_rules import BY_PATH
+from audit.kinds import ItemKind
 from audit.profiles import Profile
 from audit.reads import Watch, bit
 from audit.settle import Item, Settlement, net_scores, settle
@@ -88,7 +90,8 @@ class Edit:
     delta: int = 0
     """AMOUNT and COUNT: what the platform added to each payment (negative: took off)."""
     group: tuple[Item, ...] = ()
-    """COUNT: every payment changed (`item` is the first of them)."""
+    """COUNT: one payment per payer, each changed by `delta` (`item` is the first of them); a payer
+    that paid none has a new one of amount 0 here."""
 
     def apply(self, ledger: list[Item]) -> list[Item]:
         """The ledger with this change made (the item is found by identity, never by value)."""
@@ -233,10 +236,12 @@ def _edits(sett: Settlement, n: int, burned: Sequence[Item] = ()) -> list[Edit]:
     return out
 
 
-def _valued(sett: Settlement, diff: tuple[int, ...]) -> list[Edit]:
+def _valued(sett: Settlement, diff: tuple[int, ...], payers_of: dict[int, frozenset[int]] | None = None
+            ) -> list[Edit]:
     """Edits of amounts that fit `diff` exactly, solved rather than enumerated: one payment between
-    the only two seats the difference touches (AMOUNT), or every payment of one kind to one seat,
-    each off by the same amount (COUNT)."""
+    the only two seats the difference touches (AMOUNT), or every payer's payments of one kind to one
+    seat, each payer off by the same amount (COUNT; `payers_of`: the seats that pay each seat a
+    chicken credit, so a chicken counted too many is paid also by a seat that owed it none)."""
     out: list[Edit] = []
     moved = [s for s, d in enumerate(diff) if d]
     if len(moved) == 2:
@@ -245,19 +250,54 @@ def _valued(sett: Settlement, diff: tuple[int, ...]) -> list[Edit]:
                 delta = diff[it.payee]
                 if delta and it.amount + delta > 0:
                     out.append(Edit(Change.AMOUNT, it, delta=delta))
-    groups: dict[tuple[str, int], list[Item]] = defaultdict(list)
+    groups: dict[tuple[ItemKind, int], dict[int, list[Item]]] = defaultdict(lambda: defaultdict(list))
     for it in sett.items:
-        groups[(it.kind.value, it.payee)].append(it)
-    for (_, payee), items in groups.items():
-        payers = {it.payer for it in items}
-        if len(items) < 2 or len(payers) != len(items):
-            continue
-        delta = -diff[items[0].payer]
-        fits = delta != 0 and all(-diff[it.payer] == delta and it.amount + delta > 0 for it in items)
-        if fits and diff[payee] == delta * len(items) and all(
-                diff[s] == 0 for s in range(len(diff)) if s != payee and s not in payers):
-            out.append(Edit(Change.COUNT, items[0], delta=delta, group=tuple(items)))
+        groups[(it.kind, it.payee)][it.payer].append(it)
+    for (kind, payee), by_payer in groups.items():
+        tries = [frozenset(by_payer)]
+        if kind is ItemKind.CHICKEN and payers_of and payee in payers_of:
+            tries.append(frozenset(by_payer) | payers_of[payee])
+        for payers in dict.fromkeys(tries):
+            edit = _count(kind, payee, by_payer, payers, diff)
+            if edit is not None:
+                out.append(edit)
     return out
+
+
+def _count(kind: ItemKind, payee: int, by_payer: dict[int, list[Item]], payers: frozenset[int],
+           diff: tuple[int, ...]) -> Edit | None:
+    """COUNT: every seat of `payers` pays `payee` the same amount more (or less) of `kind`, the rest
+    nothing, where that fits `diff`. A payer with several payments of the kind to the seat (a chicken
+    credit and an exposed chicken owed) has its largest one changed; a payer with none a new one."""
+    if len(payers) < 2:
+        return None
+    order = sorted(payers)
+    delta = -diff[order[0]]
+    if delta == 0 or diff[payee] != delta * len(order) or any(
+            diff[s] != (-delta if s in payers else 0) for s in range(len(diff)) if s != payee):
+        return None
+    like = next(iter(by_payer.values()))[0]  # a new payment is worded as the seat's others
+    group: list[Item] = []
+    for p in order:
+        mine = by_payer.get(p)
+        if mine:
+            carrier = max(mine, key=lambda i: i.amount)
+            if carrier.amount + delta <= 0:
+                return None
+        elif delta > 0:
+            carrier = Item(kind, p, payee, 0, like.rule, like.code, like.params)
+        else:
+            return None
+        group.append(carrier)
+    return Edit(Change.COUNT, group[0], delta=delta, group=tuple(group))
+
+
+def credit_payers(st: GameState, sett: Settlement) -> dict[int, frozenset[int]]:
+    """The seats that pay each qualifying seat a chicken of its hand (R11.6; R17.2: not the other
+    qualifying seats where they do not pay each other)."""
+    qual = {t.seat for t in sett.chickens if t.qualifies}
+    each_other = st.profile.chicken.qualified_pay_each_other
+    return {x: frozenset(o for o in range(st.n) if o != x and (each_other or o not in qual)) for x in qual}
 
 
 def _diff(claimed: list[int], required: list[int]) -> tuple[int, ...]:
@@ -337,15 +377,15 @@ def _model_readings(st: GameState, sett: Settlement, target: tuple[int, ...]) ->
                           parameter=path, value=value)
 
 
-def _edit_readings(sett: Settlement, n: int, diff: tuple[int, ...], burned: Sequence[Item]
-                   ) -> tuple[list[Reading], list[Reading]]:
+def _edit_readings(sett: Settlement, n: int, diff: tuple[int, ...], burned: Sequence[Item],
+                   payers: dict[int, frozenset[int]] | None = None) -> tuple[list[Reading], list[Reading]]:
     """(readings of one item change, readings of two), each fitting `diff` exactly."""
     edits = _edits(sett, n, burned)
     by_effect: dict[tuple[int, ...], list[int]] = defaultdict(list)
     for i, e in enumerate(edits):
         by_effect[e.effect(n)].append(i)
     ones = [Reading((edits[i].change,), tuple(edits[i].apply(sett.items)), (edits[i],)) for i in by_effect.get(diff, [])]
-    ones += [Reading((e.change,), tuple(e.apply(sett.items)), (e,)) for e in _valued(sett, diff)]
+    ones += [Reading((e.change,), tuple(e.apply(sett.items)), (e,)) for e in _valued(sett, diff, payers)]
     twos: list[Reading] = []
     if ones:
         return ones, twos
@@ -391,7 +431,7 @@ def attribute(st: GameState, sett: Settlement, claimed_units: list[int]) -> Attr
         return Attribution(())
     target = tuple(claimed_units)
     burned = burned_items(st, sett)
-    ones, twos = _edit_readings(sett, n, diff, burned)
+    ones, twos = _edit_readings(sett, n, diff, burned, credit_payers(st, sett))
     found = ones + list(_model_readings(st, sett, target)) + _burned_readings(sett, n, target, burned) \
         + (twos if not ones else [])
     if not found:

@@ -19,6 +19,7 @@ from audit.api import audit_record
 from audit.attribute import MAX_READINGS, Change, Edit, Reading, attribute, signature
 from audit.attributed import _reading_findings
 from audit.engine import audit_hand
+from audit.kinds import ItemKind
 from audit.profiles import resolve
 from audit.replay import replay
 from audit.settle import Item, Settlement, net_scores, settle
@@ -272,3 +273,39 @@ def test_the_harness_mutants_stripped_of_items_name_their_rule(cls: str, rule: s
             audit = audit_record(stripped(m).record)
             hits += any(f["rule"] == rule for f in named(audit))
     assert tried and hits, (tried, hits)
+
+
+def _one_chicken_more(doc: dict[str, Any], seat: int, payers: list[int]) -> tuple[list[Item], int]:
+    """The rules' ledger of `doc` with one plain chicken more paid to `seat` by each of `payers`."""
+    state, sett = replayed(doc)
+    value = state.profile.chicken.normal
+    return [*sett.items, *(Item(ItemKind.CHICKEN, p, seat, value, "R11.6", "", {}) for p in payers)], value
+
+
+def test_a_chicken_counted_too_many_is_one_change_where_a_payer_pays_the_seat_twice() -> None:
+    """Issue 33.1d: seat 0 is paid a chicken credit by 1, 2 and 3, and 2 also owes it an exposed chicken
+    (two payments of one kind from one payer): one chicken too many is still one change (COUNT)."""
+    doc = load(SPEC / "examples" / "charge-chicken-gold.json")
+    _, sett = replayed(doc)
+    assert sum(1 for i in sett.items if i.kind.value == "chicken" and (i.payer, i.payee) == (2, 0)) == 2
+    ledger, value = _one_chicken_more(doc, 0, [1, 2, 3])
+    hits = [f for f in named(audit_record(claiming(doc, ledger))) if f["params"]["payee"] == 0]
+    assert {f["params"]["payer"] for f in hits if f["code"] == "net_item_count" and f["rule"] == "R11.6"} == {1, 2, 3}
+    assert all(f["params"]["fits"] - f["params"]["due"] == value * doc.get("base", 1) for f in hits)
+
+
+def test_a_chicken_counted_too_many_is_paid_also_by_a_seat_that_owed_the_seat_none() -> None:
+    """Issue 33.1d: seat 1 of ref-cuocuo-90210-0002 qualifies and is paid chickens by seat 2 alone; a
+    chicken counted too many in its hand is paid by every seat (R11.6), 0 and 3 included: one change,
+    naming payments the rules do not make (due 0). (Its kong's dou one more from each seat pays the
+    same: the audit says both.)"""
+    doc = load(SPEC / "reference" / "ref-cuocuo-90210-0002.json")
+    _, sett = replayed(doc)
+    assert {i.payer for i in sett.items if i.kind.value == "chicken" and i.payee == 1} == {2}
+    ledger, value = _one_chicken_more(doc, 1, [0, 2, 3])
+    audit = audit_record(claiming(doc, ledger))
+    hits = [f for f in named(audit) if f["code"] == "net_item_count" and f["params"]["kind"] == "chicken"]
+    assert {f["params"]["payer"]: f["params"]["due"] for f in hits if f["params"]["payer"] != 2} == {0: 0, 3: 0}
+    assert all(f["rule"] == "R11.6" and f["params"]["fits"] - f["params"]["due"] == value * doc.get("base", 1)
+               for f in hits)
+

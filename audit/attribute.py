@@ -12,6 +12,8 @@ that give exactly the claimed scores:
 - every payer's payments of one kind to one seat off by the same amount (COUNT; a chicken
   counted too many is paid also by a seat that paid that seat none), or one payment of another
   amount (AMOUNT), solved from the difference rather than enumerated;
+- a 热炮/抢杠-burned seat's payments paid anyway: one group (a kong's dou, the seat's chickens) or
+  two, the chickens also at the amount the scores give when a kong's dou is paid with them;
 - two single-item changes, when nothing above fits.
 
 A reading costs its number of changes (a model is one change); among readings of
@@ -203,23 +205,49 @@ def burned_items(st: GameState, sett: Settlement) -> list[Item]:
 
 def burned_groups(burned: Sequence[Item]) -> list[tuple[Item, ...]]:
     """Burned credits grouped as a platform forgets them: every dou of one kong, or every chicken
-    credit of the burned seat; paying one whole group is one mistake (R8.3 not applied to it)."""
+    credit of the burned seat; paying one whole group is one mistake (R8.3 not applied to it). A
+    group of one payment (an exposed kong's dou, paid by its discarder) is one too."""
     groups: dict[tuple[str, int, str], list[Item]] = defaultdict(list)
     for it in burned:
         tile = str(it.params.get("tile", "")) if it.kind.value == "dou" else ""
         groups[(it.kind.value, it.payee, tile)].append(it)
-    return [tuple(g) for g in groups.values() if len(g) > 1]
+    return [tuple(g) for g in groups.values()]
+
+
+def _burned_chickens(burned: Sequence[Item], n: int, rest: tuple[int, ...]) -> tuple[Item, ...] | None:
+    """The chicken credits of one burned seat paid anyway, at the amount `rest` gives, the same from
+    each seat that would pay them (a platform that forgets R8.3/R9.3 for the seat's chickens and
+    values them its own way, each 1s a plain chicken: only the payments, not their valuation, are
+    what the scores can show); None unless `rest` is exactly that."""
+    for seat in sorted({it.payee for it in burned if it.kind is ItemKind.CHICKEN}):
+        mine = [it for it in burned if it.kind is ItemKind.CHICKEN and it.payee == seat]
+        payers = sorted({it.payer for it in mine})
+        amount = -rest[payers[0]]
+        if len(payers) >= 2 and amount > 0 and rest[seat] == amount * len(payers) and all(
+                rest[s] == (-amount if s in payers else 0) for s in range(n) if s != seat):
+            like = mine[0]
+            return tuple(Item(ItemKind.CHICKEN, p, seat, amount, like.rule, like.code, like.params) for p in payers)
+    return None
 
 
 def _burned_readings(sett: Settlement, n: int, target: tuple[int, ...], burned: Sequence[Item]) -> list[Reading]:
-    """Readings that pay one group of burned credits, or two (a kong's dou and the chickens)."""
+    """Readings that pay one group of burned credits, or two (a kong's dou and the chickens); with a
+    kong's dou, the chickens also at the amount the scores give (`_burned_chickens`). Not alone: a
+    uniform payment to the burned seat would then always read as chickens, its kong's dou included."""
     groups = burned_groups(burned)
     out = []
     for i, g in enumerate(groups):
         for h in [()] + groups[i + 1:]:
+            if len(g) + len(h) < 2 or len(g) == len(h) == 1:
+                continue  # one burned payment, or two, are single-item changes (`_edits`)
             ledger = (*sett.items, *g, *h)
             if _net(ledger, n) == target:
                 out.append(Reading((Change.NOT_OWED,) * (2 if h else 1), ledger))
+    for g in (g for g in groups if g[0].kind is ItemKind.DOU):
+        base = (*sett.items, *g)
+        paid = _burned_chickens(burned, n, tuple(t - b for t, b in zip(target, _net(base, n))))
+        if paid is not None:
+            out.append(Reading((Change.NOT_OWED, Change.NOT_OWED), (*base, *paid)))
     return out
 
 

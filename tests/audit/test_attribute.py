@@ -309,3 +309,42 @@ def test_a_chicken_counted_too_many_is_paid_also_by_a_seat_that_owed_the_seat_no
     assert all(f["rule"] == "R11.6" and f["params"]["fits"] - f["params"]["due"] == value * doc.get("base", 1)
                for f in hits)
 
+
+@pytest.mark.parametrize("cls", ["hot_shot_burn_ignored", "chicken_miscount"])
+def test_every_harness_mutant_of_the_golden_games_names_its_rule(cls: str) -> None:
+    """Issue 33.1d: not some, every mutant of these classes (a 热炮 shooter paid its kong's dou and its 1s
+    at the plain value, ref-cuocuo-90210-0001 and ref-weile-90210-0004; a chicken too many where a payer
+    pays the seat twice or not at all, ref-cuocuo-90210-0002/0003, charge-chicken-gold) names the rule
+    the item-by-item audit cites."""
+    from sim.mutate import mutants, stripped
+    from tests.builder import with_result
+    missed, tried = [], 0
+    for path in GAMES:
+        doc = load(path)
+        rec = with_result(doc, audit_record(doc)["settlement"])
+        for m in mutants(rec):
+            if m.mutation != cls:
+                continue
+            tried += 1
+            want = {f["rule"] for f in audit_record(m.record)["findings"] if f["kind"] == "missettled"}
+            if not want & {f["rule"] for f in named(audit_record(stripped(m).record))}:
+                missed.append(path.name)
+    assert tried >= 5 and not missed, (tried, missed)
+
+
+def test_a_burned_exposed_kong_and_the_shooters_chickens_paid_are_two_changes() -> None:
+    """Issue 33.1d: a 热炮 shooter's exposed kong (one dou, from its discarder) and its chickens paid
+    anyway, at the plain value of its 1s: the kong's one payment and the chicken credits, two changes
+    under R8.3 (sim-cuocuo-7-0006, the mutant the harness plants there)."""
+    from sim.mutate import mutants, stripped
+    from sim.simulate import simulate
+    from tests.builder import with_result
+    game = list(simulate("cuocuo", {}, 7, 7))[6].record
+    rec = with_result(game, audit_record(game)["settlement"])
+    m = next(m for m in mutants(rec) if m.mutation == "hot_shot_burn_ignored")
+    hits = named(audit_record(stripped(m).record))
+    assert {(f["params"]["kind"], f["params"]["payer"]) for f in hits if f["rule"] == "R8.3"} == {
+        ("dou", 0), ("chicken", 0), ("chicken", 2), ("chicken", 3)}, hits
+    assert all(f["params"]["payee"] == 1 and f["params"]["due"] == 0 and f["code"] == "net_item_not_owed"
+               for f in hits)
+

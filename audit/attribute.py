@@ -26,9 +26,9 @@ the difference breaks, the same words and rule as when a record has its items.
 """
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Final
 
@@ -203,10 +203,29 @@ def burned_items(st: GameState, sett: Settlement) -> list[Item]:
     return list(out.values())
 
 
+def unready_dou(st: GameState, sett: Settlement) -> list[Item]:
+    """The dou R4.7 withholds from the seats that neither won nor are ready (`dou_requires_ready`): the
+    payments the hand would owe them without that test that the rules' ledger lacks. A platform that
+    pays one seat's kong anyway makes one change (one payment, or the kong's group, not owed); the
+    model `net_dou_to_unready` pays every such seat's kongs at once."""
+    if not st.profile.dou_requires_ready or not st.wins:
+        return []
+    have = Counter((i.kind, i.payer, i.payee, i.amount) for i in sett.items)
+    out = []
+    for it in settle_under(st, replace(st.profile, dou_requires_ready=False, dou_unready="void")):
+        key = (it.kind, it.payer, it.payee, it.amount)
+        if have[key]:
+            have[key] -= 1
+        elif it.kind is ItemKind.DOU:
+            out.append(it)
+    return out
+
+
 def burned_groups(burned: Sequence[Item]) -> list[tuple[Item, ...]]:
     """Burned credits grouped as a platform forgets them: every dou of one kong, or every chicken
     credit of the burned seat; paying one whole group is one mistake (R8.3 not applied to it). A
-    group of one payment (an exposed kong's dou, paid by its discarder) is one too."""
+    group of one payment (an exposed kong's dou, paid by its discarder) is one too. The dou withheld
+    from an unready seat (`unready_dou`) group the same way, one kong a group."""
     groups: dict[tuple[str, int, str], list[Item]] = defaultdict(list)
     for it in burned:
         tile = str(it.params.get("tile", "")) if it.kind.value == "dou" else ""
@@ -252,7 +271,8 @@ def _burned_readings(sett: Settlement, n: int, target: tuple[int, ...], burned: 
 
 
 def _edits(sett: Settlement, n: int, burned: Sequence[Item] = ()) -> list[Edit]:
-    """Every single-item change of the required ledger (and every waived or burned item paid anyway)."""
+    """Every single-item change of the required ledger (and every waived, burned or withheld item
+    paid anyway: `burned` holds the burned credits and the dou withheld from unready seats)."""
     out: list[Edit] = []
     for it in sett.items:
         out += [Edit(Change.MISSING, it), Edit(Change.DOUBLED, it), Edit(Change.REVERSED, it)]
@@ -458,9 +478,9 @@ def attribute(st: GameState, sett: Settlement, claimed_units: list[int]) -> Attr
     if not any(diff) or sum(diff) != 0:
         return Attribution(())
     target = tuple(claimed_units)
-    burned = burned_items(st, sett)
-    ones, twos = _edit_readings(sett, n, diff, burned, credit_payers(st, sett))
-    found = ones + list(_model_readings(st, sett, target)) + _burned_readings(sett, n, target, burned) \
+    withheld = burned_items(st, sett) + unready_dou(st, sett)
+    ones, twos = _edit_readings(sett, n, diff, withheld, credit_payers(st, sett))
+    found = ones + list(_model_readings(st, sett, target)) + _burned_readings(sett, n, target, withheld) \
         + (twos if not ones else [])
     if not found:
         return Attribution(())

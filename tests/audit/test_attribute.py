@@ -348,3 +348,19 @@ def test_a_burned_exposed_kong_and_the_shooters_chickens_paid_are_two_changes() 
     assert all(f["params"]["payee"] == 1 and f["params"]["due"] == 0 and f["code"] == "net_item_not_owed"
                for f in hits)
 
+
+def test_one_unready_seats_kong_paid_is_one_payment_not_owed_under_r4_7() -> None:
+    """Issue 33.1d: seats 1 and 3 of sim-cuocuo-7-0013 are both unready and each holds an exposed kong
+    fed by the other; the platform pays seat 1's alone (the harness's dou_not_ready mutant). Paying
+    both (`net_dou_to_unready`) changes no total, so the model cannot see it: the one payment R4.7
+    withholds, paid anyway, is the reading (before, a chicken paid by the wrong seat, R11.6)."""
+    from sim.mutate import mutants, stripped
+    from sim.simulate import simulate
+    from tests.builder import with_result
+    game = list(simulate("cuocuo", {}, 14, 7))[13].record
+    rec = with_result(game, audit_record(game)["settlement"])
+    m = next(m for m in mutants(rec) if m.mutation == "dou_not_ready")
+    hits = named(audit_record(stripped(m).record))
+    assert [(f["code"], f["rule"], f["params"]["kind"], f["params"]["payer"], f["params"]["payee"],
+             f["params"]["due"], f["params"]["reading"]) for f in hits] == [
+        ("net_item_not_owed", "R4.7", "dou", 3, 1, 0, "only")], hits

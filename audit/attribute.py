@@ -9,8 +9,11 @@ that give exactly the claimed scores:
 - one mistake that changes a group of items: the models of `audit.explain`
   (热炮 burn forgotten, 抢杠 billed to all, ...) and one model per value of each
   profile parameter that changes amounts (R17 and R18 included);
-- every payment of one kind to one seat off by the same amount (COUNT), or one payment of
-  another amount (AMOUNT), solved from the difference rather than enumerated;
+- every payer's payments of one kind to one seat off by the same amount (COUNT; a chicken
+  counted too many is paid also by a seat that paid that seat none), or one payment of another
+  amount (AMOUNT), solved from the difference rather than enumerated;
+- a 热炮/抢杠-burned seat's payments paid anyway: one group (a kong's dou, the seat's chickens) or
+  two, the chickens also at the amount the scores give when a kong's dou is paid with them;
 - two single-item changes, when nothing above fits.
 
 A reading costs its number of changes (a model is one change); among readings of
@@ -23,15 +26,16 @@ the difference breaks, the same words and rule as when a record has its items.
 """
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Final
 
 from audit.candidates import parameter_models
 from audit.explain import MODELS, burned_credits, settle_under
 from audit.house_rules import BY_PATH
+from audit.kinds import ItemKind
 from audit.profiles import Profile
 from audit.reads import Watch, bit
 from audit.settle import Item, Settlement, net_scores, settle
@@ -88,7 +92,8 @@ class Edit:
     delta: int = 0
     """AMOUNT and COUNT: what the platform added to each payment (negative: took off)."""
     group: tuple[Item, ...] = ()
-    """COUNT: every payment changed (`item` is the first of them)."""
+    """COUNT: one payment per payer, each changed by `delta` (`item` is the first of them); a payer
+    that paid none has a new one of amount 0 here."""
 
     def apply(self, ledger: list[Item]) -> list[Item]:
         """The ledger with this change made (the item is found by identity, never by value)."""
@@ -198,30 +203,76 @@ def burned_items(st: GameState, sett: Settlement) -> list[Item]:
     return list(out.values())
 
 
+def unready_dou(st: GameState, sett: Settlement) -> list[Item]:
+    """The dou R4.7 withholds from the seats that neither won nor are ready (`dou_requires_ready`): the
+    payments the hand would owe them without that test that the rules' ledger lacks. A platform that
+    pays one seat's kong anyway makes one change (one payment, or the kong's group, not owed); the
+    model `net_dou_to_unready` pays every such seat's kongs at once."""
+    if not st.profile.dou_requires_ready or not st.wins:
+        return []
+    have = Counter((i.kind, i.payer, i.payee, i.amount) for i in sett.items)
+    out = []
+    for it in settle_under(st, replace(st.profile, dou_requires_ready=False, dou_unready="void")):
+        key = (it.kind, it.payer, it.payee, it.amount)
+        if have[key]:
+            have[key] -= 1
+        elif it.kind is ItemKind.DOU:
+            out.append(it)
+    return out
+
+
 def burned_groups(burned: Sequence[Item]) -> list[tuple[Item, ...]]:
     """Burned credits grouped as a platform forgets them: every dou of one kong, or every chicken
-    credit of the burned seat; paying one whole group is one mistake (R8.3 not applied to it)."""
+    credit of the burned seat; paying one whole group is one mistake (R8.3 not applied to it). A
+    group of one payment (an exposed kong's dou, paid by its discarder) is one too. The dou withheld
+    from an unready seat (`unready_dou`) group the same way, one kong a group."""
     groups: dict[tuple[str, int, str], list[Item]] = defaultdict(list)
     for it in burned:
         tile = str(it.params.get("tile", "")) if it.kind.value == "dou" else ""
         groups[(it.kind.value, it.payee, tile)].append(it)
-    return [tuple(g) for g in groups.values() if len(g) > 1]
+    return [tuple(g) for g in groups.values()]
+
+
+def _burned_chickens(burned: Sequence[Item], n: int, rest: tuple[int, ...]) -> tuple[Item, ...] | None:
+    """The chicken credits of one burned seat paid anyway, at the amount `rest` gives, the same from
+    each seat that would pay them (a platform that forgets R8.3/R9.3 for the seat's chickens and
+    values them its own way, each 1s a plain chicken: only the payments, not their valuation, are
+    what the scores can show); None unless `rest` is exactly that."""
+    for seat in sorted({it.payee for it in burned if it.kind is ItemKind.CHICKEN}):
+        mine = [it for it in burned if it.kind is ItemKind.CHICKEN and it.payee == seat]
+        payers = sorted({it.payer for it in mine})
+        amount = -rest[payers[0]]
+        if len(payers) >= 2 and amount > 0 and rest[seat] == amount * len(payers) and all(
+                rest[s] == (-amount if s in payers else 0) for s in range(n) if s != seat):
+            like = mine[0]
+            return tuple(Item(ItemKind.CHICKEN, p, seat, amount, like.rule, like.code, like.params) for p in payers)
+    return None
 
 
 def _burned_readings(sett: Settlement, n: int, target: tuple[int, ...], burned: Sequence[Item]) -> list[Reading]:
-    """Readings that pay one group of burned credits, or two (a kong's dou and the chickens)."""
+    """Readings that pay one group of burned credits, or two (a kong's dou and the chickens); with a
+    kong's dou, the chickens also at the amount the scores give (`_burned_chickens`). Not alone: a
+    uniform payment to the burned seat would then always read as chickens, its kong's dou included."""
     groups = burned_groups(burned)
     out = []
     for i, g in enumerate(groups):
         for h in [()] + groups[i + 1:]:
+            if len(g) + len(h) < 2 or len(g) == len(h) == 1:
+                continue  # one burned payment, or two, are single-item changes (`_edits`)
             ledger = (*sett.items, *g, *h)
             if _net(ledger, n) == target:
                 out.append(Reading((Change.NOT_OWED,) * (2 if h else 1), ledger))
+    for g in (g for g in groups if g[0].kind is ItemKind.DOU):
+        base = (*sett.items, *g)
+        paid = _burned_chickens(burned, n, tuple(t - b for t, b in zip(target, _net(base, n))))
+        if paid is not None:
+            out.append(Reading((Change.NOT_OWED, Change.NOT_OWED), (*base, *paid)))
     return out
 
 
 def _edits(sett: Settlement, n: int, burned: Sequence[Item] = ()) -> list[Edit]:
-    """Every single-item change of the required ledger (and every waived or burned item paid anyway)."""
+    """Every single-item change of the required ledger (and every waived, burned or withheld item
+    paid anyway: `burned` holds the burned credits and the dou withheld from unready seats)."""
     out: list[Edit] = []
     for it in sett.items:
         out += [Edit(Change.MISSING, it), Edit(Change.DOUBLED, it), Edit(Change.REVERSED, it)]
@@ -233,10 +284,12 @@ def _edits(sett: Settlement, n: int, burned: Sequence[Item] = ()) -> list[Edit]:
     return out
 
 
-def _valued(sett: Settlement, diff: tuple[int, ...]) -> list[Edit]:
+def _valued(sett: Settlement, diff: tuple[int, ...], payers_of: dict[int, frozenset[int]] | None = None
+            ) -> list[Edit]:
     """Edits of amounts that fit `diff` exactly, solved rather than enumerated: one payment between
-    the only two seats the difference touches (AMOUNT), or every payment of one kind to one seat,
-    each off by the same amount (COUNT)."""
+    the only two seats the difference touches (AMOUNT), or every payer's payments of one kind to one
+    seat, each payer off by the same amount (COUNT; `payers_of`: the seats that pay each seat a
+    chicken credit, so a chicken counted too many is paid also by a seat that owed it none)."""
     out: list[Edit] = []
     moved = [s for s, d in enumerate(diff) if d]
     if len(moved) == 2:
@@ -245,19 +298,54 @@ def _valued(sett: Settlement, diff: tuple[int, ...]) -> list[Edit]:
                 delta = diff[it.payee]
                 if delta and it.amount + delta > 0:
                     out.append(Edit(Change.AMOUNT, it, delta=delta))
-    groups: dict[tuple[str, int], list[Item]] = defaultdict(list)
+    groups: dict[tuple[ItemKind, int], dict[int, list[Item]]] = defaultdict(lambda: defaultdict(list))
     for it in sett.items:
-        groups[(it.kind.value, it.payee)].append(it)
-    for (_, payee), items in groups.items():
-        payers = {it.payer for it in items}
-        if len(items) < 2 or len(payers) != len(items):
-            continue
-        delta = -diff[items[0].payer]
-        fits = delta != 0 and all(-diff[it.payer] == delta and it.amount + delta > 0 for it in items)
-        if fits and diff[payee] == delta * len(items) and all(
-                diff[s] == 0 for s in range(len(diff)) if s != payee and s not in payers):
-            out.append(Edit(Change.COUNT, items[0], delta=delta, group=tuple(items)))
+        groups[(it.kind, it.payee)][it.payer].append(it)
+    for (kind, payee), by_payer in groups.items():
+        tries = [frozenset(by_payer)]
+        if kind is ItemKind.CHICKEN and payers_of and payee in payers_of:
+            tries.append(frozenset(by_payer) | payers_of[payee])
+        for payers in dict.fromkeys(tries):
+            edit = _count(kind, payee, by_payer, payers, diff)
+            if edit is not None:
+                out.append(edit)
     return out
+
+
+def _count(kind: ItemKind, payee: int, by_payer: dict[int, list[Item]], payers: frozenset[int],
+           diff: tuple[int, ...]) -> Edit | None:
+    """COUNT: every seat of `payers` pays `payee` the same amount more (or less) of `kind`, the rest
+    nothing, where that fits `diff`. A payer with several payments of the kind to the seat (a chicken
+    credit and an exposed chicken owed) has its largest one changed; a payer with none a new one."""
+    if len(payers) < 2:
+        return None
+    order = sorted(payers)
+    delta = -diff[order[0]]
+    if delta == 0 or diff[payee] != delta * len(order) or any(
+            diff[s] != (-delta if s in payers else 0) for s in range(len(diff)) if s != payee):
+        return None
+    like = next(iter(by_payer.values()))[0]  # a new payment is worded as the seat's others
+    group: list[Item] = []
+    for p in order:
+        mine = by_payer.get(p)
+        if mine:
+            carrier = max(mine, key=lambda i: i.amount)
+            if carrier.amount + delta <= 0:
+                return None
+        elif delta > 0:
+            carrier = Item(kind, p, payee, 0, like.rule, like.code, like.params)
+        else:
+            return None
+        group.append(carrier)
+    return Edit(Change.COUNT, group[0], delta=delta, group=tuple(group))
+
+
+def credit_payers(st: GameState, sett: Settlement) -> dict[int, frozenset[int]]:
+    """The seats that pay each qualifying seat a chicken of its hand (R11.6; R17.2: not the other
+    qualifying seats where they do not pay each other)."""
+    qual = {t.seat for t in sett.chickens if t.qualifies}
+    each_other = st.profile.chicken.qualified_pay_each_other
+    return {x: frozenset(o for o in range(st.n) if o != x and (each_other or o not in qual)) for x in qual}
 
 
 def _diff(claimed: list[int], required: list[int]) -> tuple[int, ...]:
@@ -337,15 +425,15 @@ def _model_readings(st: GameState, sett: Settlement, target: tuple[int, ...]) ->
                           parameter=path, value=value)
 
 
-def _edit_readings(sett: Settlement, n: int, diff: tuple[int, ...], burned: Sequence[Item]
-                   ) -> tuple[list[Reading], list[Reading]]:
+def _edit_readings(sett: Settlement, n: int, diff: tuple[int, ...], burned: Sequence[Item],
+                   payers: dict[int, frozenset[int]] | None = None) -> tuple[list[Reading], list[Reading]]:
     """(readings of one item change, readings of two), each fitting `diff` exactly."""
     edits = _edits(sett, n, burned)
     by_effect: dict[tuple[int, ...], list[int]] = defaultdict(list)
     for i, e in enumerate(edits):
         by_effect[e.effect(n)].append(i)
     ones = [Reading((edits[i].change,), tuple(edits[i].apply(sett.items)), (edits[i],)) for i in by_effect.get(diff, [])]
-    ones += [Reading((e.change,), tuple(e.apply(sett.items)), (e,)) for e in _valued(sett, diff)]
+    ones += [Reading((e.change,), tuple(e.apply(sett.items)), (e,)) for e in _valued(sett, diff, payers)]
     twos: list[Reading] = []
     if ones:
         return ones, twos
@@ -390,9 +478,9 @@ def attribute(st: GameState, sett: Settlement, claimed_units: list[int]) -> Attr
     if not any(diff) or sum(diff) != 0:
         return Attribution(())
     target = tuple(claimed_units)
-    burned = burned_items(st, sett)
-    ones, twos = _edit_readings(sett, n, diff, burned)
-    found = ones + list(_model_readings(st, sett, target)) + _burned_readings(sett, n, target, burned) \
+    withheld = burned_items(st, sett) + unready_dou(st, sett)
+    ones, twos = _edit_readings(sett, n, diff, withheld, credit_payers(st, sett))
+    found = ones + list(_model_readings(st, sett, target)) + _burned_readings(sett, n, target, withheld) \
         + (twos if not ones else [])
     if not found:
         return Attribution(())

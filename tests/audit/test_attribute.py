@@ -19,6 +19,7 @@ from audit.api import audit_record
 from audit.attribute import MAX_READINGS, Change, Edit, Reading, attribute, signature
 from audit.attributed import _reading_findings
 from audit.engine import audit_hand
+from audit.kinds import ItemKind
 from audit.profiles import resolve
 from audit.replay import replay
 from audit.settle import Item, Settlement, net_scores, settle
@@ -272,3 +273,94 @@ def test_the_harness_mutants_stripped_of_items_name_their_rule(cls: str, rule: s
             audit = audit_record(stripped(m).record)
             hits += any(f["rule"] == rule for f in named(audit))
     assert tried and hits, (tried, hits)
+
+
+def _one_chicken_more(doc: dict[str, Any], seat: int, payers: list[int]) -> tuple[list[Item], int]:
+    """The rules' ledger of `doc` with one plain chicken more paid to `seat` by each of `payers`."""
+    state, sett = replayed(doc)
+    value = state.profile.chicken.normal
+    return [*sett.items, *(Item(ItemKind.CHICKEN, p, seat, value, "R11.6", "", {}) for p in payers)], value
+
+
+def test_a_chicken_counted_too_many_is_one_change_where_a_payer_pays_the_seat_twice() -> None:
+    """Issue 33.1d: seat 0 is paid a chicken credit by 1, 2 and 3, and 2 also owes it an exposed chicken
+    (two payments of one kind from one payer): one chicken too many is still one change (COUNT)."""
+    doc = load(SPEC / "examples" / "charge-chicken-gold.json")
+    _, sett = replayed(doc)
+    assert sum(1 for i in sett.items if i.kind.value == "chicken" and (i.payer, i.payee) == (2, 0)) == 2
+    ledger, value = _one_chicken_more(doc, 0, [1, 2, 3])
+    hits = [f for f in named(audit_record(claiming(doc, ledger))) if f["params"]["payee"] == 0]
+    assert {f["params"]["payer"] for f in hits if f["code"] == "net_item_count" and f["rule"] == "R11.6"} == {1, 2, 3}
+    assert all(f["params"]["fits"] - f["params"]["due"] == value * doc.get("base", 1) for f in hits)
+
+
+def test_a_chicken_counted_too_many_is_paid_also_by_a_seat_that_owed_the_seat_none() -> None:
+    """Issue 33.1d: seat 1 of ref-cuocuo-90210-0002 qualifies and is paid chickens by seat 2 alone; a
+    chicken counted too many in its hand is paid by every seat (R11.6), 0 and 3 included: one change,
+    naming payments the rules do not make (due 0). (Its kong's dou one more from each seat pays the
+    same: the audit says both.)"""
+    doc = load(SPEC / "reference" / "ref-cuocuo-90210-0002.json")
+    _, sett = replayed(doc)
+    assert {i.payer for i in sett.items if i.kind.value == "chicken" and i.payee == 1} == {2}
+    ledger, value = _one_chicken_more(doc, 1, [0, 2, 3])
+    audit = audit_record(claiming(doc, ledger))
+    hits = [f for f in named(audit) if f["code"] == "net_item_count" and f["params"]["kind"] == "chicken"]
+    assert {f["params"]["payer"]: f["params"]["due"] for f in hits if f["params"]["payer"] != 2} == {0: 0, 3: 0}
+    assert all(f["rule"] == "R11.6" and f["params"]["fits"] - f["params"]["due"] == value * doc.get("base", 1)
+               for f in hits)
+
+
+@pytest.mark.parametrize("cls", ["hot_shot_burn_ignored", "chicken_miscount"])
+def test_every_harness_mutant_of_the_golden_games_names_its_rule(cls: str) -> None:
+    """Issue 33.1d: not some, every mutant of these classes (a 热炮 shooter paid its kong's dou and its 1s
+    at the plain value, ref-cuocuo-90210-0001 and ref-weile-90210-0004; a chicken too many where a payer
+    pays the seat twice or not at all, ref-cuocuo-90210-0002/0003, charge-chicken-gold) names the rule
+    the item-by-item audit cites."""
+    from sim.mutate import mutants, stripped
+    from tests.builder import with_result
+    missed, tried = [], 0
+    for path in GAMES:
+        doc = load(path)
+        rec = with_result(doc, audit_record(doc)["settlement"])
+        for m in mutants(rec):
+            if m.mutation != cls:
+                continue
+            tried += 1
+            want = {f["rule"] for f in audit_record(m.record)["findings"] if f["kind"] == "missettled"}
+            if not want & {f["rule"] for f in named(audit_record(stripped(m).record))}:
+                missed.append(path.name)
+    assert tried >= 5 and not missed, (tried, missed)
+
+
+def test_a_burned_exposed_kong_and_the_shooters_chickens_paid_are_two_changes() -> None:
+    """Issue 33.1d: a 热炮 shooter's exposed kong (one dou, from its discarder) and its chickens paid
+    anyway, at the plain value of its 1s: the kong's one payment and the chicken credits, two changes
+    under R8.3 (sim-cuocuo-7-0006, the mutant the harness plants there)."""
+    from sim.mutate import mutants, stripped
+    from sim.simulate import simulate
+    from tests.builder import with_result
+    game = list(simulate("cuocuo", {}, 7, 7))[6].record
+    rec = with_result(game, audit_record(game)["settlement"])
+    m = next(m for m in mutants(rec) if m.mutation == "hot_shot_burn_ignored")
+    hits = named(audit_record(stripped(m).record))
+    assert {(f["params"]["kind"], f["params"]["payer"]) for f in hits if f["rule"] == "R8.3"} == {
+        ("dou", 0), ("chicken", 0), ("chicken", 2), ("chicken", 3)}, hits
+    assert all(f["params"]["payee"] == 1 and f["params"]["due"] == 0 and f["code"] == "net_item_not_owed"
+               for f in hits)
+
+
+def test_one_unready_seats_kong_paid_is_one_payment_not_owed_under_r4_7() -> None:
+    """Issue 33.1d: seats 1 and 3 of sim-cuocuo-7-0013 are both unready and each holds an exposed kong
+    fed by the other; the platform pays seat 1's alone (the harness's dou_not_ready mutant). Paying
+    both (`net_dou_to_unready`) changes no total, so the model cannot see it: the one payment R4.7
+    withholds, paid anyway, is the reading (before, a chicken paid by the wrong seat, R11.6)."""
+    from sim.mutate import mutants, stripped
+    from sim.simulate import simulate
+    from tests.builder import with_result
+    game = list(simulate("cuocuo", {}, 14, 7))[13].record
+    rec = with_result(game, audit_record(game)["settlement"])
+    m = next(m for m in mutants(rec) if m.mutation == "dou_not_ready")
+    hits = named(audit_record(stripped(m).record))
+    assert [(f["code"], f["rule"], f["params"]["kind"], f["params"]["payer"], f["params"]["payee"],
+             f["params"]["due"], f["params"]["reading"]) for f in hits] == [
+        ("net_item_not_owed", "R4.7", "dou", 3, 1, 0, "only")], hits

@@ -310,6 +310,8 @@ class Expected:
     grams: dict[str, list[int]]
     trigrams: dict[str, list[int]]
     occurrences: Counter[str]
+    texts: int
+    tokens: int
 
 
 def expected(db: Database) -> Expected:
@@ -318,11 +320,14 @@ def expected(db: Database) -> Expected:
     gram_prints: dict[str, list[int]] = {}
     trigram_prints: dict[str, list[int]] = {}
     occurrences: Counter[str] = Counter()
+    texts = tokens = 0
     for record_id, text in db.execute("SELECT record_id, text FROM record_search"):
         square = record_id * record_id
         pairs = list(map(add, text, text[1:]))
         found = list(map(add, pairs, text[2:]))  # trigrams(text), built in C
         occurrences.update(found)
+        texts += 1
+        tokens += len(found)
         for term in set(found):
             entry = trigram_prints.get(term)
             if entry is None:
@@ -346,7 +351,29 @@ def expected(db: Database) -> Expected:
     for prints in (gram_prints, trigram_prints):
         for entry in prints.values():
             entry[2] %= PRIME
-    return Expected(gram_prints, trigram_prints, occurrences)
+    return Expected(gram_prints, trigram_prints, occurrences, texts, tokens)
+
+
+def _varint_bytes(value: int) -> bytes:
+    """SQLite's varint of a non-negative number (the inverse of `_varint`)."""
+    if value > 0x00FFFFFFFFFFFFFF:
+        head = value >> 8
+        return bytes([0x80 | ((head >> (7 * (7 - i))) & 0x7F) for i in range(8)]) + bytes([value & 0xFF])
+    groups = [value & 0x7F]
+    value >>= 7
+    while value:
+        groups.append(0x80 | (value & 0x7F))
+        value >>= 7
+    return bytes(reversed(groups))
+
+
+def _averages(db: Database, wanted: Expected) -> Iterator[str]:
+    """The averages record (`_data` row 1: how many texts, how many tokens in all, for ranking)
+    against the texts: FTS5's integrity-check reads the numbers it needs and no more."""
+    row = db.execute(f"SELECT block FROM {FTS}_data WHERE id = 1").fetchone()
+    should = _varint_bytes(wanted.texts) + _varint_bytes(wanted.tokens)
+    if row is None or row[0] != should:
+        yield f"its averages record (_data row 1) is {None if row is None else bytes(row[0])!r}, the texts make {should!r}"
 
 
 def _compare(code: str, name: str, want: dict[str, list[int]], have: dict[str, Fingerprint],
@@ -416,11 +443,27 @@ def segments(db: Database) -> dict[int, tuple[int, int]]:
 
 
 def _strays(db: Database, known: dict[int, tuple[int, int]]) -> Iterator[str]:
-    """Rows of `_idx` and `_data` that belong to no segment of the structure: FTS5 never reads them,
-    but the next segment it makes under such an id collides with them (an upload then fails)."""
+    """Rows of `_idx` and `_data` that belong to no segment of the structure, or lie outside their
+    segment's pages: FTS5 never reads them, but the next segment it makes under such an id collides
+    with them (an upload then fails). Each segment's leaves are exactly its pages from the first to
+    the last (a merge deletes the pages before the first, `fts5TrimSegments`), and its b-tree holds
+    at most one key per page, the pages rising with the keys, from the empty term (the first leaf's
+    key) to a page of the segment: what FTS5 writes, merges included (checked on indexes merged step
+    by step); a key FTS5 would not write can misdirect a search for a term no text holds yet."""
     for (segid,) in db.execute(f"SELECT DISTINCT segid FROM {FTS}_idx"):
         if segid not in known:
             yield f"b-tree rows (_idx) of segment {segid!r}, which the index does not have"
+    leaves = f"SELECT min(id), max(id) FROM {FTS}_data WHERE id >= ? AND id < ?"
+    for segid, (first, last) in sorted(known.items()):
+        base = segid << SEGMENT_SHIFT
+        held = tuple(db.execute(leaves, [base, base + (1 << (SEGMENT_SHIFT - 1))]).fetchone())
+        if held != ((base + first, base + last) if first else (None, None)):
+            yield f"segment {segid} has pages {first} to {last}, its leaves (_data) run from id {held[0]} to {held[1]}"
+        keys = db.execute(f"SELECT term, pgno FROM {FTS}_idx WHERE segid = ? ORDER BY term", [segid]).fetchall()
+        pages = [pgno >> 1 if isinstance(pgno, int) else -1 for _, pgno in keys]
+        if first and (not keys or keys[0][0] != b"" or pages != sorted(set(pages)) or pages[0] < 1 or pages[-1] > last):
+            yield (f"the b-tree (_idx) of segment {segid} is not one key per page, in the pages' order, "
+                   "from the empty term")
     allowed = sorted({1, STRUCTURE_ID} | {base for segid in known
                                            for base in (segid << SEGMENT_SHIFT, (segid + TOMBSTONES) << SEGMENT_SHIFT)})
     low = None
@@ -521,6 +564,10 @@ def differences(db: Database, limit: int = 20) -> Iterator[Difference]:
         yield from _compare(DIFFERS, GRAMS, wanted.grams, _gram_prints(db), limit, "the postings of")
     except sqlite3.DatabaseError as error:
         yield Difference(DAMAGED, GRAMS, f"cannot be read: {error}")
+    try:
+        structure.extend(_averages(db, wanted))
+    except sqlite3.DatabaseError as error:
+        structure.append(f"its averages cannot be read: {error}")
     for problem in structure:
         yield Difference(DAMAGED, FTS, problem)
     try:

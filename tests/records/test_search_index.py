@@ -235,6 +235,15 @@ DAMAGES: dict[str, tuple[list[str], str]] = {
     "b-tree rows of the next segment": ([f"INSERT INTO {FTS}_idx VALUES ((SELECT max(segid) + 1 FROM {FTS}_idx), "
                                          "x'', 2)"], search_index.DAMAGED),
     "a page of no segment": ([f"INSERT INTO {FTS}_data VALUES ((999 << 37) + 1, x'00')"], search_index.DAMAGED),
+    "a page past the last of a segment": ([f"INSERT INTO {FTS}_data SELECT max(id) + 1, block FROM {FTS}_data "
+                                           "WHERE id >= {leaf} AND id < {leaf} + (1 << 30)"], search_index.DAMAGED),
+    "the b-tree's first row deleted": ([f"DELETE FROM {FTS}_idx WHERE term = x'' AND segid = {{leaf}} >> 37"],
+                                       search_index.DAMAGED),
+    "the b-tree's first key changed": ([f"UPDATE {FTS}_idx SET term = x'20' WHERE term = x'' AND segid = {{leaf}} >> 37"],
+                                       search_index.DAMAGED),
+    "a second b-tree key for the first page": ([f"INSERT INTO {FTS}_idx VALUES ({{leaf}} >> 37, x'20', 2)"],
+                                               search_index.DAMAGED),
+    "the averages lengthened": ([f"UPDATE {FTS}_data SET block = block || x'20' WHERE id = 1"], search_index.DAMAGED),
     "the trigram index dropped": ([f"DROP TABLE {FTS}"], search_index.DAMAGED),
     "one of FTS5's tables dropped": ([f"DROP TABLE {FTS}_idx"], search_index.DAMAGED),
     "a posting deleted through FTS5": ([f"INSERT INTO {FTS} ({FTS}, rowid, text) SELECT 'delete', record_id, text "

@@ -3,7 +3,10 @@
 - `flask --app app verify [--head ID:HASH] [--access-head ID:HASH]` checks every table against
   the trail and the trail against its key (`records.verify`); with the head an operator kept
   elsewhere it also catches rows cut off the end and a chain rebuilt. Exit 1 and one line per
-  problem when anything was changed behind the service's back.
+  problem when anything was changed behind the service's back (a stable code in brackets where the
+  problem has one). A damaged store is reported, never a traceback: a check SQLite cannot finish,
+  a file it cannot open, a damaged record of the schema's steps (then nothing is migrated). When
+  the search texts or indexes differ, it says to run `flask --app app reindex` (web/maintenance.py).
 - `flask --app app trail-head` prints the head of the main trail and of the access log, to be
   kept outside the machine (a ticket, a mail, a notebook); `verify --head` takes them back.
 - `flask --app app backup PATH` copies the database (and its access log, to PATH-access) with

@@ -298,6 +298,47 @@ def m011_search_index(db: Database) -> None:
     search_index.install(db)
 
 
+MIGRATIONS_DAMAGED = "migrations_damaged"
+"""Code of a record of applied steps (`_sqlite_migrations`) that `damage` finds wrong."""
+LEGACY_GAPS = {"m006_conformance": "before issue 24 a database made by init-db had every step but m006, "
+                                   "which then runs after the later ones"}
+"""Steps that may be missing before a step applied after them, and why (see `damage`)."""
+
+
+def damage(db: Database) -> list[str]:
+    """What is wrong with the record of the steps applied (`_sqlite_migrations`), one line each;
+    nothing when it lists this version's steps, the last ones perhaps still to come (`migrate`
+    applies them). Named: a step missing before one applied after it (its row deleted: run again
+    on a schema that has it, it fails or repeats itself, so `migrate` must not be trusted with it),
+    a step this version does not know (written by a newer version, or the row edited), and no
+    record at all beside tables the steps made. m006 may be missing where the database predates
+    issue 24 (`LEGACY_GAPS`): without its table, or with the row of the old `zhuoji-conformance` set."""
+    if not db.table(migrations.migrations_table).exists():
+        if db.table("records").exists():
+            return [f"no record of the steps applied ({migrations.migrations_table}), yet their tables are there"]
+        return []
+    applied = [name for (name,) in db.execute(f"SELECT name FROM {migrations.migrations_table} "
+                                              "WHERE migration_set = ? ORDER BY rowid", [migrations.name])]
+    known = [step.name for step in migrations._migrations]
+    problems = [f"{name}: recorded as applied, but not a step of this version" for name in applied if name not in known]
+    done = [known.index(name) for name in applied if name in known]
+    last = max(done, default=-1)
+    for name in known[:last]:
+        if name not in applied and not _legacy_gap(db, name):
+            problems.append(f"{name}: not recorded as applied, though {known[last]} after it is (its row in "
+                            f"{migrations.migrations_table} was deleted)")
+    return problems
+
+
+def _legacy_gap(db: Database, name: str) -> bool:
+    """Whether a step missing before later ones is one a database may lack (`LEGACY_GAPS`)."""
+    if name != "m006_conformance":
+        return False
+    return not db.table("conformance_runs").exists() or db.execute(
+        f"SELECT 1 FROM {migrations.migrations_table} WHERE migration_set = 'zhuoji-conformance' "
+        "AND name = 'm006_conformance'").fetchone() is not None
+
+
 def migrate(db: Database) -> None:
     """Bring the schema up to date; safe and cheap to call on every start (a database with
     nothing pending is only read). The pending steps run in one transaction (`atomic`; each
@@ -309,5 +350,5 @@ def migrate(db: Database) -> None:
             migrations.apply(db)
 
 
-__all__ = ["APPEND_ONLY", "APPEND_ONLY_M005", "EVIDENCE_HORIZONS", "HORIZON_TABLES", "IMMUTABLE_RECORD_COLUMNS", "WALK_COLUMNS",
-           "WALK_INDEXES", "migrate", "migrations"]
+__all__ = ["APPEND_ONLY", "APPEND_ONLY_M005", "EVIDENCE_HORIZONS", "HORIZON_TABLES", "IMMUTABLE_RECORD_COLUMNS",
+           "LEGACY_GAPS", "MIGRATIONS_DAMAGED", "WALK_COLUMNS", "WALK_INDEXES", "damage", "migrate", "migrations"]

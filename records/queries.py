@@ -209,9 +209,16 @@ class Queries:
         its matches from `records.search_index` (grams or trigrams), joined to the records in the
         index's id order, so a page in the id order stops after its rows. The counts come from
         `records.tally` when it answers the filters; knowing them, the page is read either through
-        the filters' indexes (few matches) or along the sort order (`_walks`)."""
+        the filters' indexes (few matches) or along the sort order (`_walks`). A search the index
+        cannot answer (damaged: SQLite refuses to read it) raises `search_index.SearchIndexDamaged`."""
         folded = search.fold(query.q or "")
-        found = search_index.hits(folded) if folded else None
+        if not folded:
+            return self._search(query, None)
+        with search_index.reading():
+            return self._search(query, search_index.hits(folded))
+
+    def _search(self, query: RecordQuery, found: search_index.Hits | None) -> Page:
+        """`search`, the index that answers its `q` given (None without one)."""
         hits = found is not None
         clauses, params = where_filters(replace(query, q=None))
         source = "records r"

@@ -197,10 +197,12 @@ class Mismatch:
     """the table (record, document, audit, note, account, token, upload, match) or trail"""
     ident: int
     message: str
+    code: str = ""
+    """a stable name of the problem where one is given (`search_index_damaged`, `store_unreadable`, ...)"""
 
     def describe(self) -> str:
-        """One line for the terminal."""
-        return f"{self.kind} {self.ident}: {self.message}"
+        """One line for the terminal (the code, when there is one, at its end in brackets)."""
+        return f"{self.kind} {self.ident}: {self.message}" + (f" [{self.code}]" if self.code else "")
 
 
 @dataclass(frozen=True)

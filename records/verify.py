@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 from sqlite_utils import Database
@@ -32,7 +33,7 @@ from sqlite_utils import Database
 from records import cases, search, search_index, tally, trail
 from records.db import snapshot
 from records.conformance import run_digest
-from records.migrations import EVIDENCE_HORIZONS
+from records.migrations import EVIDENCE_HORIZONS, MIGRATIONS_DAMAGED, damage
 from records.receipts import row_digest
 from records.rows import audit_digest, players_of, rule_codes, searchable, section_of
 from records.security import Accounts
@@ -111,7 +112,8 @@ NOT_EVIDENCE = {
                       "changing them only moves when the next login attempt is let through, and every failed "
                       "login is in the trail already (`login-failed`)",
     "_sqlite_migrations": "sqlite-utils' list of the schema steps applied: bookkeeping of the schema, not of "
-                          "anything sent, stored or decided (a step removed from it runs again and fails)",
+                          "anything sent, stored or decided; a step missing before a later one, or one this version "
+                          "does not know, is named all the same (`records.migrations.damage`, issue 34.6)",
 }
 """The tables of the store `verify` does not check, and why (SQLite's own `sqlite_*` tables aside);
 tests/web/test_evidence_columns.py tampers every column of every other table and expects verify to
@@ -146,19 +148,56 @@ def _read_entries(db: Database) -> list[Entry]:
     return entries
 
 
+SEARCH_TEXT = "search_text_differs"
+"""Code of a search text (`record_search`) that is not what its record and seats make, or of no record."""
+FIRST = ("search",)
+"""Checks `verify` runs before anything else is read: the search check writes to `temp` (FTS5's
+integrity-check on a copy, `records.search_index`), which SQLite refuses for the rest of a
+transaction once a read met a page it cannot read."""
+STORE_UNREADABLE = "store_unreadable"
+"""Code of a check SQLite could not finish: the table (or an index over it) is damaged."""
+
+
 def verify(db: Database, key: bytes, *, head: Head | None = None,
            tables: tuple[str, ...] | None = None) -> list[Mismatch]:
     """Everything `flask verify` checks, in one list (empty when all is well). Every read is
     made in one read transaction, so a service writing while `verify` runs (minutes at
     1,000,000 records) is seen as it was when verify began: a token or record stored meanwhile,
-    with its trail entry, is neither half seen nor reported as added behind the service's back."""
+    with its trail entry, is neither half seen nor reported as added behind the service's back.
+    A damaged store never ends it: a check SQLite cannot finish is named (`STORE_UNREADABLE`, what
+    it found until then kept) and the others go on; so is a damaged record of the schema's steps."""
     with snapshot(db):
-        context = Context(db, key, _read_entries(db))
-        found = list(trail.verify_trail(db, key, head))
-        for table, function in CHECKS.items():
-            if tables is None or table in tables:
-                found += list(function(context))
+        entries: list[Entry] = []
+        context = Context(db, key, entries)
+        chosen = [table for table in CHECKS if tables is None or table in tables]
+        found: list[Mismatch] = []
+        for table in FIRST:  # before anything else is read
+            if table in chosen:
+                found += _guarded(table, partial(CHECKS[table], context))
+        found += _guarded("schema", lambda: [Mismatch("schema", 0, line, MIGRATIONS_DAMAGED) for line in damage(db)])
+
+        def read() -> list[Mismatch]:
+            entries.extend(_read_entries(db))
+            return []
+
+        found += _guarded("trail", read)
+        found += _guarded("trail", lambda: trail.verify_trail(db, key, head))
+        for table in chosen:
+            if table not in FIRST:
+                found += _guarded(table, partial(CHECKS[table], context))
         return found
+
+
+def _guarded(table: str, run: Callable[[], Iterable[Mismatch]]) -> list[Mismatch]:
+    """What a check finds; where SQLite stops it (a damaged page, an index it cannot open, a table
+    gone), what it found until then and the error, naming the table."""
+    found: list[Mismatch] = []
+    try:
+        for mismatch in run():
+            found.append(mismatch)
+    except sqlite3.DatabaseError as error:
+        found.append(Mismatch(table, 0, f"cannot be read to the end: {error}", STORE_UNREADABLE))
+    return found
 
 
 def _sha(data: bytes | str) -> str:
@@ -229,7 +268,7 @@ def check_search(context: Context) -> Iterator[Mismatch]:
     yield from context.document_pass["record_search"]
     for (record_id,) in context.db.execute(
             "SELECT record_id FROM record_search WHERE record_id NOT IN (SELECT id FROM records)"):
-        yield Mismatch("record", record_id, "search text (record_search) of a record that does not exist")
+        yield Mismatch("record", record_id, "search text (record_search) of a record that does not exist", SEARCH_TEXT)
 
 
 @check("trust_horizon")
@@ -274,7 +313,8 @@ def _document_pass(context: Context) -> dict[str, list[Mismatch]]:
         seat_rows = [{"name": name, "player_id": player_id} for _, name, player_id in stored_seats]
         if row["search_text"] != search.record_text(row["game_id"], row["platform"], row["client"], seat_rows):
             found["record_search"].append(Mismatch("record", record_id, f"{row['game_id']}: its search text "
-                                                   "(record_search) is not what its columns and seats make"))
+                                                   "(record_search) is not what its columns and seats make",
+                                                   SEARCH_TEXT))
         doc = _parsed(row["raw"])
         if doc is None:
             continue
@@ -401,8 +441,8 @@ def check_tally(context: Context) -> Iterator[Mismatch]:
 def check_search_index(context: Context) -> Iterator[Mismatch]:
     """The search indexes (`records.search_index`) against a recomputation from the stored search
     texts: derived data, so any difference means rows were written around the store."""
-    for line in search_index.differences(context.db):
-        yield Mismatch("search", 0, line)
+    for difference in search_index.differences(context.db):
+        yield Mismatch("search", 0, difference.line(), difference.code)
 
 
 @check("documents")
@@ -804,4 +844,4 @@ def check_conformance(context: Context) -> Iterator[Mismatch]:
             yield Mismatch("conformance", run_id, f"run deleted (trail {entry.id})")
 
 
-__all__ = ["CASE_STATUS_AFTER", "CHECKS", "NOT_EVIDENCE", "Context", "Entry", "check", "verify"]
+__all__ = ["CASE_STATUS_AFTER", "CHECKS", "FIRST", "NOT_EVIDENCE", "SEARCH_TEXT", "STORE_UNREADABLE", "Context", "Entry", "check", "verify"]

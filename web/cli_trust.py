@@ -3,7 +3,10 @@
 - `flask --app app verify [--head ID:HASH] [--access-head ID:HASH]` checks every table against
   the trail and the trail against its key (`records.verify`); with the head an operator kept
   elsewhere it also catches rows cut off the end and a chain rebuilt. Exit 1 and one line per
-  problem when anything was changed behind the service's back.
+  problem when anything was changed behind the service's back (a stable code in brackets where the
+  problem has one). A damaged store is reported, never a traceback: a check SQLite cannot finish,
+  a file it cannot open, a damaged record of the schema's steps (then nothing is migrated). When
+  the search texts or indexes differ, it says to run `flask --app app reindex` (web/maintenance.py).
 - `flask --app app trail-head` prints the head of the main trail and of the access log, to be
   kept outside the machine (a ticket, a mail, a notebook); `verify --head` takes them back.
 - `flask --app app backup PATH` copies the database (and its access log, to PATH-access) with
@@ -24,11 +27,15 @@ import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
-from records import access, trail
+from sqlite_utils import Database
+
+from records import access, search_index, trail
+from records.db import connect
+from records.migrations import MIGRATIONS_DAMAGED
 from records.trail import Head, Mismatch
-from records.verify import verify
-from web.commands import TEXT, CommandError, open_store
-from web.db import access_path, get_access_db, get_store, trail_key
+from records.verify import SEARCH_TEXT, STORE_UNREADABLE, verify
+from web.commands import TEXT, CommandError, open_store, refuse_unless_database
+from web.db import access_path, get_access_db, migrate_if_trusted, trail_key
 
 COUNTED = ("records", "documents", "audits", "uploads", "notes", "accounts", "tokens", "trail")
 """Tables whose sizes `verify` reports."""
@@ -46,15 +53,29 @@ def _head(text: str | None) -> Head | None:
         raise click.BadParameter(str(exc)) from exc
 
 
-def check_all(head: Head | None = None, access_head: Head | None = None) -> tuple[list[Mismatch], dict[str, int]]:
-    """Every mismatch of the main database and of the access log, and the sizes checked."""
-    db, key = get_store().db, trail_key()
+def check_all(db: Database, head: Head | None = None,
+              access_head: Head | None = None) -> tuple[list[Mismatch], dict[str, int | str]]:
+    """Every mismatch of the main database and of the access log, and the sizes checked (`?` for a
+    table SQLite cannot count: the mismatches name it)."""
+    key = trail_key()
     found = verify(db, key, head=head)
-    log = get_access_db()
-    found += [Mismatch("access " + m.kind, m.ident, m.message) for m in trail.verify_trail(log, key, access_head)]
-    counts = {table: int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]) for table in COUNTED}
-    counts["access log"] = int(log.execute("SELECT count(*) FROM trail").fetchone()[0])
+    counts: dict[str, int | str] = {table: _count(db, table) for table in COUNTED}
+    try:
+        log = get_access_db()
+        found += [Mismatch("access " + m.kind, m.ident, m.message, m.code)
+                  for m in trail.verify_trail(log, key, access_head)]
+        counts["access log"] = _count(log, "trail")
+    except sqlite3.DatabaseError as error:
+        found.append(Mismatch("access trail", 0, f"cannot be read to the end: {error}", STORE_UNREADABLE))
     return found, counts
+
+
+def _count(db: Database, table: str) -> int | str:
+    """Rows of a table, or `?` where SQLite cannot count them."""
+    try:
+        return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+    except sqlite3.DatabaseError:
+        return "?"
 
 
 @click.command("verify")
@@ -64,8 +85,20 @@ def check_all(head: Head | None = None, access_head: Head | None = None) -> tupl
 def verify_command(head_text: str | None, access_text: str | None) -> None:
     """Check every table against the trail and the trail against its key; exit 1 on any mismatch."""
     head, access_head = _head(head_text), _head(access_text)
-    open_store(access=True)
-    mismatches, counts = check_all(head, access_head)
+    for path in (str(current_app.config["DATABASE"]), access_path()):
+        refuse_unless_database(path)  # not a database at all: nothing to verify (exit 2, issue 34.3)
+    mismatches = [Mismatch("schema", 0, line, MIGRATIONS_DAMAGED) for line in migrate_if_trusted()]
+    counts: dict[str, int | str] = {}
+    try:
+        db = connect(current_app.config["DATABASE"])
+    except sqlite3.DatabaseError as error:
+        mismatches.append(Mismatch("store", 0, f"cannot be opened: {error}", STORE_UNREADABLE))
+    else:
+        try:
+            found, counts = check_all(db, head, access_head)
+        finally:
+            db.close()
+        mismatches += found
     shown: dict[str, int] = {}
     for mismatch in mismatches:
         shown[mismatch.kind] = shown.get(mismatch.kind, 0) + 1
@@ -74,12 +107,19 @@ def verify_command(head_text: str | None, access_text: str | None) -> None:
     for kind, count in shown.items():
         if count > SHOWN_PER_KIND:
             click.echo(f"... and {count - SHOWN_PER_KIND} more {kind} mismatch(es)")
-    checked = "checked " + ", ".join(f"{count} {table}" for table, count in counts.items())
+    checked = "checked " + (", ".join(f"{count} {table}" for table, count in counts.items()) or "nothing")
     if mismatches:
         click.echo(f"{checked}: {len(mismatches)} mismatch(es)")
+        if any(m.code in REINDEXED for m in mismatches):
+            click.echo("the search texts or indexes differ from the records: `flask --app app reindex` derives "
+                       "them again (then verify once more)")
         raise click.exceptions.Exit(1)
     anchored = " and the heads given" if head or access_head else ""
     click.echo(f"{checked}: every hash matches, every row agrees with the trail{anchored}")
+
+
+REINDEXED = (search_index.DAMAGED, search_index.DIFFERS, search_index.LOOKUP, SEARCH_TEXT)
+"""Codes of what `flask reindex` repairs."""
 
 
 @click.command("trail-head")

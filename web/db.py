@@ -12,7 +12,7 @@ from sqlite_utils import Database
 from records import access
 from records.db import connect
 from records.ingest import Limits, Validators
-from records.migrations import migrate
+from records.migrations import damage, migrate
 from records.pipeline import Engine, Pipeline, default_engine
 from records.store import Store
 
@@ -125,6 +125,30 @@ def init_db() -> str:
         db.close()
     current_app.extensions.setdefault("zhuoji_migrated", set()).add(path)
     return path
+
+
+def migrate_if_trusted() -> list[str]:
+    """`init_db` where the record of the schema's steps can be trusted with it, for the commands
+    that must read a damaged store rather than end on a traceback (`verify`, `reindex`): where the
+    record is damaged (`records.migrations.damage`, which verify names) nothing is run; a step that
+    fails (its row deleted, so it runs on a schema that has it) is returned, one line."""
+    try:
+        db = connect(current_app.config["DATABASE"])
+        try:
+            if damage(db):
+                return []
+        finally:
+            db.close()
+        init_db()
+    except Exception as error:  # noqa: BLE001 - whatever stops a step, the caller reports it
+        return [f"the schema could not be brought up to date: {type(error).__name__}: {error}"]
+    return []
+
+
+def open_store() -> Store:
+    """A store on the configured database that migrates nothing (after `migrate_if_trusted`);
+    the caller closes it."""
+    return Store(connect(current_app.config["DATABASE"]), trail_key=trail_key())
 
 
 def ingest_limits() -> Limits:

@@ -21,6 +21,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 
 from audit.catalogue import Lang
+from records.search_index import SearchIndexDamaged
 from web.i18n import request_language
 
 WORDS_FILE = Path(__file__).with_name("errors.toml")
@@ -213,6 +214,16 @@ def _form_limit(exc: BaseException) -> str | None:
     return None
 
 
+def handle_search_index_damaged(exc: SearchIndexDamaged) -> ResponseReturnValue:
+    """A search the index could not answer (`records.search_index.reading`): 503 with code
+    `search_index_damaged`, saying that an operator should run `verify` and `reindex`; SQLite's own
+    words go to the log, not to the reader."""
+    current_app.logger.error("a search could not read the search index: %s (run flask verify, then flask reindex)",
+                             exc.error)
+    code = "search_index_damaged"
+    return error_response(503, "Service Unavailable", error_text(code, request_language()), None, code)
+
+
 DEFAULT_MAX_URL_LENGTH = 8000
 """Bytes of path and query string accepted (`MAX_URL_LENGTH`), below gunicorn's 8,190 for the
 whole request line, so Flask answers most over-long URLs itself, in the path's format."""
@@ -266,3 +277,4 @@ def init_app(app: Flask) -> None:
     app.before_request(refuse_long_url)
     app.register_error_handler(RequestEntityTooLarge, handle_too_large)
     app.register_error_handler(HTTPException, handle_http)
+    app.register_error_handler(SearchIndexDamaged, handle_search_index_damaged)

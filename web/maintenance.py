@@ -1,4 +1,5 @@
-"""Commands for keeping the store current: `flask --app app reaudit` (`verify` is in web/cli_trust.py).
+"""Commands for keeping the store current: `flask --app app reaudit` and `flask --app app reindex`
+(`verify` is in web/cli_trust.py).
 
 - `reaudit` recomputes audits of the records a filter selects, e.g. after an engine upgrade
   (`--engine-version-below 1.1.0`) or after the engine failed on some uploads
@@ -7,6 +8,9 @@
   profile, no options), which is what an upload does. The audits run on Dask workers, the
   path of `python -m batch` (`batch.reaudit`): a local cluster of `--workers`
   processes, or an existing one (`--scheduler`); this process writes them back in batches.
+- `reindex` derives the search texts and both search indexes again from the records
+  (`records.search_index.reindex`), in one transaction: what `verify` asks for when they differ
+  from the records or SQLite cannot read them (issue 34.6). Derived data only, so no trail entry.
 """
 from __future__ import annotations
 
@@ -19,11 +23,13 @@ from flask.cli import with_appcontext
 
 from batch.runner import SchedulerError, check_address, cluster
 from batch.reaudit import Reaudit, reaudit
+from records import search_index
 from records.rows import UNAUDITED, VERDICTS
 from records.store import Store
 from web.admin import cli_actor
-from web.commands import TEXT, CommandError, open_store
-from web.db import get_pipeline
+from web.commands import TEXT, CommandError, open_store, refuse_unless_database
+from web.db import get_pipeline, migrate_if_trusted
+from web.db import open_store as open_unmigrated
 from web.numbers import CommandNumber
 
 _VERSION_PART = re.compile(r"\d+")
@@ -109,6 +115,27 @@ def reaudit_command(everything: bool, verdict: str | None, profile: str | None, 
         raise click.exceptions.Exit(1)
 
 
+@click.command("reindex")
+@with_appcontext
+def reindex_command() -> None:
+    """Derive the search texts and the search indexes again from the records, in one transaction."""
+    refuse_unless_database(str(current_app.config["DATABASE"]))  # not a database at all: exit 2 (34.3)
+    stopped = migrate_if_trusted()
+    for line in stopped:
+        click.echo(f"{line}; nothing reindexed (`flask --app app verify` says what is wrong)")
+    if stopped:
+        raise click.exceptions.Exit(1)
+    store = open_unmigrated()
+    try:
+        with store.atomic():
+            done = search_index.reindex(store.db)
+    finally:
+        store.close()
+    made = f"; made again: {', '.join(done.recreated)}" if done.recreated else ""
+    click.echo(f"search texts: {done.rewritten} rewritten, {done.added} added, {done.removed} removed{made}; "
+               f"both indexes derived again from {done.texts} texts; `flask --app app verify` checks them")
+
+
 def _label(row: dict[str, Any]) -> str:
     return f"record {row['id']} {row['game_id']} r{row['revision']}: {row['verdict'] or UNAUDITED}"
 
@@ -116,3 +143,4 @@ def _label(row: dict[str, Any]) -> str:
 def init_app(app: Flask) -> None:
     """Register the commands."""
     app.cli.add_command(reaudit_command)
+    app.cli.add_command(reindex_command)

@@ -221,3 +221,36 @@ def test_a_database_from_before_m004_verifies_after_the_upgrade(tmp_path: Path) 
     finally:
         store.close()
 
+
+
+def test_a_damaged_record_of_the_steps_is_named_not_run_again(tmp_path: Path) -> None:
+    """Issue 34.6: a step's row deleted from `_sqlite_migrations` before a later one, or a step this
+    version does not know, is named by `damage` (and by verify, with its code); the last steps
+    missing are a database `migrate` brings up to date, and m006 missing on a database from before
+    issue 24 is its history, not damage."""
+    from records.migrations import MIGRATIONS_DAMAGED, damage
+    from records.verify import verify
+
+    path = tmp_path / "m.sqlite3"
+    store = Store.open(path, trail_key=b"k" * 32)
+    try:
+        assert damage(store.db) == []
+        store.db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm010_search_turkish_i'")
+        assert [line.split(":")[0] for line in damage(store.db)] == ["m010_search_turkish_i"]
+        assert [m.code for m in verify(store.db, b"k" * 32)] == [MIGRATIONS_DAMAGED]
+        store.db.execute("INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
+                         "VALUES ('zhuoji-records', 'm010_search_turkish_i', '2026-01-01')")
+        store.db.execute("INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
+                         "VALUES ('zhuoji-records', 'm099_from_the_future', '2026-01-01')")
+        assert [line.split(":")[0] for line in damage(store.db)] == ["m099_from_the_future"]
+        store.db.execute("DELETE FROM _sqlite_migrations WHERE name IN ('m099_from_the_future', 'm011_search_index')")
+        assert damage(store.db) == []  # the last step missing: migrate would run it (and fail: verify names that)
+        store.db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm006_conformance'")
+        assert [line.split(":")[0] for line in damage(store.db)] == ["m006_conformance"]  # its table is there
+        store.db.execute("INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
+                         "VALUES ('zhuoji-conformance', 'm006_conformance', '2025-01-01')")
+        assert damage(store.db) == []  # the old set made it
+        store.db.execute("DROP TABLE _sqlite_migrations")
+        assert damage(store.db) == ["no record of the steps applied (_sqlite_migrations), yet their tables are there"]
+    finally:
+        store.close()

@@ -106,3 +106,30 @@ def test_counts_cut_short_say_at_least_and_offer_the_full_count(client: FlaskCli
     full = client.get("/records", query_string={**mix, "exact": "true"}).get_data(as_text=True)
     assert 'class="total inexact"' not in full and "≥" not in full
     assert client.get("/records", query_string={**mix, "exact": "false"}).status_code == 200
+
+
+def test_a_search_the_damaged_index_cannot_answer_is_a_503_naming_the_commands(app: Any, client: FlaskClient) -> None:
+    """Issue 34.6: the trigram index's structure record deleted (every search of three characters
+    or more then fails in SQLite), and the gram table dropped (one or two): a page in the reader's
+    language and JSON under /api, status 503 and code `search_index_damaged`, never a 500; the
+    list without `q` still answers."""
+    import sqlite3
+
+    from web.errors import words
+
+    two(client)
+    db = sqlite3.connect(app.config["DATABASE"], isolation_level=None)
+    try:
+        db.execute("DELETE FROM record_search_fts_data WHERE id = 10")
+        db.execute("DROP TABLE record_grams")
+    finally:
+        db.close()
+    for q in ("0301", "bo"):
+        api = client.get("/api/records", query_string={"q": q})
+        assert api.status_code == 503 and api.get_json()["code"] == "search_index_damaged"
+        for lang in ("zh", "en"):
+            page = client.get("/records", query_string={"q": q, "lang": lang})
+            html = page.get_data(as_text=True)
+            assert page.status_code == 503 and 'data-code="search_index_damaged"' in html
+            assert words()["search_index_damaged"][lang] in html
+    assert client.get("/api/records").status_code == 200 and client.get("/records").status_code == 200

@@ -70,3 +70,16 @@ def sample_players(name: str) -> tuple[str, ...]:
     """The players of `samples/<name>.json`: the names its messages speak of its seats with."""
     from audit.catalogue import seat_names
     return seat_names(json.loads((SAMPLES / f"{name}.json").read_text(encoding="utf-8")))
+
+
+def integers(value: Any) -> list[int]:
+    """Every integer a JSON value holds (booleans are not integers), for range checks of answers."""
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, dict):
+        return [n for v in value.values() for n in integers(v)]
+    if isinstance(value, list):
+        return [n for v in value for n in integers(v)]
+    return []

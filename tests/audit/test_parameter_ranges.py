@@ -19,6 +19,7 @@ from audit.option_check import check, known_parameters
 from audit.profiles import HAND_VALUE_KEYS, Profile, ProfileError, apply_options, int_range, list_profiles, load_profile, parameter_range
 from audit.ranges import BASE, DEALER_STREAK, MAX_POINTS, IntRange
 from tests.conftest import load_example
+from tests.helpers import integers
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 
@@ -119,7 +120,7 @@ def test_a_record_with_a_huge_option_is_invalid_and_names_its_path() -> None:
         codes = {(f["code"], f["params"]["path"]) for f in audit["findings"]}
         assert any(code == "parameter_out_of_range" and "hot_shot.bonus" in path for code, path in codes)
         json.dumps(audit)  # nothing past 64 bits in the audit
-        assert all(abs(v) < 2**63 for v in _ints(audit))
+        assert all(abs(v) < 2**63 for v in integers(audit))
 
 
 def test_a_what_if_with_a_huge_option_is_refused_with_its_request_path() -> None:
@@ -127,17 +128,6 @@ def test_a_what_if_with_a_huge_option_is_refused_with_its_request_path() -> None
     problem = check(doc, None, {"hot_shot.bonus": 2**63 - 1})
     assert problem is not None and problem.code == "parameter_out_of_range" and problem.path == "options.hot_shot.bonus"
 
-
-def _ints(obj: Any) -> list[int]:
-    if isinstance(obj, bool):
-        return []
-    if isinstance(obj, int):
-        return [obj]
-    if isinstance(obj, dict):
-        return [i for v in obj.values() for i in _ints(v)]
-    if isinstance(obj, list):
-        return [i for v in obj for i in _ints(v)]
-    return []
 
 
 def _largest(profile: str) -> dict[str, int]:
@@ -169,7 +159,7 @@ def test_the_largest_values_keep_every_amount_inside_max_points() -> None:
         profile = (hands[0].get("rules") or {}).get("profile", "weile")
         for audit in audit_document(doc, options=_largest(profile)):
             settlement = audit.get("settlement") or {}
-            amounts = _ints(settlement.get("scores", [])) + [i["amount"] for i in settlement.get("items", [])]
+            amounts = integers(settlement.get("scores", [])) + [i["amount"] for i in settlement.get("items", [])]
             seen += len(amounts)
             assert all(abs(a) <= MAX_POINTS for a in amounts), path.name
     assert seen > 300

@@ -20,6 +20,7 @@ from audit.schema import validate_record
 from audit.structure import structure_ok
 from kit.schemas import schema_bytes
 from tests.conftest import dumps, load_example, login
+from tests.helpers import integers
 
 INT64 = (-(2**63), 2**63 - 1)
 RECORD_SCHEMA = Draft202012Validator(json.loads(schema_bytes("zhuoji-1.json")))
@@ -99,7 +100,7 @@ def test_every_boundary_value_goes_through_every_layer_the_same_way(app: Flask, 
         assert detail.status_code == 200
         body = detail.get_json()
         assert _get(body["document"], path) == value
-        for number in _integers(body):
+        for number in integers(body):
             assert INT64[0] <= number <= INT64[1], (field, value, number)
         stored[doc["game_id"]] = (path, value)
     assert client.get("/api/records", query_string={"per_page": 200}).get_json()["total"] == len(stored)
@@ -118,18 +119,6 @@ def test_every_boundary_value_goes_through_every_layer_the_same_way(app: Flask, 
         assert row["verdict"] != "invalid", row
         if path == "result.scores[0]":
             assert row["claimed_scores"][0] == value
-
-
-def _integers(value: Any) -> list[int]:
-    if isinstance(value, bool):
-        return []
-    if isinstance(value, int):
-        return [value]
-    if isinstance(value, dict):
-        return [n for v in value.values() for n in _integers(v)]
-    if isinstance(value, list):
-        return [n for v in value for n in _integers(v)]
-    return []
 
 
 @pytest.mark.parametrize("field", sorted(FIELDS))
@@ -171,7 +160,7 @@ def test_a_records_options_are_ranged_in_the_upload_the_reaudit_and_the_batch(ap
         assert (audit["verdict"] == "invalid") is not inside, (value, audit["verdict"])
         if not inside:
             assert ("parameter_out_of_range", "rules.options (hot_shot.bonus)") in codes, codes
-        for number in _integers(client.get(f"/api/records/{record_id}").get_json()):
+        for number in integers(client.get(f"/api/records/{record_id}").get_json()):
             assert INT64[0] <= number <= INT64[1]
         ids[doc["game_id"]] = inside
     first = record_id  # the last upload: in range

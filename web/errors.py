@@ -265,7 +265,8 @@ def refuse_large_headers() -> ResponseReturnValue | None:
     for name, value in fields:
         size = len(name) + 2 + len(value)  # WSGI gives each byte of a header as one character
         if size > largest:
-            message = error_text("header_too_large", request_language(), name=name, size=size, limit=largest)
+            shown = name if len(name) <= 64 else name[:63] + "…"  # a 20 KB name is not echoed back
+            message = error_text("header_too_large", request_language(), name=shown, size=size, limit=largest)
             return error_response(431, HEADERS_TOO_LARGE, message, None, "header_too_large")
     return None
 

@@ -476,18 +476,39 @@ def case_decide_form(case_id: int) -> ResponseReturnValue:
     form = request.form
     lang = page_language()
     detail = case_detail(get_store(), case_id, lang)
-    payments = form_payments(form, seat_choices(detail, lang))
-    values = _form_values(DecisionRequestSchema(), {"outcome": form.get("outcome", ""), "note": form.get("note", ""),
-                                                    "payments": payments,
-                                                    "audit": _int_field("audit", required=False)})
-    if form.get("confirm") != "yes":  # checked, nothing written: the decision restated, one button to record it
-        _check_decision(case_id, values)
-        against = outcome_against(detail["complainant"], values["outcome"], lang)
-        return render_template("cases/confirm.html", case=detail, action="decide", title=gettext_in(
-            lang, "Record the decision"), outcome=values["outcome"], note=values["note"], payments=payments,
-            audit=values.get("audit"), against=against)
-    _decide(case_id, values, close=form.get("close") == "yes")
+    try:
+        payments = form_payments(form, seat_choices(detail, lang))
+        values = _form_values(DecisionRequestSchema(), {"outcome": form.get("outcome", ""),
+                                                        "note": form.get("note", ""), "payments": payments,
+                                                        "audit": _int_field("audit", required=False)})
+        if form.get("confirm") != "yes":  # checked, nothing written: the decision restated, one button to record it
+            _check_decision(case_id, values)
+            against = outcome_against(detail["complainant"], values["outcome"], lang)
+            return render_template("cases/confirm.html", case=detail, action="decide", title=gettext_in(
+                lang, "Record the decision"), outcome=values["outcome"], note=values["note"], payments=payments,
+                audit=values.get("audit"), against=against)
+        _decide(case_id, values, close=form.get("close") == "yes")
+    except ApiError as exc:
+        if exc.code not in (400, 409) or detail["status"] == "closed":
+            raise
+        return _decision_form_again(detail, lang, exc), exc.code
     return redirect(url_for("cases.case_page", case_id=case_id, _anchor="decision"), code=303)
+
+
+def _decision_form_again(detail: dict[str, Any], lang: Lang, exc: ApiError) -> str:
+    """The case page with the refused decision form as it was sent and the refusal beside its field
+    (issue 33: bad input is a Chinese message next to the field, nothing stored)."""
+    form = request.form
+    field = next(iter(exc.details), "") if isinstance(exc.details, dict) else ""
+    rows = [{"from": payer, "to": payee, "amount": amount}
+            for payer, payee, amount in zip(form.getlist("from"), form.getlist("to"), form.getlist("amount"))]
+    sent = {"outcome": form.get("outcome", ""), "note": form.get("note", ""), "audit": form.get("audit", ""),
+            "rows": rows}
+    error = {"field": field.split("[")[0].split(".")[0], "message": exc.description, "code": exc.error_code}
+    return render_template("cases/case.html", case=detail, outcomes=cases.OUTCOMES,
+                           seat_choices=seat_choices(detail, lang), extra_rows=1,
+                           other_revisions=_other_revisions(detail), note_default=sent["note"],
+                           form_error=error, sent=sent)
 
 
 def outcome_against(found: dict[str, Any] | None, outcome: str, lang: Lang) -> str | None:

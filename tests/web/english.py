@@ -1,13 +1,13 @@
-"""English left on a Chinese page (issue 23, point 1): the words a page shows a reader, less what is
-data (a game id, a player's name, a file name: the record's own words, shown as sent) and less an
-explicit allow-list of words that stay as they are in Chinese text too (product and format names,
-units, the tile codes inside a JSON path).
+"""English left on a Chinese page (issues 23.1 and 33.4): the words a page shows a reader, less what
+is data (a game id, a player's name, a file name: the record's own words or what the operator
+typed, shown as sent) and less an explicit allow-list of words that stay as they are in Chinese
+text too (file formats, the time zone, the header an API client types).
 
 What a reader sees: the text of the document outside <script> and <style>, the text an SVG draws,
 and the attributes a browser shows or speaks (title, placeholder, aria-label, alt, a button's
-value). A JSON path or a dotted name in <code> (`events[3].tile`, `chicken.charge`) names a place in
-the format the operator looks up, so an identifier alone in <code>, with no space in it, is not
-prose; anything else in <code> is read like any text."""
+value). Text in <code> or <kbd> is read like any other (issue 33.4): a field name, a parameter's
+dotted name or an enum value there is English all the same. A word is English when it has two or
+more Latin letters: a rule number (`R8.3`), a revision (`r2`) or a tile (`5m`) has one."""
 from __future__ import annotations
 
 import re
@@ -24,21 +24,11 @@ ALLOWED: frozenset[str] = frozenset({
     "ZHUOJI_PROFILE_DIR", "Chromium", "English", "UTF",
     # keys as printed on a keyboard
     "Home", "End",
-    # the rulebook's profile table ("table P") and the tile and suit letters of the format (5m, 3p, 9s) inside paths and compact hands
-    "P", "m", "p", "s",
 })
 """Words that may appear on a Chinese page. Kept short on purpose: a new entry is a decision."""
 
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-IDENTIFIER = re.compile(r"[^\s\"{}=]+")
-"""A JSON path or dotted name: no space, no quote, brace or `=` (JSON text and key=value are prose here)."""
-PATH = re.compile(r"\b[a-z_]+(?:\[\d+\]|\.[a-z_]+)+")
-"""A JSON path or a dotted parameter inside a sentence (`result.items`, `hands[0]`): the format's own
-names, which the operator looks up in the contract."""
-SECTION = re.compile(r"[RrP]\d+")
-"""A rule section (R8) or a revision (r2): the rulebook's and the store's own short names."""
-QUOTED = re.compile(r"\"[^\"\s]*\"|'[^'\s]*'")
-"""A value quoted as the record holds it or the format spells it (`'throw'`, `"draw"`): verbatim."""
+LETTERS = re.compile(r"[A-Za-z]")
 RAW_JSON = re.compile(r'[{\[,]\s*"[^"]*"\s*[:,\]}]')
 """JSON text shown as it is stored (`{"type": "draw"}`): a reader is told what it says instead."""
 RAW_JSON_WORD = "<raw JSON>"
@@ -47,8 +37,6 @@ TOKEN = re.compile(r"\bzj_[A-Za-z0-9_-]+")
 HEX = re.compile(r"\b[0-9a-f]{8,}\b")
 SHOWN_ATTRIBUTES = ("title", "placeholder", "aria-label", "alt")
 SKIPPED = ("script", "style", "template")
-LITERAL = ("code", "kbd")
-"""Elements whose single identifier (a JSON path, a key's name) is shown as it is typed."""
 
 
 @dataclass
@@ -56,10 +44,7 @@ class _Text(HTMLParser):
     """Collects the visible text of a page, one chunk per text node or shown attribute."""
 
     chunks: list[str] = field(default_factory=list)
-    literal: set[int] = field(default_factory=set)
-    """Indexes of the chunks inside <code> or <kbd>: JSON typed as an example may be shown there."""
     skipping: int = 0
-    in_code: int = 0
 
     def __post_init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -67,8 +52,6 @@ class _Text(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in SKIPPED:
             self.skipping += 1
-        if tag in LITERAL:
-            self.in_code += 1
         values = dict(attrs)
         for name in SHOWN_ATTRIBUTES:
             if values.get(name):
@@ -83,26 +66,19 @@ class _Text(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in SKIPPED and self.skipping:
             self.skipping -= 1
-        if tag in LITERAL and self.in_code:
-            self.in_code -= 1
 
     def handle_data(self, data: str) -> None:
         if self.skipping or not data.strip():
             return
-        if self.in_code and IDENTIFIER.fullmatch(data.strip()):
-            return
-        if self.in_code:
-            self.literal.add(len(self.chunks))
         self.chunks.append(data)
 
 
-def visible_text(html: str) -> list[tuple[str, bool]]:
-    """The chunks of text a reader of `html` sees (see the module's docstring), each with whether
-    it is inside <code> or <kbd>."""
+def visible_text(html: str) -> list[str]:
+    """The chunks of text a reader of `html` sees (see the module's docstring)."""
     parser = _Text()
     parser.feed(html)
     parser.close()
-    return [(chunk, index in parser.literal) for index, chunk in enumerate(parser.chunks)]
+    return parser.chunks
 
 
 def english_words(html: str, data: Iterable[str] = ()) -> dict[str, str]:
@@ -112,14 +88,14 @@ def english_words(html: str, data: Iterable[str] = ()) -> dict[str, str]:
     name containing another is removed whole."""
     values = sorted({value for value in data if value}, key=len, reverse=True)
     found: dict[str, str] = {}
-    for chunk, literal in visible_text(html):
-        if not literal and RAW_JSON.search(chunk) and RAW_JSON_WORD not in found:  # every word quoted, but JSON all the same
+    for chunk in visible_text(html):
+        if RAW_JSON.search(chunk) and RAW_JSON_WORD not in found:  # every word quoted, but JSON all the same
             found[RAW_JSON_WORD] = " ".join(chunk.split())[:160]
         text = chunk
         for value in values:
             text = text.replace(value, " ")
-        text = PATH.sub(" ", QUOTED.sub(" ", TOKEN.sub(" ", HEX.sub(" ", text))))
+        text = TOKEN.sub(" ", HEX.sub(" ", text))
         for word in WORD.findall(text):
-            if word not in ALLOWED and not SECTION.fullmatch(word) and word not in found:
+            if len(LETTERS.findall(word)) >= 2 and word not in ALLOWED and word not in found:
                 found[word] = " ".join(chunk.split())[:160]
     return found

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import html as html_module
 import io
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlencode
 
 import pytest
 from flask import Flask
@@ -348,3 +350,231 @@ def test_an_answers_file_too_large_has_its_code_in_both_languages(site: Site, as
     ask_both(site.client, Refusal("admin", "post", "/api/conformance/runs", 413, "answers_too_large",
                                   multipart(kit=KIT, platform="club.example", client_version="1", answers=b"{}" * 10)),
              site.data)
+
+
+# ----- the whole walk (issue 33.4): every page with its filters, every bad query one and two at a
+# time, every form's refusal, every what-if and re-audit refusal, every account error -----------
+
+def filtered_pages(site: Site) -> list[str]:
+    """Pages reached by a filter, a choice or a link's parameter, with real values of the site."""
+    from records import cases as case_rows, trail as trail_rows
+    from records.queries import NO_CASE, SORTS
+    from records.receipts import OUTCOMES
+    from records.rows import UNAUDITED, VERDICTS
+
+    records, (case,) = site.values["record_id"], site.values["case_id"]
+    bad, revision, run = records[1], records[-1], site.values["run_id"][-1]
+    urls = [f"/records?verdict={v}" for v in (*VERDICTS, UNAUDITED)]
+    urls += [f"/records?case_status={s}" for s in (NO_CASE, *case_rows.STATUSES)]
+    urls += [f"/records?sort={key}&order={order}" for key in sorted(SORTS) for order in ("asc", "desc")]
+    urls += ["/records?rule=R8", "/records?rule=R8.3", "/records?platform=club.example", "/records?profile=weile",
+             "/records?q=K-1", "/records?case=K-1", "/records?revisions=all", "/records?revisions=current",
+             "/records?per_page=1&page=2", "/records?exact=true", "/records?date_from=2020-01-01&date_to=2030-01-01",
+             "/records?q=nobody-at-all", "/records?game_id=zz-none"]
+    urls += [f"/receipts?outcome={o}" for o in OUTCOMES] + ["/receipts?per_page=1&page=2", "/receipts?q=body.json"]
+    urls += [f"/cases?status={s}" for s in case_rows.STATUSES] + ["/cases?q=K-1", "/cases?number=K-1"]
+    urls += [f"/admin/trail?action={a}" for a in trail_rows.ACTIONS] + ["/admin/trail?actor=admin",
+                                                                        f"/admin/trail?record={bad}"]
+    urls += [f"/overview?focus=R{n}" for n in (1, 8, 12)] + ["/overview?verdict=illegal", "/overview?platform=club.example"]
+    urls += [f"/records/{record}?seat=1&step=3" for record in records]
+    urls += [f"/cases/{case}?rows=3", f"/conformance/runs/{run}?with={site.values['run_id'][0]}",
+             f"/records/{revision}/diff?with={bad}"]
+    urls += [f"/records/{bad}/whatif?profile={p}" for p in ("weile", "cuocuo", "kuhu", "guizhou", "senyan")]
+    urls += [f"/records/{bad}/whatif?options=%7B%22hot_shot%22%3A%7B%22bonus%22%3A2%7D%7D",
+             f"/records/{bad}/whatif?fields_for=weile&profile=weile&opt.flip=up_down&opt.self_draw_bonus=2"]
+    return urls
+
+
+def test_every_filtered_page_is_chinese(site: Site) -> None:
+    english: dict[str, dict[str, str]] = {}
+    for url in filtered_pages(site):
+        response = site.client.get(zh(url))
+        assert response.status_code == 200, (url, response.status_code)
+        words = english_words(response.get_data(as_text=True), site.data)
+        if words:
+            english[url] = words
+    logged_out = site.app.test_client().get("/login?lang=zh")
+    assert english_words(logged_out.get_data(as_text=True), site.data) == {}
+    assert english == {}
+
+
+BAD_QUERIES: dict[str, dict[str, str]] = {
+    "/records": {"verdict": "maybe", "page": "abc", "per_page": "0", "rule": "x9", "date_from": "2026-13-01",
+                 "sort": "nope", "order": "up", "revisions": "some", "case_status": "maybe", "exact": "perhaps",
+                 "q": "x" * 201, "case": "K" * 65, "colour": "red"},
+    "/receipts": {"outcome": "nope", "page": "abc", "per_page": "999", "date_to": "2026-02-30", "platform": "p" * 201,
+                  "q": "x" * 201, "colour": "red"},
+    "/cases": {"status": "nope", "page": "0", "per_page": "x", "number": "K" * 65, "q": "x" * 201, "colour": "red"},
+    "/admin/trail": {"action": "nope", "record": "abc", "date_from": "yesterday", "per_page": "501", "page": "-1",
+                     "actor": "a" * 201, "colour": "red"},
+    "/overview": {"focus": "zz", "verdict": "maybe", "date_from": "x", "rule": "r8"},
+    "/records/{record}": {"seat": "9", "step": "abc"},
+    "/records/{record}/diff": {"with": "abc"},
+    "/records/{revision}/diff": {"with": "1"},
+    "/cases/{case}": {"audit": "abc", "rows": "x"},
+    "/conformance/runs/{run}": {"with": "abc"},
+    "/records/{bad}/whatif": {"profile": "nope", "options": "{"},
+}
+"""Per page, a bad value of each of its query parameters: asked alone, then two at a time."""
+
+
+def bad_query_urls(site: Site) -> list[tuple[str, set[str]]]:
+    """Every bad parameter of BAD_QUERIES alone, then every pair of them: each URL with the values
+    it sends (the refusal may repeat them, as typed)."""
+    records = site.values["record_id"]
+    ids = {"record": records[0], "bad": records[1], "revision": records[-1], "case": site.values["case_id"][0],
+           "run": site.values["run_id"][-1]}
+    urls = []
+    for path, bad in BAD_QUERIES.items():
+        page = path.format(**ids)
+        pairs = [dict([one]) for one in bad.items()] + [dict(two) for two in itertools.combinations(bad.items(), 2)]
+        urls += [(page + "?" + urlencode(asked), set(asked.values())) for asked in pairs]
+    return urls
+
+
+def test_every_bad_query_is_refused_in_chinese(site: Site) -> None:
+    english: dict[str, dict[str, str]] = {}
+    for url, sent in bad_query_urls(site):
+        response = site.client.get(zh(url))
+        assert response.status_code == 400, (url, response.status_code)
+        words = english_words(response.get_data(as_text=True), site.data | sent)
+        if words:
+            english[url] = words
+    assert english == {}
+
+
+def whatif(**asked: Any) -> str:
+    """A what-if's query: options as JSON, other parameters as they are."""
+    return urlencode({key: json.dumps(value) if key == "options" else value for key, value in asked.items()})
+
+
+WHATIF_REFUSALS: list[tuple[str, int, str]] = [
+    (whatif(options={"nope": 1}), 400, "unknown_parameter"),
+    (whatif(options={"hot_shot": {"nope": 1}}), 400, "unknown_parameter"),
+    (whatif(options={"name": "x"}), 400, "unknown_parameter"),
+    (whatif(options={"hot_shot": {"bonus": "x"}}), 400, "parameter_not_integer"),
+    (whatif(options={"hot_shot.bonus": 5000}), 400, "parameter_out_of_range"),
+    (whatif(options={"chicken": {"charge": -1}}), 400, "parameter_out_of_range"),
+    (whatif(options={"flip": "sideways"}), 400, "parameter_not_one_of"),
+    (whatif(options={"self_draw_bonus": True}), 400, "parameter_not_integer"),
+    (whatif(options={"hot_shot": 3}), 400, "parameter_not_table"),
+    (whatif(options=[1]), 400, "options_not_object"),
+    (whatif(**{"fields_for": "weile", "opt.hot_shot.bonus": "abc"}), 400, "parameter_not_integer"),
+    (whatif(**{"fields_for": "weile", "opt.chicken.charge": "-1"}), 400, "parameter_out_of_range"),
+    (whatif(**{"fields_for": "weile", "opt.flip": "sideways"}), 400, "parameter_not_one_of"),
+    (whatif(profile="nope"), 400, "unknown_profile"),
+    (whatif(options="{"), 400, "not_json"),
+]
+"""A what-if (GET) with an unknown, ill-typed or out-of-range option, options that are no table,
+an unknown profile, JSON that is not: each refused with its code, nothing run."""
+
+
+def refusal_code(response: Any) -> str | None:
+    """The code a refusal page or JSON error carries (the error page's or the option error's)."""
+    if response.is_json:
+        code: str | None = response.get_json().get("code")
+        return code
+    found = re.search(r'data-code="([^"]*)"', response.get_data(as_text=True))
+    return found.group(1) if found else None
+
+
+@pytest.mark.parametrize(("query", "status", "code"), WHATIF_REFUSALS, ids=[q for q, _, _ in WHATIF_REFUSALS])
+def test_every_whatif_refusal_is_chinese_with_its_code(site: Site, query: str, status: int, code: str) -> None:
+    bad = site.values["record_id"][1]
+    typed = {str(value) for value in parse_qs(query).get("opt.flip", [])} | {"nope", "sideways"}
+    for url in (f"/records/{bad}/whatif?{query}",):
+        response = site.client.get(zh(url))
+        assert response.status_code == status, (url, response.status_code)
+        assert refusal_code(response) == code
+        assert english_words(response.get_data(as_text=True), site.data | typed) == {}
+
+
+REAUDIT_REFUSALS: list[tuple[dict[str, str], int, str]] = [
+    ({"options": '{"nope": 1}'}, 400, "unknown_parameter"),
+    ({"options": '{"hot_shot": {"bonus": "x"}}'}, 400, "parameter_not_integer"),
+    ({"options": '{"hot_shot.bonus": 5000}'}, 400, "parameter_out_of_range"),
+    ({"options": "[1]"}, 400, "options_not_object"),
+    ({"options": "{"}, 400, "not_json"),
+    ({"profile": "nope"}, 400, "unknown_profile"),
+    ({"confirm": "yes", "reason": "x" * 1001}, 400, "too_long"),
+]
+
+
+@pytest.mark.parametrize(("form_data", "status", "code"), REAUDIT_REFUSALS, ids=[c for _, _, c in REAUDIT_REFUSALS])
+def test_every_reaudit_refusal_is_chinese_with_its_code(site: Site, form_data: dict[str, str], status: int,
+                                                        code: str) -> None:
+    bad = site.values["record_id"][1]
+    for path in (f"/records/{bad}/audit",):
+        response = site.client.post(zh(path), data=form_data)
+        assert response.status_code == status, (path, response.status_code)
+        assert refusal_code(response) == code
+        assert english_words(response.get_data(as_text=True), site.data | {"nope"}) == {}
+    api = {key: json.loads(value) if key == "options" and value != "{" else value for key, value in form_data.items()
+           if key != "confirm"}
+    if "options" in api and api["options"] == "{":
+        return
+    answer_ = site.client.post(f"/api/records/{bad}/audit?lang=zh", json=api)
+    assert answer_.status_code == status and answer_.get_json()["code"] in (code, "option_refused", "bad_body")
+    assert english_words(f"<p>{answer_.get_json()['message']}</p>", site.data | {"nope"}) == {}
+
+
+FORM_REFUSALS = [
+    # accounts (admin pages): each rule of records.security, from the list's form and the account's
+    Refusal("admin", "post", "/admin/accounts", 400, "account_name_bad", form(name="a b", role="auditor")),
+    Refusal("admin", "post", "/admin/accounts", 400, "account_name_bad", form(name="", role="auditor")),
+    Refusal("admin", "post", "/admin/accounts", 400, "account_name_taken", form(name="admin", role="auditor")),
+    Refusal("admin", "post", "/admin/accounts", 400, "account_password_length",
+            form(name="new-one", role="auditor", password="short")),
+    Refusal("admin", "post", "/admin/accounts", 400, "account_password_common",
+            form(name="new-one", role="auditor", password="password123")),
+    Refusal("admin", "post", "/admin/accounts", 400, "account_role_unknown", form(name="new-one", role="boss"),
+            ("boss",)),
+    Refusal("admin", "post", "/admin/accounts", 400, "account_platform_missing", form(name="new-one", role="uploader")),
+    Refusal("admin", "post", "/admin/accounts", 400, "account_platform_too_long",
+            form(name="new-one", role="uploader", platform="p" * 201)),
+    Refusal("admin", "post", "/admin/accounts/2", 400, "account_role_unknown", form(role="boss"), ("boss",)),
+    Refusal("admin", "post", "/admin/accounts/2", 400, "account_platform_missing", form(role="uploader")),
+    Refusal("admin", "post", "/admin/accounts/1", 400, "account_last_admin", form(role="auditor")),
+    Refusal("admin", "post", "/admin/accounts/1/disable", 400, "account_last_admin", form(disabled="1")),
+    Refusal("admin", "post", "/admin/accounts/999/password", 404, "account_missing"),
+    Refusal("admin", "post", "/admin/accounts/999/tokens", 404, "account_missing", form(label="x")),
+    Refusal("admin", "post", "/admin/tokens/999/revoke", 404, "token_missing"),
+    # cases, from the list's form, the record page's and the case page's
+    Refusal("admin", "post", "/cases", 400, "bad_body", form(platform="club.example", complaint="")),
+    Refusal("admin", "post", "/cases", 400, "bad_body", form(platform="", complaint="", number="K" * 65)),
+    Refusal("admin", "post", "/cases", 400, "number_not_digits",
+            form(platform="club.example", complaint="x", record="abc")),
+    Refusal("admin", "post", "/cases/attach", 404, "case_number_unknown", form(number="Z-404", record="1"),
+            ("Z-404",)),
+    Refusal("admin", "post", "/cases/attach", 400, "number_missing", form(number="K-1")),
+    Refusal("admin", "post", "/cases/1/records", 400, "number_not_digits", form(record="abc")),
+    Refusal("admin", "post", "/cases/1/records", 404, "case_record_missing", form(record="99999")),
+    Refusal("admin", "post", "/cases/999/records", 404, "case_missing", form(record="1")),
+    Refusal("admin", "post", "/cases/1/decision", 400, "bad_body", form(outcome="maybe", note="")),
+    Refusal("admin", "post", "/cases/1/decision", 400, "number_not_digits",
+            lambda: {"data": {"outcome": "upheld", "note": "n", "from": "x", "to": "y", "amount": "abc"}}),
+    Refusal("admin", "post", "/cases/1/decision", 400, "case_payment_incomplete",
+            lambda: {"data": {"outcome": "upheld", "note": "n", "from": "", "to": "", "amount": "3"}}),
+    Refusal("admin", "post", "/cases/1/decision", 400, "case_payment_seat_unknown",
+            lambda: {"data": {"outcome": "upheld", "note": "n", "from": "nobody-here", "to": "x", "amount": "3"}},
+            ("nobody-here",)),
+    Refusal("admin", "post", "/cases/999/close", 404, "case_missing"),
+    # notes and the re-audit of a record page
+    Refusal("admin", "post", "/records/1/notes", 400, "note_text_missing", form(text="")),
+    Refusal("admin", "post", "/records/99999/notes", 404, "record_missing", form(text="x")),
+    Refusal("admin", "post", "/records/99999/audit", 404, "record_missing", form(confirm="yes", reason="x")),
+    # conformance and fit forms
+    Refusal("admin", "post", "/conformance", 400, "kit_missing",
+            multipart(kit="nope", platform="club.example", client_version="1", answers=b"{}")),
+    Refusal("admin", "post", "/conformance", 400, "required",
+            multipart(kit=KIT, platform="", client_version="", answers=b"{}")),
+    Refusal("admin", "post", "/fit", 400, "date_bad",
+            multipart(source="stored", platform="club.example", date_to="someday"), ("someday",)),
+]
+"""Every form an operator posts, refused: its code and its words in Chinese."""
+
+
+@pytest.mark.parametrize("refusal", FORM_REFUSALS, ids=lambda r: f"{r.method} {r.url} {r.code}")
+def test_every_form_refusal_has_its_code_and_speaks_chinese(site: Site, askers: dict[str, Any],
+                                                            refusal: Refusal) -> None:
+    ask_both(askers[refusal.who], refusal, site.data | {"new-one"})

@@ -1,7 +1,10 @@
-"""Chinese everywhere the service writes (issue 23, point 1): every page of the URL map, with sample
-data behind it (tests/web/site.py), every error page, every upload problem and every API error,
-asked for in Chinese, shows no English word that `tests/web/english.py` does not allow. A record's
-own words (ids, names, file names) are data and stay as sent."""
+"""Chinese everywhere the service writes (issues 23.1 and 33.4): every page of the URL map, with sample
+data behind it (tests/web/site.py), every page a filter, a link or a form answers with, every bad
+query one and two at a time, every what-if, re-audit, form and account refusal, every upload
+problem and every API error, asked for in Chinese, shows no English word that
+`tests/web/english.py` does not allow (strict since 33.4: a field's key, a parameter's dotted name
+or an enum value in <code> is English too). A record's own words (ids, names, file names) and what
+the asker typed are data and stay as sent; each test names what it sent."""
 from __future__ import annotations
 
 import html as html_module
@@ -13,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import urlencode
 
 import pytest
 from flask import Flask
@@ -22,7 +25,7 @@ from app import create_app
 from kit.build import build_kit, write_kit
 from tests.conftest import ROOT, api_token, app_config, failing_auditor, login
 from tests.kit.kit_clients import answer_kit
-from tests.web.english import english_words
+from tests.web.english import english_words, format_words
 from tests.web.site import Site, build_site, page_urls
 
 
@@ -50,7 +53,7 @@ def test_every_page_is_chinese(site: Site) -> None:
         words = english_words(response.get_data(as_text=True), site.data)
         if words:
             english[url] = words
-    assert english == {}
+    assert english == {}, json.dumps(english, ensure_ascii=False, indent=1)
 
 
 def sample(name: str) -> dict[str, Any]:
@@ -81,11 +84,15 @@ ERROR_PAGES = ["/records/99999", "/records?page=abc", "/records?verdict=maybe", 
                "/no-such-page", "/conformance/runs/999", "/admin/accounts/999", "/receipts?outcome=nope"]
 
 
+TYPED = {"abc", "maybe", "nope", "zz"}
+"""The values ERROR_PAGES and API_ERRORS send: a refusal repeats them as typed."""
+
+
 @pytest.mark.parametrize("url", ERROR_PAGES)
 def test_every_error_page_is_chinese(site: Site, url: str) -> None:
     response = site.client.get(zh(url))
     assert 400 <= response.status_code < 500, (url, response.status_code)
-    assert english_words(response.get_data(as_text=True), site.data) == {}
+    assert english_words(response.get_data(as_text=True), site.data | TYPED) == {}
 
 
 def test_every_upload_problem_is_chinese_and_keeps_where(site: Site) -> None:
@@ -93,7 +100,7 @@ def test_every_upload_problem_is_chinese_and_keeps_where(site: Site) -> None:
     data = {"files": [(io.BytesIO(body), name) for name, body in files.items()]}
     page = site.client.post("/upload?lang=zh", data=data, content_type="multipart/form-data")
     html = page.get_data(as_text=True)
-    assert english_words(html, site.data | set(files)) == {}
+    assert english_words(html, site.data | set(files) | format_words() | {"throw"}) == {}
     answer = site.client.post("/api/records?lang=zh", content_type="multipart/form-data",
                               data={"files": [(io.BytesIO(body), name) for name, body in files.items()]})
     english = site.client.post("/api/records?lang=en", content_type="multipart/form-data",
@@ -109,7 +116,7 @@ def test_every_upload_problem_is_chinese_and_keeps_where(site: Site) -> None:
             assert line["source"] in error["message"] and line["source"] in en_error["message"]
             if error["path"]:
                 assert error["path"] in error["message"]
-            verbatim = site.data | set(files) | {line["source"]} | ({error["path"]} if error["path"] else set())
+            verbatim = site.data | set(files) | {line["source"]} | format_words() | {"throw"}
             assert english_words(f"<p>{error['message']}</p>", verbatim) == {}, error
             assert error["message"] != en_error["message"]
 
@@ -129,7 +136,7 @@ def test_every_api_error_has_a_code_and_speaks_the_asked_language(site: Site, me
     zh_body, en_body = (answers[lang].get_json() for lang in ("zh", "en"))
     assert answers["zh"].status_code == answers["en"].status_code >= 400
     assert zh_body["code"] == en_body["code"] and zh_body["code"]
-    assert english_words(f"<p>{zh_body['message']}</p>", site.data) == {}, zh_body
+    assert english_words(f"<p>{zh_body['message']}</p>", site.data | TYPED) == {}, zh_body
     assert zh_body["message"] != en_body["message"]
 
 
@@ -224,12 +231,13 @@ REFUSALS = [
     Refusal("admin", "post", "/api/records/1/audit", 400, "body_not_object", body(b"[1]")),
     Refusal("admin", "post", "/api/records/1/notes", 400, "body_not_object", body(b"[1]")),
     Refusal("admin", "post", "/api/cases", 400, "body_not_object", body(b'"case"')),
-    Refusal("admin", "post", "/api/records", 415, "content_type_refused", body(b"hello", "text/plain")),
+    Refusal("admin", "post", "/api/records", 415, "content_type_refused", body(b"hello", "text/plain"),
+            ("text/plain",)),
     Refusal("admin", "post", "/api/records", 400, "body_empty", body(b"")),
     Refusal("admin", "post", "/api/records", 400, "no_file_part", multipart(uploader="x")),
     Refusal("admin", "post", "/api/records?filename=blank.jsonl", 400, "upload_empty",
             body(b"\n\n", "application/x-ndjson")),
-    Refusal("admin", "get", "/api/schema/nope.json", 404, "schema_missing"),
+    Refusal("admin", "get", "/api/schema/nope.json", 404, "schema_missing", shown=("nope.json",)),
     Refusal("admin", "get", "/matches/99999", 404, "match_missing"),
     # notes, from the API and from the record page's form
     Refusal("admin", "post", "/api/records/1/notes", 400, "note_text_missing", lambda: {"json": {"text": "   "}}),
@@ -245,7 +253,7 @@ REFUSALS = [
     Refusal("admin", "post", "/api/conformance/runs", 400, "kit_name_bad",
             multipart(kit="../x", platform="club.example", client_version="1", answers=b"{}")),
     Refusal("admin", "post", "/api/conformance/runs", 400, "kit_missing",
-            multipart(kit="nope", platform="club.example", client_version="1", answers=b"{}")),
+            multipart(kit="nope", platform="club.example", client_version="1", answers=b"{}"), ("nope",)),
     Refusal("admin", "post", "/api/conformance/runs", 400, "required",
             multipart(kit=KIT, platform=" ", client_version="1", answers=b"{}")),
     Refusal("admin", "post", "/api/conformance/runs", 400, "too_long",
@@ -254,15 +262,21 @@ REFUSALS = [
             multipart(kit=KIT, platform="club.example", client_version="1", answers=b"\xff\xfe")),
     # the fit page: its form again with the problem, or the error page of a refused download
     Refusal("admin", "post", "/fit", 400, "fit_files_missing", multipart(source="upload")),
-    Refusal("admin", "post", "/fit", 400, "unknown_profile", multipart(profile="nosuch", files=SAMPLE), ("nosuch_fit",)),
+    Refusal("admin", "post", "/fit", 400, "unknown_profile", multipart(profile="nosuch", files=SAMPLE),
+            ("nosuch_fit", "nosuch")),
     Refusal("admin", "post", "/fit", 400, "profile_name_bad", multipart(name="a/b", files=SAMPLE), ("a/b",)),
-    Refusal("admin", "post", "/fit", 400, "fit_nothing_read", multipart(files=b'{"seats": [NaN]}\n')),
+    Refusal("admin", "post", "/fit", 400, "fit_nothing_read", multipart(files=b'{"seats": [NaN]}\n'),
+            ("files.jsonl", "seats[0]")),  # the sent file's name and the place in it
     Refusal("admin", "post", "/fit", 400, "fit_platform_missing", multipart(source="stored")),
     Refusal("admin", "post", "/fit", 400, "date_bad",
             multipart(source="stored", platform="club.example", date_from="2026-13-01")),
     Refusal("admin", "post", "/fit/profile.toml", 400, "profile_file_refused",
             form(name="weile", profile_file=WEILE.replace("charge = 3", "charge = -1", 1))),
 ]
+
+
+ASKERS = {"elsewhere", "uploader-elsewhere", "auditor-session"}
+"""The accounts `askers` makes, and the uploader's platform: names the admin pages list."""
 
 
 @pytest.fixture(scope="module")
@@ -275,13 +289,14 @@ def askers(site: Site) -> dict[str, Any]:
     uploader.environ_base["HTTP_AUTHORIZATION"] = api_token(site.app, "uploader-elsewhere", "uploader",
                                                             "elsewhere")["Authorization"]
     auditor = login(site.app, "auditor-session", "auditor")
+    site.data.add("tests")  # who made the uploader's token (tests/conftest.py api_token), in the trail
     return {"admin": site.client, "auditor": auditor, "uploader": uploader, "nobody": nobody, "bad token": bad}
 
 
 @pytest.mark.parametrize("refusal", REFUSALS, ids=lambda r: f"{r.method} {r.url} {r.code}")
 def test_every_refusal_has_its_code_and_speaks_the_asked_language(site: Site, askers: dict[str, Any],
                                                                   refusal: Refusal) -> None:
-    ask_both(askers[refusal.who], refusal, site.data | {"elsewhere", "uploader-elsewhere", "auditor-session"})
+    ask_both(askers[refusal.who], refusal, site.data | ASKERS)
 
 
 @pytest.fixture(scope="module")
@@ -386,36 +401,44 @@ def filtered_pages(site: Site) -> list[str]:
 
 
 def test_every_filtered_page_is_chinese(site: Site) -> None:
+    """Every page a filter or a link's parameter reaches, after the refusals above have left their
+    receipts and trail rows (the upload problems' files, as sent; a receipt's problem names the
+    format's own words, as the file must write them: `format_words`)."""
     english: dict[str, dict[str, str]] = {}
     for url in filtered_pages(site):
         response = site.client.get(zh(url))
         assert response.status_code == 200, (url, response.status_code)
-        words = english_words(response.get_data(as_text=True), site.data)
+        sent = set(bad_files()) | (format_words() | {"throw"} if url.startswith("/receipts") else set())
+        words = english_words(response.get_data(as_text=True), site.data | ASKERS | sent)
         if words:
             english[url] = words
     logged_out = site.app.test_client().get("/login?lang=zh")
     assert english_words(logged_out.get_data(as_text=True), site.data) == {}
-    assert english == {}
+    assert english == {}, json.dumps(english, ensure_ascii=False, indent=1)
 
+
+UNKNOWN = "colour"
+"""A query parameter no page reads: the asker's own word, named as typed."""
 
 BAD_QUERIES: dict[str, dict[str, str]] = {
     "/records": {"verdict": "maybe", "page": "abc", "per_page": "0", "rule": "x9", "date_from": "2026-13-01",
                  "sort": "nope", "order": "up", "revisions": "some", "case_status": "maybe", "exact": "perhaps",
-                 "q": "x" * 201, "case": "K" * 65, "colour": "red"},
+                 "q": "x" * 201, "case": "K" * 65, UNKNOWN: "red"},
     "/receipts": {"outcome": "nope", "page": "abc", "per_page": "999", "date_to": "2026-02-30", "platform": "p" * 201,
-                  "q": "x" * 201, "colour": "red"},
-    "/cases": {"status": "nope", "page": "0", "per_page": "x", "number": "K" * 65, "q": "x" * 201, "colour": "red"},
+                  "q": "x" * 201, UNKNOWN: "red"},
+    "/cases": {"status": "nope", "page": "0", "per_page": "x", "number": "K" * 65, "q": "x" * 201, UNKNOWN: "red"},
     "/admin/trail": {"action": "nope", "record": "abc", "date_from": "yesterday", "per_page": "501", "page": "-1",
-                     "actor": "a" * 201, "colour": "red"},
+                     "actor": "a" * 201, UNKNOWN: "red"},
     "/overview": {"focus": "zz", "verdict": "maybe", "date_from": "x", "rule": "r8"},
-    "/records/{record}": {"seat": "9", "step": "abc"},
+    "/records/{record}": {"seat": "9"},
     "/records/{record}/diff": {"with": "abc"},
     "/records/{revision}/diff": {"with": "1"},
     "/cases/{case}": {"audit": "abc", "rows": "x"},
     "/conformance/runs/{run}": {"with": "abc"},
     "/records/{bad}/whatif": {"profile": "nope", "options": "{"},
 }
-"""Per page, a bad value of each of its query parameters: asked alone, then two at a time."""
+"""Per page, a bad value of each of its query parameters (and one it does not have): asked alone,
+then two at a time; the values, as typed, may be repeated."""
 
 
 def bad_query_urls(site: Site) -> list[tuple[str, set[str]]]:
@@ -428,7 +451,7 @@ def bad_query_urls(site: Site) -> list[tuple[str, set[str]]]:
     for path, bad in BAD_QUERIES.items():
         page = path.format(**ids)
         pairs = [dict([one]) for one in bad.items()] + [dict(two) for two in itertools.combinations(bad.items(), 2)]
-        urls += [(page + "?" + urlencode(asked), set(asked.values())) for asked in pairs]
+        urls += [(page + "?" + urlencode(asked), set(asked.values()) | ({UNKNOWN} & set(asked))) for asked in pairs]
     return urls
 
 
@@ -440,30 +463,32 @@ def test_every_bad_query_is_refused_in_chinese(site: Site) -> None:
         words = english_words(response.get_data(as_text=True), site.data | sent)
         if words:
             english[url] = words
-    assert english == {}
+    assert english == {}, json.dumps(english, ensure_ascii=False, indent=1)
 
 
 def whatif(**asked: Any) -> str:
     """A what-if's query: options as JSON, other parameters as they are."""
-    return urlencode({key: json.dumps(value) if key == "options" else value for key, value in asked.items()})
+    return urlencode({key: json.dumps(value) if key == "options" and not isinstance(value, str) else value
+                      for key, value in asked.items()})
 
 
-WHATIF_REFUSALS: list[tuple[str, int, str]] = [
-    (whatif(options={"nope": 1}), 400, "unknown_parameter"),
-    (whatif(options={"hot_shot": {"nope": 1}}), 400, "unknown_parameter"),
-    (whatif(options={"name": "x"}), 400, "unknown_parameter"),
-    (whatif(options={"hot_shot": {"bonus": "x"}}), 400, "parameter_not_integer"),
-    (whatif(options={"hot_shot.bonus": 5000}), 400, "parameter_out_of_range"),
-    (whatif(options={"chicken": {"charge": -1}}), 400, "parameter_out_of_range"),
-    (whatif(options={"flip": "sideways"}), 400, "parameter_not_one_of"),
-    (whatif(options={"self_draw_bonus": True}), 400, "parameter_not_integer"),
-    (whatif(options={"hot_shot": 3}), 400, "parameter_not_table"),
-    (whatif(options=[1]), 400, "options_not_object"),
-    (whatif(**{"fields_for": "weile", "opt.hot_shot.bonus": "abc"}), 400, "parameter_not_integer"),
-    (whatif(**{"fields_for": "weile", "opt.chicken.charge": "-1"}), 400, "parameter_out_of_range"),
-    (whatif(**{"fields_for": "weile", "opt.flip": "sideways"}), 400, "parameter_not_one_of"),
-    (whatif(profile="nope"), 400, "unknown_profile"),
-    (whatif(options="{"), 400, "not_json"),
+WHATIF_REFUSALS: list[tuple[str, int, str, tuple[str, ...]]] = [
+    (whatif(options={"nope": 1}), 400, "unknown_parameter", ("nope",)),
+    (whatif(options={"hot_shot": {"nope": 1}}), 400, "unknown_parameter", ("nope",)),
+    (whatif(options={"name": "x"}), 400, "unknown_parameter", ("name",)),
+    (whatif(options={"hot_shot": {"bonus": "x"}}), 400, "parameter_not_integer", ()),
+    (whatif(options={"hot_shot.bonus": 5000}), 400, "parameter_out_of_range", ()),
+    (whatif(options={"chicken": {"charge": -1}}), 400, "parameter_negative", ()),
+    (whatif(options={"flip": "sideways"}), 400, "flip_bad_value", ("sideways",)),
+    (whatif(options={"hot_shot": {"burn": "everything"}}), 400, "parameter_not_one_of", ("everything",)),
+    (whatif(options={"self_draw_bonus": True}), 400, "parameter_not_integer", ("true",)),
+    (whatif(options={"hot_shot": 3}), 400, "parameter_not_table", ()),
+    (whatif(options=[1]), 400, "options_not_object", ()),
+    (whatif(**{"fields_for": "weile", "opt.hot_shot.bonus": "abc"}), 400, "parameter_not_integer", ("abc",)),
+    (whatif(**{"fields_for": "weile", "opt.chicken.charge": "-1"}), 400, "parameter_negative", ()),
+    (whatif(**{"fields_for": "weile", "opt.flip": "sideways"}), 400, "flip_bad_value", ("sideways",)),
+    (whatif(profile="nope"), 400, "unknown_profile", ("nope",)),
+    (whatif(options="{"), 400, "not_json", ()),
 ]
 """A what-if (GET) with an unknown, ill-typed or out-of-range option, options that are no table,
 an unknown profile, JSON that is not: each refused with its code, nothing run."""
@@ -478,44 +503,47 @@ def refusal_code(response: Any) -> str | None:
     return found.group(1) if found else None
 
 
-@pytest.mark.parametrize(("query", "status", "code"), WHATIF_REFUSALS, ids=[q for q, _, _ in WHATIF_REFUSALS])
-def test_every_whatif_refusal_is_chinese_with_its_code(site: Site, query: str, status: int, code: str) -> None:
+@pytest.mark.parametrize(("query", "status", "code", "typed"), WHATIF_REFUSALS, ids=[r[0] for r in WHATIF_REFUSALS])
+def test_every_whatif_refusal_is_chinese_with_its_code(site: Site, query: str, status: int, code: str,
+                                                       typed: tuple[str, ...]) -> None:
+    """The refusal beside the form, its code in `data-code`: the option and the parameters the
+    profile knows named in words, only what the asker typed as typed."""
     bad = site.values["record_id"][1]
-    typed = {str(value) for value in parse_qs(query).get("opt.flip", [])} | {"nope", "sideways"}
-    for url in (f"/records/{bad}/whatif?{query}",):
-        response = site.client.get(zh(url))
-        assert response.status_code == status, (url, response.status_code)
-        assert refusal_code(response) == code
-        assert english_words(response.get_data(as_text=True), site.data | typed) == {}
+    response = site.client.get(zh(f"/records/{bad}/whatif?{query}"))
+    assert response.status_code == status, response.status_code
+    assert refusal_code(response) == code
+    assert english_words(response.get_data(as_text=True), site.data | set(typed)) == {}
+    english = site.client.get(f"/records/{bad}/whatif?{query}&lang=en")
+    assert english.status_code == status and refusal_code(english) == code
 
 
-REAUDIT_REFUSALS: list[tuple[dict[str, str], int, str]] = [
-    ({"options": '{"nope": 1}'}, 400, "unknown_parameter"),
-    ({"options": '{"hot_shot": {"bonus": "x"}}'}, 400, "parameter_not_integer"),
-    ({"options": '{"hot_shot.bonus": 5000}'}, 400, "parameter_out_of_range"),
-    ({"options": "[1]"}, 400, "options_not_object"),
-    ({"options": "{"}, 400, "not_json"),
-    ({"profile": "nope"}, 400, "unknown_profile"),
-    ({"confirm": "yes", "reason": "x" * 1001}, 400, "too_long"),
+REAUDIT_REFUSALS: list[tuple[dict[str, str], int, str, tuple[str, ...]]] = [
+    ({"options": '{"nope": 1}'}, 400, "unknown_parameter", ("nope",)),
+    ({"options": '{"hot_shot": {"bonus": "x"}}'}, 400, "parameter_not_integer", ()),
+    ({"options": '{"hot_shot.bonus": 5000}'}, 400, "parameter_out_of_range", ()),
+    ({"options": "[1]"}, 400, "options_not_object", ()),
+    ({"options": "{"}, 400, "not_json", ()),
+    ({"profile": "nope"}, 400, "unknown_profile", ("nope",)),
+    ({"confirm": "yes", "reason": "x" * 1001}, 400, "too_long", ()),
 ]
+"""The record page's re-audit form refused: the same words as the what-if's, nothing stored."""
 
 
-@pytest.mark.parametrize(("form_data", "status", "code"), REAUDIT_REFUSALS, ids=[c for _, _, c in REAUDIT_REFUSALS])
+@pytest.mark.parametrize(("form_data", "status", "code", "typed"), REAUDIT_REFUSALS,
+                         ids=[r[2] + str(n) for n, r in enumerate(REAUDIT_REFUSALS)])
 def test_every_reaudit_refusal_is_chinese_with_its_code(site: Site, form_data: dict[str, str], status: int,
-                                                        code: str) -> None:
+                                                        code: str, typed: tuple[str, ...]) -> None:
     bad = site.values["record_id"][1]
-    for path in (f"/records/{bad}/audit",):
-        response = site.client.post(zh(path), data=form_data)
-        assert response.status_code == status, (path, response.status_code)
-        assert refusal_code(response) == code
-        assert english_words(response.get_data(as_text=True), site.data | {"nope"}) == {}
-    api = {key: json.loads(value) if key == "options" and value != "{" else value for key, value in form_data.items()
-           if key != "confirm"}
-    if "options" in api and api["options"] == "{":
+    response = site.client.post(zh(f"/records/{bad}/audit"), data=form_data)
+    assert response.status_code == status, response.status_code
+    assert refusal_code(response) == code
+    assert english_words(response.get_data(as_text=True), site.data | set(typed)) == {}
+    if form_data.get("options") == "{":  # the API reads a JSON body: no options text to refuse
         return
-    answer_ = site.client.post(f"/api/records/{bad}/audit?lang=zh", json=api)
-    assert answer_.status_code == status and answer_.get_json()["code"] in (code, "option_refused", "bad_body")
-    assert english_words(f"<p>{answer_.get_json()['message']}</p>", site.data | {"nope"}) == {}
+    sent = {key: json.loads(value) if key == "options" else value for key, value in form_data.items() if key != "confirm"}
+    api = site.client.post(f"/api/records/{bad}/audit?lang=zh", json=sent)
+    assert api.status_code == status, api.get_json()
+    assert english_words(f"<p>{api.get_json()['message']}</p>", site.data | set(typed)) == {}, api.get_json()
 
 
 FORM_REFUSALS = [
@@ -530,7 +558,7 @@ FORM_REFUSALS = [
     Refusal("admin", "post", "/admin/accounts", 400, "account_role_unknown", form(name="new-one", role="boss"),
             ("boss",)),
     Refusal("admin", "post", "/admin/accounts", 400, "account_platform_missing", form(name="new-one", role="uploader")),
-    Refusal("admin", "post", "/admin/accounts", 400, "account_platform_too_long",
+    Refusal("admin", "post", "/admin/accounts", 400, "too_long",
             form(name="new-one", role="uploader", platform="p" * 201)),
     Refusal("admin", "post", "/admin/accounts/2", 400, "account_role_unknown", form(role="boss"), ("boss",)),
     Refusal("admin", "post", "/admin/accounts/2", 400, "account_platform_missing", form(role="uploader")),
@@ -543,16 +571,16 @@ FORM_REFUSALS = [
     Refusal("admin", "post", "/cases", 400, "bad_body", form(platform="club.example", complaint="")),
     Refusal("admin", "post", "/cases", 400, "bad_body", form(platform="", complaint="", number="K" * 65)),
     Refusal("admin", "post", "/cases", 400, "number_not_digits",
-            form(platform="club.example", complaint="x", record="abc")),
+            form(platform="club.example", complaint="x", record="abc"), ("abc",)),
     Refusal("admin", "post", "/cases/attach", 404, "case_number_unknown", form(number="Z-404", record="1"),
             ("Z-404",)),
     Refusal("admin", "post", "/cases/attach", 400, "number_missing", form(number="K-1")),
-    Refusal("admin", "post", "/cases/1/records", 400, "number_not_digits", form(record="abc")),
+    Refusal("admin", "post", "/cases/1/records", 400, "number_not_digits", form(record="abc"), ("abc",)),
     Refusal("admin", "post", "/cases/1/records", 404, "case_record_missing", form(record="99999")),
     Refusal("admin", "post", "/cases/999/records", 404, "case_missing", form(record="1")),
     Refusal("admin", "post", "/cases/1/decision", 400, "bad_body", form(outcome="maybe", note="")),
     Refusal("admin", "post", "/cases/1/decision", 400, "number_not_digits",
-            lambda: {"data": {"outcome": "upheld", "note": "n", "from": "x", "to": "y", "amount": "abc"}}),
+            lambda: {"data": {"outcome": "upheld", "note": "n", "from": "x", "to": "y", "amount": "abc"}}, ("abc",)),
     Refusal("admin", "post", "/cases/1/decision", 400, "case_payment_incomplete",
             lambda: {"data": {"outcome": "upheld", "note": "n", "from": "", "to": "", "amount": "3"}}),
     Refusal("admin", "post", "/cases/1/decision", 400, "case_payment_seat_unknown",
@@ -565,7 +593,7 @@ FORM_REFUSALS = [
     Refusal("admin", "post", "/records/99999/audit", 404, "record_missing", form(confirm="yes", reason="x")),
     # conformance and fit forms
     Refusal("admin", "post", "/conformance", 400, "kit_missing",
-            multipart(kit="nope", platform="club.example", client_version="1", answers=b"{}")),
+            multipart(kit="nope", platform="club.example", client_version="1", answers=b"{}"), ("nope",)),
     Refusal("admin", "post", "/conformance", 400, "required",
             multipart(kit=KIT, platform="", client_version="", answers=b"{}")),
     Refusal("admin", "post", "/fit", 400, "date_bad",
@@ -577,4 +605,46 @@ FORM_REFUSALS = [
 @pytest.mark.parametrize("refusal", FORM_REFUSALS, ids=lambda r: f"{r.method} {r.url} {r.code}")
 def test_every_form_refusal_has_its_code_and_speaks_chinese(site: Site, askers: dict[str, Any],
                                                             refusal: Refusal) -> None:
-    ask_both(askers[refusal.who], refusal, site.data | {"new-one"})
+    ask_both(askers[refusal.who], refusal, site.data | ASKERS | {"new-one"})
+
+
+SECRET = re.compile(r'<p class="secret">.*?<code>([^<]*)</code>', re.S)
+"""A password or token shown once: random letters, data."""
+
+
+def test_every_page_a_form_answers_with_is_chinese(site: Site) -> None:
+    """The pages a form answers with rather than a redirect: a re-audit to confirm, a decision and a
+    closing to confirm, an account or a token made, a password reset, an upload's and a fit's
+    results; then the pages that show what a stored re-audit with options left (the record, the
+    trail)."""
+    bad, case = site.values["record_id"][1], site.values["case_id"][0]
+    options = json.dumps({"hot_shot": {"bonus": 2}, "flip": "up_down"})
+    asked = [("/records/%d/audit" % bad, {"options": options}, 200),
+             (f"/cases/{case}/decision", {"outcome": "upheld", "note": "n"}, 200),
+             (f"/cases/{case}/close", {}, 200),
+             ("/admin/accounts", {"name": "new-two", "role": "auditor"}, 201),
+             ("/admin/accounts/2/tokens", {"label": "手机"}, 201),
+             ("/admin/accounts/2/password", {}, 200)]
+    english: dict[str, dict[str, str]] = {}
+    for path, data, status in asked:
+        response = site.client.post(zh(path), data=data)
+        assert response.status_code == status, (path, response.status_code)
+        html = response.get_data(as_text=True)
+        words = english_words(html, site.data | ASKERS | {"new-two"} | set(SECRET.findall(html)))
+        if words:
+            english[path] = words
+    sent = {"files": [(io.BytesIO(SAMPLE), "again.json")]}
+    for path in ("/upload", "/fit"):
+        response = site.client.post(zh(path), data={"files": [(io.BytesIO(SAMPLE), "again.json")]},
+                                    content_type="multipart/form-data")
+        assert response.status_code == 200, (path, response.status_code, sent)
+        words = english_words(response.get_data(as_text=True), site.data | {"again.json"})
+        if words:
+            english[path] = words
+    stored = site.client.post(zh(f"/records/{bad}/audit"), data={"options": options, "confirm": "yes", "reason": "复核"})
+    assert stored.status_code == 303
+    for url in (f"/records/{bad}", "/admin/trail?action=reaudit", f"/records/{bad}/whatif?options={options}"):
+        words = english_words(site.client.get(zh(url)).get_data(as_text=True), site.data | ASKERS | {"new-two"})
+        if words:
+            english[url] = words
+    assert english == {}, json.dumps(english, ensure_ascii=False, indent=1)

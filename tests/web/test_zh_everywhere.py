@@ -648,3 +648,48 @@ def test_every_page_a_form_answers_with_is_chinese(site: Site) -> None:
         if words:
             english[url] = words
     assert english == {}, json.dumps(english, ensure_ascii=False, indent=1)
+
+
+# ----- the words the refusals are made from, complete (issue 33.4) -------------------------------
+
+ASKED_SCHEMAS = ("web.api_schemas:ListQuerySchema", "web.api_schemas:ReauditRequestSchema",
+                 "web.api_schemas:NoteRequestSchema", "web.dispute_schemas:ReceiptQuerySchema",
+                 "web.dispute_schemas:CaseRequestSchema", "web.dispute_schemas:AttachRequestSchema",
+                 "web.dispute_schemas:PaymentSchema", "web.dispute_schemas:DecisionRequestSchema",
+                 "web.dispute_schemas:CaseQuerySchema", "web.dispute_schemas:TrailQuerySchema")
+"""Every schema a query, a form or a body is read with: what an asker can get wrong."""
+
+
+def test_every_field_value_and_parameter_an_error_names_has_chinese_words() -> None:
+    """A field of every schema an asker fills in has its Chinese name (errors.toml [fields.zh]), each
+    value of a field that takes one of a few its page label ([choices], translated), and every
+    parameter a what-if knows its words (parameters.toml): so no refusal falls back to a key."""
+    import importlib
+
+    from marshmallow import validate
+
+    from audit.option_check import known_parameters
+    from audit.rulebook import parameters
+    from records.security import ROLES
+    from web.errors import words
+    from web.i18n import ZH
+
+    names, choices = words()["fields"]["zh"], words()["choices"]
+    missing: list[str] = []
+    for dotted in ASKED_SCHEMAS:
+        module, name = dotted.split(":")
+        schema = getattr(importlib.import_module(module), name)()
+        for key, field in schema.fields.items():
+            asked = field.data_key or key
+            if asked not in names:
+                missing.append(f"{name}.{asked}: no [fields.zh] entry")
+            for validator in field.validators:
+                if isinstance(validator, validate.OneOf):
+                    missing += [f"{name}.{asked}={value}: no [choices.{asked}] label" for value in validator.choices
+                                if str(value) not in choices.get(asked, {})]
+    missing += [f"role={role}" for role in ROLES if role not in choices["role"]]
+    missing += [f"[choices.{field}] {value}: {msgid!r} untranslated" for field, values in choices.items()
+                for value, msgid in values.items() if msgid not in ZH and field != "lang"]
+    missing += [f"parameter {name}" for name in known_parameters()
+                if not re.search(r"[\u4e00-\u9fff]", str(parameters().get(name, {}).get("zh", "")))]
+    assert missing == []

@@ -35,6 +35,25 @@ UNSUPPORTED_FEATURES = {
 """Rules the sources name but the rulebook does not define: refused, never ignored (P)."""
 
 
+CHOICE_CODES = ("parameter_not_one_of", "flip_bad_value")
+"""The refusals of a value that is not one of a parameter's listed values."""
+
+
+def _listed_values(path: str) -> list[str] | None:
+    """The Chinese words of the values a parameter at `path` (`rules.options.flip`, `rules.options
+    (hot_shot.burn)`, `flip`) may take, when parameters.toml lists them."""
+    from audit.rulebook import parameters
+
+    dotted = path.replace(" (", ".").rstrip(")")
+    parts = dotted.split(".")
+    for start in range(len(parts)):
+        entry = parameters().get(".".join(parts[start:]))
+        if entry is not None:
+            listed = entry.get("values") or {}
+            return [str(words["zh"]) for words in listed.values()] or None
+    return None
+
+
 class ProfileError(ValueError):
     """A profile file or an option that cannot be honoured; `path` names the parameter.
 
@@ -57,8 +76,13 @@ class ProfileError(ValueError):
         return self.text(Lang.EN)
 
     def text(self, lang: Lang | str, *, with_path: bool = False) -> str:
-        """What is wrong in `lang`, after the path when `with_path`."""
+        """What is wrong in `lang`, after the path when `with_path`. In Chinese a parameter that
+        takes one of its listed values names them by their words (parameters.toml `.values`:
+        翻牌的下一张、翻牌的上下各一张), not as the file spells them (issue 33.4)."""
         params = self.params if with_path else {**self.params, "path": ""}
+        values = _listed_values(self.path) if self.code in CHOICE_CODES and Lang(lang) is Lang.ZH else None
+        if values:
+            return finding_message("parameter_not_one_of", {**params, "choices": values}, None, lang)
         return finding_message(self.code, params, None, lang)
 
     def moved(self, path: str) -> ProfileError:
@@ -273,7 +297,10 @@ echoed: Python will not even write an integer past 4,300 digits)."""
 
 
 def _short(value: Any) -> str:
-    """repr of a bad value, as messages show it: at most `SHOWN_CHARACTERS`, an integer of any size."""
+    """repr of a bad value, as messages show it: at most `SHOWN_CHARACTERS`, an integer of any size;
+    true, false and null as a profile or options file writes them, not as Python does."""
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
     try:
         text = repr(value)
     except ValueError:  # an integer past Python's 4,300 digits

@@ -27,6 +27,7 @@ from sqlite_utils import Database
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from records import trail
+from records.refusal import FieldRefusal
 
 ADMIN, AUDITOR, UPLOADER = "admin", "auditor", "uploader"
 ROLES = (ADMIN, AUDITOR, UPLOADER)
@@ -44,8 +45,10 @@ _DUMMY_HASH = generate_password_hash("not a password")
 """Checked against when the account does not exist, so a login takes as long either way."""
 
 
-class AccountError(ValueError):
-    """A request to create or change an account that breaks a rule; the message names the field."""
+class AccountError(FieldRefusal):
+    """A request to create or change an account that breaks a rule: the field, a stable code and its
+    values (worded by the web layer in the asker's language, web/errors.toml); `str()` is the
+    English `field: message` the commands print."""
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,7 @@ def hash_token(token: str) -> str:
 def check_name(name: str) -> str:
     """An account name, or AccountError naming the rule."""
     if not isinstance(name, str) or not NAME.match(name):
-        raise AccountError("name: 1 to 64 letters, digits or _ . @ -, no spaces")
+        raise AccountError("name", "1 to 64 letters, digits or _ . @ -, no spaces", "account_name_bad")
     return name
 
 
@@ -100,11 +103,12 @@ def check_password(password: str, name: str | None = None) -> str:
     """A password long enough, not absurdly long, not one of the commonest passwords and not the
     account's own name."""
     if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise AccountError(f"password: {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+        raise AccountError("password", f"{MIN_PASSWORD} to {MAX_PASSWORD} characters", "account_password_length",
+                           low=MIN_PASSWORD, high=MAX_PASSWORD)
     folded = password.casefold()
     if folded in common_passwords() or (name is not None and len(name) >= 4 and name.casefold() in folded):
-        raise AccountError("password: too easy to guess (a common password, or one containing the account "
-                           "name); choose another")
+        raise AccountError("password", "too easy to guess (a common password, or one containing the account "
+                           "name); choose another", "account_password_common")
     return password
 
 
@@ -118,12 +122,13 @@ def common_passwords() -> frozenset[str]:
 def check_role(role: str, platform: str | None) -> tuple[str, str | None]:
     """A role and the platform it needs: an uploader is bound to exactly one platform, others to none."""
     if role not in ROLES:
-        raise AccountError(f"role: one of {', '.join(ROLES)}")
+        raise AccountError("role", f"one of {', '.join(ROLES)}", "account_role_unknown", choices=list(ROLES))
     platform = (platform or "").strip() or None
     if role == UPLOADER and platform is None:
-        raise AccountError("platform: an uploader must be bound to the platform it uploads for")
+        raise AccountError("platform", "an uploader must be bound to the platform it uploads for",
+                           "account_platform_missing")
     if platform is not None and len(platform) > 200:
-        raise AccountError("platform: at most 200 characters")
+        raise AccountError("platform", "at most 200 characters", "too_long", limit=200)
     return role, platform if role == UPLOADER else None
 
 
@@ -159,7 +164,7 @@ class Accounts:
         role, platform = check_role(role, platform)
         hashed = password_hash or generate_password_hash(check_password(password, name))
         if self.by_name(name) is not None:
-            raise AccountError(f"name: an account named {name!r} already exists")
+            raise AccountError("name", f"an account named {name!r} already exists", "account_name_taken", name=name)
         cursor = self.db.execute(
             "INSERT INTO accounts (name, role, platform, password_hash, disabled, created_at, created_by) "
             "VALUES (?, ?, ?, ?, 0, ?, ?)", [name, role, platform, hashed, stamp, created_by])
@@ -171,7 +176,7 @@ class Accounts:
         """An account by id; AccountError if there is none."""
         rows = list(self.db.query("SELECT * FROM accounts WHERE id = ?", [account_id]))
         if not rows:
-            raise AccountError(f"account {account_id} does not exist")
+            raise AccountError("account", f"account {account_id} does not exist", "account_missing", id=account_id)
         return _account(rows[0])
 
     def by_name(self, name: str) -> Account | None:
@@ -239,7 +244,8 @@ class Accounts:
             row = self.db.execute("SELECT count(*) FROM accounts WHERE role = ? AND disabled = 0 AND id != ?",
                                   [ADMIN, account_id]).fetchone()
             if not row[0]:
-                raise AccountError("role: this is the last active admin; create another admin first")
+                raise AccountError("role", "this is the last active admin; create another admin first",
+                                   "account_last_admin")
 
     # ----- tokens ------------------------------------------------------------------------
 
@@ -265,7 +271,7 @@ class Accounts:
         rows = list(self.db.query("SELECT id, account_id, prefix, label, revoked_at FROM tokens WHERE id = ?",
                                   [token_id]))
         if not rows:
-            raise AccountError(f"token {token_id} does not exist")
+            raise AccountError("token", f"token {token_id} does not exist", "token_missing", id=token_id)
         return rows[0]
 
     def revoke_token(self, token_id: int, *, revoked_by: str | None, stamp: str) -> None:

@@ -30,7 +30,7 @@ from web.auth import account_name, requires
 from web.commands import TEXT, CommandError, not_utf8, open_store, utf8_line
 from web.db import get_access_db, get_store
 from web.dispute_schemas import trail_query
-from web.errors import fail
+from web.errors import ApiError, coded, fail
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -59,12 +59,17 @@ def accounts() -> ResponseReturnValue:
     return _list_page()
 
 
-def _list_page(error: str | None = None, created: Account | None = None, password: str | None = None,
+def _list_page(error: AccountError | None = None, created: Account | None = None, password: str | None = None,
                status: int = 200) -> ResponseReturnValue:
     """The accounts page, with a one-time password or an error when a POST produced one."""
     _, accounts = _accounts()
-    return render_template("admin/accounts.html", accounts=accounts.all(), roles=ROLES, error=error,
+    return render_template("admin/accounts.html", accounts=accounts.all(), roles=ROLES, error=_refusal(error),
                            created=created, password=password, form=request.form), status
+
+
+def _refusal(error: AccountError | None) -> ApiError | None:
+    """A refused change worded in the page's language (web/errors.toml), with its code."""
+    return coded(400, error) if error is not None else None
 
 
 @bp.post("/accounts")
@@ -79,7 +84,7 @@ def create_account() -> ResponseReturnValue:
             account = accounts.create(form.get("name", "").strip(), form.get("role", ""), password,
                                       platform=form.get("platform"), created_by=account_name(), stamp=now())
     except AccountError as exc:
-        return _list_page(error=str(exc), status=400)
+        return _list_page(error=exc, status=400)
     shown = None if form.get("password") else password
     return _list_page(created=account, password=shown, status=201)
 
@@ -91,13 +96,13 @@ def account(account_id: int) -> ResponseReturnValue:
     return _account_page(account_id)
 
 
-def _account_page(account_id: int, *, error: str | None = None, token: str | None = None,
+def _account_page(account_id: int, *, error: AccountError | None = None, token: str | None = None,
                   password: str | None = None, status: int = 200) -> ResponseReturnValue:
     """The account page, with a one-time token or password when a POST made one."""
     _, accounts = _accounts()
     found = _find(accounts, account_id)
     return render_template("admin/account.html", account=found, tokens=accounts.tokens(account_id), roles=ROLES,
-                           error=error, token=token, password=password), status
+                           error=_refusal(error), token=token, password=password), status
 
 
 @bp.post("/accounts/<int:account_id>")
@@ -125,7 +130,7 @@ def _change_account(account_id: int, apply: Callable[[Any], Any]) -> ResponseRet
         with store.atomic():
             apply(accounts)
     except AccountError as exc:
-        return _account_page(account_id, error=str(exc), status=400)
+        return _account_page(account_id, error=exc, status=400)
     return redirect(url_for("admin.account", account_id=account_id), code=303)
 
 

@@ -20,7 +20,7 @@ from web.api_schemas import UploadResponseSchema
 from web.auth import API_READERS, READERS, requires, scope_query
 from web.db import get_store
 from web.downloads import content_disposition
-from web.errors import bad_fields, fail
+from web.errors import bad_fields, unknown_profile
 from web.i18n import api_language
 from web.openapi import build_spec
 from web.upload_request import run_upload, upload_status, uploaded_files
@@ -99,7 +99,7 @@ def reaudit_request() -> dict[str, Any]:
         raise bad_fields("bad_body", exc.messages) from exc
     known = engine.profiles()
     if values["profile"] is not None and values["profile"] not in known:
-        raise fail(400, "unknown_profile", field="profile", profile=values["profile"], known=list(known))
+        raise unknown_profile(values["profile"], list(known))
     return values
 
 

@@ -233,7 +233,8 @@ class ListQuerySchema(Schema):
 
     verdict = fields.String(validate=validate.OneOf(VERDICTS + (UNAUDITED,)))
     profile = fields.String()
-    rule = fields.String(validate=validate.Regexp(r"^[A-Z][0-9]*(\.[0-9]+)*$"),
+    rule = fields.String(validate=validate.Regexp(r"^[A-Z][0-9]*(\.[0-9]+)*$",
+                                                  error="Not a rule number such as R8 or R8.3."),
                          metadata={"description": "R8 (section) or R8.3 (rule)"})
     platform = fields.String()
     client = fields.String(metadata={"description": "prefix"})

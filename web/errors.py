@@ -22,7 +22,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from audit.catalogue import Lang
 from records.search_index import SearchIndexDamaged
-from web.i18n import request_language
+from web.i18n import gettext_in, request_language
 
 WORDS_FILE = Path(__file__).with_name("errors.toml")
 
@@ -31,11 +31,15 @@ class ApiError(HTTPException):
     """An HTTP error with structured details (per-field or per-path problems); `error_code` is its
     stable code (web/errors.toml) when it was made by `fail`."""
 
-    def __init__(self, code: int, message: str, details: Any = None, *, error_code: str | None = None) -> None:
+    def __init__(self, code: int, message: str, details: Any = None, *, error_code: str | None = None,
+                 params: dict[str, Any] | None = None) -> None:
         super().__init__(description=message)
         self.code = code
         self.details = details
         self.error_code = error_code
+        self.params: dict[str, Any] = dict(params or {})
+        """The values the message is made from, so it can be worded again in another language (a
+        refused upload's receipt, read later by someone else)."""
 
 
 @lru_cache(maxsize=1)
@@ -43,9 +47,61 @@ def words() -> dict[str, Any]:
     """errors.toml, read once; every code has both languages."""
     data = tomllib.loads(WORDS_FILE.read_text(encoding="utf-8"))
     for code, entry in data.items():
-        if code not in ("http", "field") and set(entry) != {"en", "zh"}:
+        if code not in ("http", "field", "fields", "choices") and set(entry) != {"en", "zh"}:
             raise ValueError(f"errors.toml [{code}]: needs exactly en and zh")
     return data
+
+
+PAYMENT_ROW = re.compile(r"payments\[(?P<index>\d+)\](?:\.(?P<key>\w+))?")
+"""A decision's payment row, or one of its fields (`payments[0].amount`), as the case forms name it."""
+OPTION_PREFIX = "options."
+
+
+def field_name(field: str, lang: Lang | str) -> str:
+    """A field as an error names it (issue 33.4): in English its key as typed; in Chinese its words
+    (errors.toml [fields.zh]), an option by its parameter's words (`options.hot_shot.bonus` ->
+    选项“热炮加分”), a payment row by its number (第 1 笔付款的金额); a key the service does not
+    know is the asker's own, quoted as typed (“colour”)."""
+    if Lang(lang) is not Lang.ZH:
+        return field
+    names: dict[str, str] = words()["fields"]["zh"]
+    if field in names:
+        return names[field]
+    row = PAYMENT_ROW.fullmatch(field)
+    if row is not None:
+        key = row.group("key")
+        return f"第 {int(row.group('index')) + 1} 笔付款" + (f"的{names.get(key, key)}" if key else "")
+    if field.startswith(OPTION_PREFIX):
+        return f"{names['options']}“{option_words(field[len(OPTION_PREFIX):])}”"
+    head, dot, rest = field.partition(".")
+    if dot and head in names:  # a place inside a JSON body the asker sent: its keys are theirs
+        return f"{names[head]}中的“{rest}”"
+    return f"“{field}”"
+
+
+def option_words(path: str) -> str:
+    """A profile parameter in Chinese (parameters.toml); under a known table, an unknown key is
+    the table's words and the key as typed (`热炮” 中的 “nope`... see `field_name`); else as typed."""
+    from audit.rulebook import parameters
+
+    named = parameters()
+    if path in named:
+        return str(named[path]["zh"])
+    head, _, rest = path.rpartition(".")
+    while head:
+        if head in named:
+            return f"{named[head]['zh']}”中的“{path[len(head) + 1:]}"
+        head, _, _ = head.rpartition(".")
+    return path
+
+
+def choice_name(field: str, value: str, lang: Lang | str) -> str:
+    """A value of a field that takes one of a few (errors.toml [choices]) in `lang`: the page's
+    label in Chinese (`invalid` -> 无效), the value as typed in English or when unknown."""
+    msgid = words()["choices"].get(field, {}).get(value)
+    if Lang(lang) is not Lang.ZH or msgid is None:
+        return value
+    return gettext_in(Lang.ZH, str(msgid))
 
 
 def error_text(code: str, lang: Lang | str, **params: Any) -> str:
@@ -65,9 +121,10 @@ _FIELD_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
-def field_message(message: str, lang: Lang | str) -> str:
-    """One of marshmallow's own messages about a field in `lang` (its fixed words matched against
-    errors.toml [field.en]); a message not known stays as it is."""
+def field_message(message: str, lang: Lang | str, field: str = "") -> str:
+    """One of marshmallow's own messages about `field` in `lang` (its fixed words matched against
+    errors.toml [field.en]; the values of a `one_of` named by `choice_name`); a message not known
+    stays as it is."""
     language = Lang(lang).value
     table = words()["field"]
     if language == "en":
@@ -80,26 +137,54 @@ def field_message(message: str, lang: Lang | str) -> str:
         if found:
             values = found.groupdict()
             if "choices" in values:
-                values["choices"] = "、".join(f'"{c.strip()}"' for c in values["choices"].split(","))
+                values["choices"] = "、".join(choice_name(field, c.strip(), lang) for c in values["choices"].split(","))
             return str(table[language][key]).format(**values)
     return message
 
 
-def field_messages(details: Any, lang: Lang | str) -> Any:
-    """marshmallow's error dict with each message in `lang` (keys, the field names, unchanged)."""
+def field_messages(details: Any, lang: Lang | str, field: str = "") -> Any:
+    """marshmallow's error dict with each message in `lang` (keys, the field names, unchanged); a
+    message already in the asker's language (a number's, `web.numbers.CodedMessage`) is kept."""
     if isinstance(details, dict):
-        return {key: field_messages(value, lang) for key, value in details.items()}
+        return {key: field_messages(value, lang, key if isinstance(key, str) else field)
+                for key, value in details.items()}
     if isinstance(details, list):
-        return [field_messages(value, lang) for value in details]
-    return field_message(details, lang) if isinstance(details, str) else details
+        return [field_messages(value, lang, field) for value in details]
+    if isinstance(details, str) and not getattr(details, "code", ""):
+        return field_message(details, lang, field)
+    return details
+
+
+def detail_rows(details: Any, prefix: str = "") -> list[tuple[str, list[str]]]:
+    """An error dict as (field, messages) rows, nested fields by their path (`payments[0].amount`),
+    for the error page to name each field in words."""
+    if isinstance(details, dict):
+        rows: list[tuple[str, list[str]]] = []
+        for key, value in details.items():
+            path = f"{prefix}[{key}]" if isinstance(key, int) else f"{prefix}.{key}" if prefix else str(key)
+            rows += detail_rows(value, path)
+        return rows
+    if isinstance(details, list) and all(isinstance(item, str) for item in details):
+        return [(prefix, [str(item) for item in details])]
+    if isinstance(details, list):
+        return [row for index, item in enumerate(details) for row in detail_rows(item, f"{prefix}[{index}]")]
+    return [(prefix, [str(details)])]
 
 
 def summary(details: Any, lang: Lang | str) -> str:
-    """A one-line summary of a (translated) error dict: `page: 不是整数。; verdict: ...`."""
+    """A one-line summary of a (translated) error dict: `page: not a whole number; ...` /
+    `页码：不是整数。；...`, each field named by `field_name`; a message that names its field
+    already (a number's, which carries a `code`) stands alone."""
     zh = Lang(lang) is Lang.ZH
-    if isinstance(details, dict):  # in Chinese a field is quoted as it is written in the query or body
-        return "; ".join(f'"{key}"：{summary(value, lang)}' if zh else f"{key}: {summary(value, lang)}"
-                         for key, value in details.items())
+    if isinstance(details, dict):
+        parts = []
+        for key, value in details.items():
+            if getattr(value, "code", "") or (isinstance(value, list) and all(getattr(v, "code", "") for v in value)):
+                parts.append(summary(value, lang))
+            else:
+                name = field_name(str(key), lang)
+                parts.append(f"{name}：{summary(value, lang)}" if zh else f"{name}: {summary(value, lang)}")
+        return "；".join(parts) if zh else "; ".join(parts)
     if isinstance(details, list):
         return " ".join(summary(value, lang) for value in details)
     return str(details)
@@ -109,10 +194,46 @@ def fail(status: int, code: str, details: Any = None, *, field: str | None = Non
     """The error `code` of errors.toml, its message in the request's language; with `field` the
     details name that field with the message (and the message may name it: `{field}`)."""
     lang = request_language()
-    message = error_text(code, lang, field=field, **params)
+    message = error_text(code, lang, field=field_name(field, lang) if field is not None else None, **params)
     if field is not None:
         details = {field: [message]}
-    return ApiError(status, message, field_messages(details, lang), error_code=code)
+    return ApiError(status, message, field_messages(details, lang), error_code=code,
+                    params={**params, **({"field": field} if field is not None else {})})
+
+
+def reworded(code: str, params: dict[str, Any], lang: Lang | str) -> str | None:
+    """The message of error `code` (web/errors.toml) from the params it was made from, in `lang`:
+    a field among them named in `lang`; None for a code of no entry or params that do not fit."""
+    if code not in words() or code in ("http", "field", "fields", "choices"):
+        return None
+    values = dict(params)
+    if isinstance(values.get("field"), str):
+        values["field"] = field_name(values["field"], lang)
+    try:
+        return error_text(code, lang, **values)
+    except (KeyError, IndexError, ValueError):
+        return None
+
+
+def problem_label(code: str, lang: Lang | str) -> str:
+    """An error code of a result line or a receipt (`schema`, `archive`, `http-403`) in words of
+    `lang`: the page's label of the code, a refusal of the whole request by its status's name."""
+    if code.startswith("http-") and Lang(lang) is Lang.ZH:
+        return str(words()["http"]["names"]["zh"].get(code[len("http-"):], code))
+    return gettext_in(lang, code)
+
+
+def unknown_profile(profile: str, known: list[str]) -> ApiError:
+    """400 `unknown_profile`: the profiles one may use named as a reader knows them (`微乐` in
+    Chinese, `weile` in English: the name a program sends)."""
+    from web.labels import profile_title
+
+    lang = request_language()
+    shown = [profile_title(name, lang.value) for name in known] if lang is Lang.ZH else known
+    refused = fail(400, "unknown_profile", field="profile", profile=profile, known=shown)
+    if wants_json():  # the names a program sends
+        refused.details = {**refused.details, "known": list(known)}
+    return refused
 
 
 class Coded(Protocol):
@@ -126,7 +247,10 @@ class Coded(Protocol):
 def coded(status: int, exc: Coded) -> ApiError:
     """The HTTP error of a lower layer's refusal that carries its `field`, `code` and `params`
     (records' NoteError, ConformanceError): worded here, in the request's language."""
-    return fail(status, exc.code, field=exc.field, **exc.params)
+    params = dict(exc.params)
+    if isinstance(params.get("choices"), (list, tuple)):
+        params["choices"] = [choice_name(exc.field, str(choice), request_language()) for choice in params["choices"]]
+    return fail(status, exc.code, field=exc.field, **params)
 
 
 class Refused(Protocol):
@@ -141,7 +265,8 @@ class Refused(Protocol):
 def refused_upload(refused: Refused) -> ApiError:
     """The 413 of an upload the reader refused whole: its problem's code (records/problems.toml)
     and words, in the request's language."""
-    return ApiError(413, refused.describe(request_language()), error_code=refused.problem)
+    return ApiError(413, refused.describe(request_language()), error_code=refused.problem,
+                    params=dict(getattr(refused, "params", None) or {}))
 
 
 def bad_fields(code: str, messages: Any) -> ApiError:
@@ -273,7 +398,11 @@ def refuse_large_headers() -> ResponseReturnValue | None:
 
 def init_app(app: Flask) -> None:
     """Register the handlers (the header limits first of the checks: only the page language is
-    chosen before them, so a refusal speaks it)."""
+    chosen before them, so a refusal speaks it) and the error page's helpers: `field_name(field)`
+    in the page's language and `detail_rows(details)`."""
+    app.jinja_env.globals.update(field_name=lambda field: field_name(str(field), request_language()),
+                                 detail_rows=detail_rows,
+                                 problem_label=lambda code: problem_label(str(code), request_language()))
     app.before_request(refuse_large_headers)
     app.before_request(refuse_long_url)
     app.register_error_handler(RequestEntityTooLarge, handle_too_large)

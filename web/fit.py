@@ -17,12 +17,13 @@ from flask import Blueprint, Response, render_template, request
 from flask.typing import ResponseReturnValue
 
 from audit import api
+from audit.catalogue import Lang
 from audit.profiles import ProfileError, is_profile_name, parse_profile
 from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
 from web.downloads import content_disposition
-from web.errors import ApiError, fail
+from web.errors import ApiError, fail, option_words, unknown_profile
 from web.numbers import ROW_ID_MAX, read_number
 from web.fit_records import Chosen, max_records, stored, uploaded
 from web.i18n import page_language
@@ -89,7 +90,7 @@ def run() -> ResponseReturnValue:
     chosen: Chosen | None = None
     try:
         if profile not in engine.profiles():
-            raise fail(400, "unknown_profile", field="profile", profile=profile, known=list(engine.profiles()))
+            raise unknown_profile(profile, list(engine.profiles()))
         name = _name(form, profile)
         chosen = _chosen(form)
         if not chosen.records:
@@ -110,7 +111,8 @@ def download() -> ResponseReturnValue:
     try:
         parse_profile(text, name)
     except ProfileError as exc:
-        raise fail(400, "profile_file_refused", field="profile_file",
-                   problem=exc.text(page_language(), with_path=True)) from None
+        lang = page_language()
+        problem = exc.text(lang, with_path=True) if lang is Lang.EN else f"{option_words(exc.path)}：{exc.text(lang)}"
+        raise fail(400, "profile_file_refused", field="profile_file", problem=problem) from None
     return Response(text, mimetype="application/toml",
                     headers={"Content-Disposition": content_disposition(f"{name}.toml")})

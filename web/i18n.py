@@ -198,7 +198,7 @@ ZH: dict[str, str] = {
     "The record gives only totals: these payments are the ones that give exactly its totals (R16.16).":
         "记录只有各家合计：上表是使合计恰好成立的款项（R16.16），据此可知记录错在哪一笔。",
     "The record gives no itemised ledger (result.items), so only its totals are compared.":
-        "记录没有逐项明细（result.items），只比较合计。",
+        "记录没有逐项明细，只比较合计。",
     "No payments.": "没有支付。",
     "Flip and chickens": "翻牌与鸡",
     "Turned tile (computed)": "翻开的牌（审计）",
@@ -410,7 +410,8 @@ ZH: dict[str, str] = {
     "Receipts": "收件记录",
     "Receipt": "收件",
     "Every item ever submitted, accepted or refused: who sent it, when, the sha256 of its bytes, and what became of it.":
-        "每一份提交的内容，无论收下还是拒收：谁发送、何时、字节的 sha256，以及处理结果。",
+        "每一份提交的内容，无论收下还是拒收：谁发送、何时、内容的校验值，以及处理结果。",
+    "sha256": "校验值",
     "game id, uploader, file, outcome": "牌局编号、上传者、文件、结果",
     "%(total)s receipts": "共 %(total)s 条收件",
     "No receipt matches.": "没有符合条件的收件记录。",
@@ -548,10 +549,10 @@ ZH: dict[str, str] = {
     "%(count)s events are the same in both, in the same order.": "两版中有 %(count)s 个事件相同，顺序一致。",
     "Result entries": "结算条目",
     # the number reader (web/numbers.py)
-    "%(field)s: required, a whole number from %(low)s to %(high)s": "\"%(field)s\"：必填，应为 %(low)s 到 %(high)s 之间的整数",
+    "%(field)s: required, a whole number from %(low)s to %(high)s": "%(field)s：必填，应为 %(low)s 到 %(high)s 之间的整数",
     "%(field)s: %(got)s is not a whole number written in the digits 0-9 (from %(low)s to %(high)s)":
-        "\"%(field)s\"：%(got)s 不是用数字 0-9 写的整数（应为 %(low)s 到 %(high)s）",
-    "%(field)s: %(got)s is outside %(low)s to %(high)s": "\"%(field)s\"：%(got)s 超出 %(low)s 到 %(high)s 的范围",
+        "%(field)s：%(got)s 不是用数字 0-9 写的整数（应为 %(low)s 到 %(high)s）",
+    "%(field)s: %(got)s is outside %(low)s to %(high)s": "%(field)s：%(got)s 超出 %(low)s 到 %(high)s 的范围",
     # issue 23, point 1: the trail's own words
     "system": "系统",
     "json": "JSON 格式", "encoding": "编码", "format": "文件类型", "limit": "超限", "junk": "无关文件", "archive": "压缩包",
@@ -560,11 +561,14 @@ ZH: dict[str, str] = {
     "line %(line)s, column %(column)s": "第%(line)s行第%(column)s列",
     "%(count)s parameters; only the ones you change are used": "共 %(count)s 个参数；只有改动过的才会用上",
     "More options (JSON, may stay empty)": "其他选项（JSON，可不填）",
-    "Programs use the same service as JSON: send an API token as Authorization: Bearer (an admin makes one under Accounts); add ?lang=zh for messages in Chinese.":
-        "程序可以用 JSON 使用同样的服务：请求时带上接口令牌（Authorization: Bearer，管理员在「账号」里创建）；查询参数加上 \"lang\"=\"zh\" 即得到中文说明。",
+    "Programs use the same service as JSON: send an API token as": "程序可以用 JSON 使用同样的服务：请求时在请求头中带上接口令牌",
+    "(an admin makes one under Accounts); add": "（管理员在「账号」里创建）；在地址后加上",
+    "for messages in Chinese.": "即得到中文说明。",
     "The OpenAPI description (JSON, for programs)": "OpenAPI 描述（JSON，给程序读取）",
     "Method": "方法",
     "Nested tables and dotted names both work:": "可以用嵌套的表，也可以用点号连接的名字：",
+    "Each of them is set in the options of the form below; the names to write in the JSON box are on the English page.":
+        "这些参数都可以在下面表单的“选项”里逐项设置；要在 JSON 框里填写，参数的键名见本页的英文版。",
     "Path": "地址",
     "What it does": "作用",
 }

@@ -7,18 +7,19 @@ term with an English gloss, so a reviewer learns the word the players use.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Flask, g
 
 from audit import jsontext
 from audit import rulebook
-from audit.catalogue import render_value
+from audit.catalogue import CatalogueError, render_value
 from report import dispute
 from audit.profiles import load_profile
 from audit.tiles import CODES, SUIT_LETTERS, SUIT_NAMES_ZH, zh_name
 from audit.views import Marker, MarkerKind
-from web.i18n import DEFAULT_LANGUAGE
+from web.i18n import DEFAULT_LANGUAGE, gettext_in
 
 MARKER_TERMS: dict[str, tuple[str, str]] = {
     MarkerKind.DECLARE.value: ("报听", "declared ready"),
@@ -102,6 +103,30 @@ def dispute_text(code: str, **values: object) -> str:
     return dispute.text(code, g.get("lang", DEFAULT_LANGUAGE), **values)
 
 
+HAND_OF_MATCH = re.compile(r"#hands\[(\d+)\]")
+RECORD_OF_STORE = re.compile(r"#record/(\d+)")
+
+
+def source_label(source: str | None, language: str | None = None) -> str:
+    """Where an item came from (`audit.origin.Origin.label`, `file!member:line#hands[i]`) as a
+    reader is told it: in Chinese a match's hand is 第N局 and a stored record 记录 #N (the file and
+    member names are the sender's own); in English as stored, the receipts' search key."""
+    text = source or ""
+    if (language or g.get("lang", DEFAULT_LANGUAGE)) != "zh":
+        return text
+    text = HAND_OF_MATCH.sub(lambda found: f" 第{int(found.group(1)) + 1}局", text)
+    return RECORD_OF_STORE.sub(lambda found: f" 记录 #{found.group(1)}", text)
+
+
+def item_kind_label(kind: str) -> str:
+    """A payment kind of a ledger (`chicken`) in words of the page's language (forms.toml
+    `item_kind`: 鸡分 / chickens (鸡)); an unknown kind as it is."""
+    try:
+        return render_value("item_kind", kind, g.get("lang", DEFAULT_LANGUAGE))
+    except CatalogueError:  # a kind the catalogue does not name
+        return kind
+
+
 def reading_label(reading: str) -> str:
     """Which reading of a wrong total a row belongs to (`解释一：`), in the page's language."""
     return render_value("reading", reading, g.get("lang", DEFAULT_LANGUAGE))
@@ -145,12 +170,44 @@ def parameter_value(name: str, value: Any, language: str | None = None) -> str:
     return str(words[language or g.get("lang", DEFAULT_LANGUAGE)]) if words else str(value)
 
 
+def parameter_name(name: str, language: str | None = None) -> str:
+    """A parameter by its words (parameters.toml), a key inside a parameter's table by its own
+    (`jian_dou_san.self_draw_table.da_dui_zi` -> 大对子); its dotted name when neither has any."""
+    lang = language or g.get("lang", DEFAULT_LANGUAGE)
+    return term_words(name, lang) or term_words(name.rsplit(".", 1)[-1], lang) or name
+
+
+def option_value_words(name: str, value: Any, language: str | None = None) -> str:
+    """An option's value in words: yes or no, a listed value by its words (parameters.toml
+    `.values`), a table by its parameters, a list item by item; a number as it is."""
+    lang = language or g.get("lang", DEFAULT_LANGUAGE)
+    if isinstance(value, bool):
+        return gettext_in(lang, "yes" if value else "no")
+    if isinstance(value, dict):
+        return "（" + options_words({f"{name}.{key}": inner for key, inner in value.items()}, lang) + "）"
+    if isinstance(value, (list, tuple)):
+        return "、".join(option_value_words(name, item, lang) for item in value) or "–"
+    if value is None:
+        return "–"
+    return parameter_value(name, value, lang)
+
+
+def options_words(options: Any, language: str | None = None) -> str:
+    """Options (dotted names or nested tables) as `热炮加分：2、翻牌鸡的取法：翻牌的上下各一张`."""
+    lang = language or g.get("lang", DEFAULT_LANGUAGE)
+    if not isinstance(options, dict) or not options:
+        return ""
+    return "、".join(f"{parameter_name(key, lang)}：{option_value_words(key, value, lang)}"
+                    for key, value in sorted(options.items()))
+
+
 def init_app(app: Flask) -> None:
     """Make the labels template globals."""
     app.jinja_env.filters["json_text"] = json_text
     app.jinja_env.tests["tiles"] = is_tiles
     app.jinja_env.globals.update(rule_label=rule_label, rule_text=rule_text, marker_label=marker_label,
                                  rule_words=rule_words, dispute_text=dispute_text, tile_name=tile_name, term_words=term_words, profile_title=profile_title,
-                                 suit_label=suit_label, reading_label=reading_label,
+                                 suit_label=suit_label, reading_label=reading_label, item_kind_label=item_kind_label, source_label=source_label,
+                                 parameter_name=parameter_name, option_value_words=option_value_words, options_words=options_words,
                                  difference_heading=difference_heading, signed_difference=signed_difference,
                                  parameter_value=parameter_value)

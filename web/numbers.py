@@ -21,8 +21,8 @@ from marshmallow import ValidationError, fields
 from werkzeug.routing import BaseConverter, ValidationError as RouteMismatch
 
 from audit.numtext import NumberProblem, parse_number
-from web.errors import ApiError, bad_fields
-from web.i18n import message_text
+from web.errors import ApiError, bad_fields, field_messages, field_name, summary
+from web.i18n import message_text, request_language
 
 ROW_ID_MAX = 2**63 - 1
 """The largest id SQLite keeps: every id in a URL, form or query is 1..ROW_ID_MAX."""
@@ -40,7 +40,7 @@ TEXTS: dict[NumberProblem, str] = {
 def describe(problem: NumberProblem, field: str, got: str, low: int, high: int) -> str:
     """The message of a problem in the request's language."""
     shown = repr(got[:24] + ("…" if len(got) > 24 else ""))
-    return message_text(TEXTS[problem], field=field, got=shown, low=low, high=high)
+    return message_text(TEXTS[problem], field=field_name(field, request_language()), got=shown, low=low, high=high)
 
 
 def read_number(text: str | None, field: str, *, low: int = 1, high: int = ROW_ID_MAX,
@@ -159,17 +159,9 @@ def query_error(exc: ValidationError, default: str = "bad_query") -> ApiError:
     code = first_code(exc.messages)
     if code is None:  # no number's problem: marshmallow's own messages, told in the request's language
         return bad_fields("bad_query" if default == "bad_query" else "bad_body", exc.messages)
-    return ApiError(400, _summary(exc.messages), exc.messages, error_code=code)
-
-
-def _summary(messages: Any) -> str:
-    """One line of marshmallow's error dict; a number's message already names its field."""
-    if isinstance(messages, dict):
-        return "; ".join(_summary(value) if first_code(value) else f"{key}: {_summary(value)}"
-                         for key, value in messages.items())
-    if isinstance(messages, list):
-        return " ".join(_summary(message) for message in messages)
-    return str(messages)
+    lang = request_language()  # a number's message and marshmallow's own beside it, all in one language
+    translated = field_messages(exc.messages, lang)
+    return ApiError(400, summary(translated, lang), translated, error_code=code)
 
 
 class RowId(BaseConverter):

@@ -18,7 +18,7 @@ from report.dispute import difference
 from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
-from web.errors import fail
+from web.errors import unknown_profile
 from web.i18n import page_language
 from web.report_model import report_context
 from web.upload_request import run_upload, upload_status, uploaded_files
@@ -123,7 +123,7 @@ def reaudit(record_id: int) -> ResponseReturnValue:
     them, the audit is stored, the reason in the trail, and back to the report."""
     profile = request.form.get("profile") or None
     if profile is not None and profile not in _profiles():
-        raise fail(400, "unknown_profile", field="profile", profile=profile, known=_profiles())
+        raise unknown_profile(profile, _profiles())
     options_text = request.form.get("options", "")
     options = form_options(options_text)
     lang = page_language()

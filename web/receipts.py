@@ -11,13 +11,13 @@ from typing import Any
 from flask import Blueprint, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 
-from records import receipts
+from records import problem_words, receipts
 from records.security import UPLOADER
 from web import clock
 from web.auth import API_READERS, READERS, current_account, hidden_platform, requires
 from web.db import get_store
 from web.dispute_schemas import ReceiptPageSchema, ReceiptQuerySchema
-from web.errors import bad_fields
+from web.errors import bad_fields, reworded
 from web.i18n import page_language
 from web.numbers import query_values
 from web.uploads import localized_error
@@ -60,6 +60,13 @@ def receipts_page() -> ResponseReturnValue:
 
 
 def _error_text(source: str, error: dict[str, Any]) -> str:
-    """A receipt's error in the page's language, without the place (the row shows it)."""
-    shown = localized_error(source, error, page_language())
+    """A receipt's error in the page's language, without the place (the row shows it); a whole
+    request refused (another platform's records, too large) by its refusal's words (web/errors.toml)."""
+    lang = page_language()
+    problem = error.get("problem")
+    if problem and not problem_words.known(str(problem)):
+        again = reworded(str(problem), error.get("params") or {}, lang)
+        if again is not None:
+            return again
+    shown = localized_error(source, error, lang)
     return str(shown.get("text") or shown["message"])

@@ -14,7 +14,7 @@ from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
 from web import whatif_fields
-from web.errors import fail
+from web.errors import fail, unknown_profile
 from web.i18n import page_language
 from web.pdf.record import record_pdf_html
 from web.pdf.typeset import pdf_response
@@ -48,7 +48,7 @@ def what_if(record_id: int) -> ResponseReturnValue:
     profiles = engine.profiles()
     profile = request.args.get("profile") or None
     if profile is not None and profile not in profiles:
-        raise fail(400, "unknown_profile", field="profile", profile=profile, known=list(profiles))
+        raise unknown_profile(profile, list(profiles))
     options = form_options(request.args.get("options", ""))
     drawn = request.args.get(whatif_fields.FIELDS_FOR) or profile or detail.get("profile")
     if drawn in profiles and any(key.startswith(whatif_fields.PREFIX) for key in request.args):

@@ -18,7 +18,7 @@ from audit.catalogue import Lang
 from audit.option_check import OptionProblem, check
 from records.pipeline import OptionsRefused
 from web.db import get_store
-from web.errors import ApiError, error_text, fail
+from web.errors import ApiError, error_text, fail, field_name
 
 REASON_LIMIT = 1000
 """Longest reason for storing a re-audit, in characters."""
@@ -33,8 +33,8 @@ def option_problem(record_id: int, profile: str | None, options: Any) -> OptionP
 def option_error(problem: OptionProblem, lang: Lang) -> ApiError:
     """The 400 of a refused option: its path and message, and every known parameter."""
     message = problem.message(lang)
-    text = error_text("option_refused", lang, path=problem.path, message=message, problem=problem.code,
-                      known=", ".join(problem.known), count=len(problem.known))
+    text = error_text("option_refused", lang, path=problem.path, field=field_name(problem.path, lang), message=message,
+                      problem=problem.code, known=", ".join(problem.known), count=len(problem.known))
     return ApiError(400, text, {problem.path: [message], "known": list(problem.known)}, error_code="option_refused")
 
 

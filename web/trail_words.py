@@ -19,7 +19,8 @@ from typing import Any
 from flask import Flask
 
 from web.i18n import DEFAULT_LANGUAGE, gettext, page_language
-from web.labels import profile_title
+from web.errors import problem_label
+from web.labels import options_words, profile_title, source_label
 
 WORDS_FILE = Path(__file__).with_name("trail_words.toml")
 JOIN = {"zh": "，", "en": ", "}
@@ -60,14 +61,16 @@ def _payments(value: Any, lang: str) -> str:
 def _errors(value: Any, lang: str) -> str:
     if not isinstance(value, list) or not value:
         return ""
-    codes = [gettext(str(e.get("code"))) if isinstance(e, dict) else gettext(str(e)) for e in value]
+    codes = [problem_label(str(e.get("code") if isinstance(e, dict) else e), lang) for e in value]
     return gettext("Errors") + ("：" if lang == "zh" else ": ") + "、".join(codes)
 
 
 def _options(value: Any, lang: str) -> str:
     if not isinstance(value, dict) or not value:
         return ""
-    return "、".join(f"{key}={json.dumps(v, ensure_ascii=False)}" for key, v in sorted(value.items()))
+    if lang != "zh":
+        return "、".join(f"{key}={json.dumps(v, ensure_ascii=False)}" for key, v in sorted(value.items()))
+    return options_words(value, lang)
 
 
 RENDER: dict[str, Callable[[Any, str], str]] = {
@@ -87,6 +90,7 @@ RENDER: dict[str, Callable[[Any, str], str]] = {
     "format": lambda value, lang: FORMATS.get(str(value), str(value)),
     "text": lambda value, lang: str(value),
     "endpoint": lambda value, lang: endpoint_words(str(value), lang),
+    "source": lambda value, lang: source_label(str(value), lang),
 }
 
 

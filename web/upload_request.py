@@ -87,7 +87,8 @@ def run_upload(files: list[tuple[str, bytes]]) -> list[dict[str, Any]]:
         batches = read_files(files)
     except ApiError as exc:
         refused = [{"source": name, "file": name, "status": "refused", "sha256": sha256(data),
-                    "errors": [{"code": f"http-{exc.code}", "path": None, "message": exc.description}]}
+                    "errors": [{"code": f"http-{exc.code}", "path": None, "message": exc.description,
+                                "problem": exc.error_code, "params": _plain(exc.params)}]}
                    for name, data in files]
         keep_receipts(get_store(), refused, uploader=uploader(), actor=account_name())
         raise
@@ -95,3 +96,8 @@ def run_upload(files: list[tuple[str, bytes]]) -> list[dict[str, Any]]:
     if not results:
         raise fail(400, "upload_empty")
     return localized(results, request_language())
+
+
+def _plain(params: dict[str, Any]) -> dict[str, Any]:
+    """The params of a refusal a receipt keeps to word it again: those JSON holds as they are."""
+    return {key: value for key, value in params.items() if isinstance(value, (str, int, float, bool, list))}

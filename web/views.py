@@ -23,7 +23,7 @@ from web.auth import account_name, visible
 from web.db import get_access_db, get_pipeline, get_store
 from records import problem_words
 from records.ingest import json_refusal
-from web.errors import ApiError, bad_fields, fail
+from web.errors import ApiError, bad_fields, fail, field_name
 from web.i18n import request_language
 from web.numbers import query_values
 from web.safe_audit import check_options, refused_error
@@ -99,7 +99,7 @@ def strict_json(data: bytes | str, what: str) -> Any:
             reason = problem_words.message(*json_refusal(exc), lang, message)
             if exc.line is not None:
                 reason += problem_words.where("", exc.line, exc.column, None, lang)
-        raise fail(400, "not_json", {where: [reason]}, where=where, reason=reason) from exc
+        raise fail(400, "not_json", field=where, reason=reason) from exc
 
 
 def json_object(data: bytes, schema: Schema) -> dict[str, Any]:
@@ -107,7 +107,8 @@ def json_object(data: bytes, schema: Schema) -> dict[str, Any]:
     `body_not_object` naming the keys `schema` reads."""
     body = strict_json(data, "body")
     if not isinstance(body, dict):
-        raise fail(400, "body_not_object", field="body", keys=list(schema.fields))
+        raise fail(400, "body_not_object", field="body",
+                   keys=[field_name(key, request_language()) for key in schema.fields])
     return body
 
 

@@ -159,5 +159,6 @@ def page_fields(profile: str | None, options_text: str | None) -> list[OptionFie
 
 
 def init_app(app: Flask) -> None:
-    """`whatif_fields(profile, options_text)` for the what-if form."""
-    app.jinja_env.globals.update(whatif_fields=page_fields)
+    """`whatif_fields(profile, options_text)` for the what-if form, `flat_options(options)` for the
+    options it compares (nested tables by their parameters' dotted names, each named in words)."""
+    app.jinja_env.globals.update(whatif_fields=page_fields, flat_options=_flat)

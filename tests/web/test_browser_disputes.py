@@ -118,7 +118,9 @@ def test_safe_what_if_refuses_a_typo_and_asks_before_storing(site: tuple[str, di
     page.fill("textarea[name=options]", '{"nope": 1}')
     page.click("section.whatif button")
     page.wait_for_load_state()
-    assert "options.nope" in page.inner_text(".option-error") and "hot_shot.bonus" in page.inner_text(".option-error")
+    error = page.locator(".option-error .error-message")  # the option and the parameters by their words (33.4)
+    assert error.get_attribute("data-field") == "options.nope" and error.get_attribute("data-code") == "unknown_parameter"
+    assert page.locator('.option-error [data-name="hot_shot.bonus"]').inner_text() == "热炮加分"
     assert page.locator("form.keep").count() == 0  # nothing to store
     shot(page, "issue11-whatif-refused")
     page.fill("textarea[name=options]", '{"hot_shot": {"bonus": 2}}')

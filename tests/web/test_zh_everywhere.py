@@ -1,17 +1,22 @@
-"""Chinese everywhere the service writes (issue 23, point 1): every page of the URL map, with sample
-data behind it (tests/web/site.py), every error page, every upload problem and every API error,
-asked for in Chinese, shows no English word that `tests/web/english.py` does not allow. A record's
-own words (ids, names, file names) are data and stay as sent."""
+"""Chinese everywhere the service writes (issues 23.1 and 33.4): every page of the URL map, with sample
+data behind it (tests/web/site.py), every page a filter, a link or a form answers with, every bad
+query one and two at a time, every what-if, re-audit, form and account refusal, every upload
+problem and every API error, asked for in Chinese, shows no English word that
+`tests/web/english.py` does not allow (strict since 33.4: a field's key, a parameter's dotted name
+or an enum value in <code> is English too). A record's own words (ids, names, file names) and what
+the asker typed are data and stay as sent; each test names what it sent."""
 from __future__ import annotations
 
 import html as html_module
 import io
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from flask import Flask
@@ -20,7 +25,7 @@ from app import create_app
 from kit.build import build_kit, write_kit
 from tests.conftest import ROOT, api_token, app_config, failing_auditor, login
 from tests.kit.kit_clients import answer_kit
-from tests.web.english import english_words
+from tests.web.english import english_words, format_words
 from tests.web.site import Site, build_site, page_urls
 
 
@@ -48,7 +53,7 @@ def test_every_page_is_chinese(site: Site) -> None:
         words = english_words(response.get_data(as_text=True), site.data)
         if words:
             english[url] = words
-    assert english == {}
+    assert english == {}, json.dumps(english, ensure_ascii=False, indent=1)
 
 
 def sample(name: str) -> dict[str, Any]:
@@ -79,11 +84,15 @@ ERROR_PAGES = ["/records/99999", "/records?page=abc", "/records?verdict=maybe", 
                "/no-such-page", "/conformance/runs/999", "/admin/accounts/999", "/receipts?outcome=nope"]
 
 
+TYPED = {"abc", "maybe", "nope", "zz"}
+"""The values ERROR_PAGES and API_ERRORS send: a refusal repeats them as typed."""
+
+
 @pytest.mark.parametrize("url", ERROR_PAGES)
 def test_every_error_page_is_chinese(site: Site, url: str) -> None:
     response = site.client.get(zh(url))
     assert 400 <= response.status_code < 500, (url, response.status_code)
-    assert english_words(response.get_data(as_text=True), site.data) == {}
+    assert english_words(response.get_data(as_text=True), site.data | TYPED) == {}
 
 
 def test_every_upload_problem_is_chinese_and_keeps_where(site: Site) -> None:
@@ -91,7 +100,7 @@ def test_every_upload_problem_is_chinese_and_keeps_where(site: Site) -> None:
     data = {"files": [(io.BytesIO(body), name) for name, body in files.items()]}
     page = site.client.post("/upload?lang=zh", data=data, content_type="multipart/form-data")
     html = page.get_data(as_text=True)
-    assert english_words(html, site.data | set(files)) == {}
+    assert english_words(html, site.data | set(files) | format_words() | {"throw"}) == {}
     answer = site.client.post("/api/records?lang=zh", content_type="multipart/form-data",
                               data={"files": [(io.BytesIO(body), name) for name, body in files.items()]})
     english = site.client.post("/api/records?lang=en", content_type="multipart/form-data",
@@ -107,7 +116,7 @@ def test_every_upload_problem_is_chinese_and_keeps_where(site: Site) -> None:
             assert line["source"] in error["message"] and line["source"] in en_error["message"]
             if error["path"]:
                 assert error["path"] in error["message"]
-            verbatim = site.data | set(files) | {line["source"]} | ({error["path"]} if error["path"] else set())
+            verbatim = site.data | set(files) | {line["source"]} | format_words() | {"throw"}
             assert english_words(f"<p>{error['message']}</p>", verbatim) == {}, error
             assert error["message"] != en_error["message"]
 
@@ -127,7 +136,7 @@ def test_every_api_error_has_a_code_and_speaks_the_asked_language(site: Site, me
     zh_body, en_body = (answers[lang].get_json() for lang in ("zh", "en"))
     assert answers["zh"].status_code == answers["en"].status_code >= 400
     assert zh_body["code"] == en_body["code"] and zh_body["code"]
-    assert english_words(f"<p>{zh_body['message']}</p>", site.data) == {}, zh_body
+    assert english_words(f"<p>{zh_body['message']}</p>", site.data | TYPED) == {}, zh_body
     assert zh_body["message"] != en_body["message"]
 
 
@@ -222,12 +231,13 @@ REFUSALS = [
     Refusal("admin", "post", "/api/records/1/audit", 400, "body_not_object", body(b"[1]")),
     Refusal("admin", "post", "/api/records/1/notes", 400, "body_not_object", body(b"[1]")),
     Refusal("admin", "post", "/api/cases", 400, "body_not_object", body(b'"case"')),
-    Refusal("admin", "post", "/api/records", 415, "content_type_refused", body(b"hello", "text/plain")),
+    Refusal("admin", "post", "/api/records", 415, "content_type_refused", body(b"hello", "text/plain"),
+            ("text/plain",)),
     Refusal("admin", "post", "/api/records", 400, "body_empty", body(b"")),
     Refusal("admin", "post", "/api/records", 400, "no_file_part", multipart(uploader="x")),
     Refusal("admin", "post", "/api/records?filename=blank.jsonl", 400, "upload_empty",
             body(b"\n\n", "application/x-ndjson")),
-    Refusal("admin", "get", "/api/schema/nope.json", 404, "schema_missing"),
+    Refusal("admin", "get", "/api/schema/nope.json", 404, "schema_missing", shown=("nope.json",)),
     Refusal("admin", "get", "/matches/99999", 404, "match_missing"),
     # notes, from the API and from the record page's form
     Refusal("admin", "post", "/api/records/1/notes", 400, "note_text_missing", lambda: {"json": {"text": "   "}}),
@@ -243,7 +253,7 @@ REFUSALS = [
     Refusal("admin", "post", "/api/conformance/runs", 400, "kit_name_bad",
             multipart(kit="../x", platform="club.example", client_version="1", answers=b"{}")),
     Refusal("admin", "post", "/api/conformance/runs", 400, "kit_missing",
-            multipart(kit="nope", platform="club.example", client_version="1", answers=b"{}")),
+            multipart(kit="nope", platform="club.example", client_version="1", answers=b"{}"), ("nope",)),
     Refusal("admin", "post", "/api/conformance/runs", 400, "required",
             multipart(kit=KIT, platform=" ", client_version="1", answers=b"{}")),
     Refusal("admin", "post", "/api/conformance/runs", 400, "too_long",
@@ -252,15 +262,21 @@ REFUSALS = [
             multipart(kit=KIT, platform="club.example", client_version="1", answers=b"\xff\xfe")),
     # the fit page: its form again with the problem, or the error page of a refused download
     Refusal("admin", "post", "/fit", 400, "fit_files_missing", multipart(source="upload")),
-    Refusal("admin", "post", "/fit", 400, "unknown_profile", multipart(profile="nosuch", files=SAMPLE), ("nosuch_fit",)),
+    Refusal("admin", "post", "/fit", 400, "unknown_profile", multipart(profile="nosuch", files=SAMPLE),
+            ("nosuch_fit", "nosuch")),
     Refusal("admin", "post", "/fit", 400, "profile_name_bad", multipart(name="a/b", files=SAMPLE), ("a/b",)),
-    Refusal("admin", "post", "/fit", 400, "fit_nothing_read", multipart(files=b'{"seats": [NaN]}\n')),
+    Refusal("admin", "post", "/fit", 400, "fit_nothing_read", multipart(files=b'{"seats": [NaN]}\n'),
+            ("files.jsonl", "seats[0]")),  # the sent file's name and the place in it
     Refusal("admin", "post", "/fit", 400, "fit_platform_missing", multipart(source="stored")),
     Refusal("admin", "post", "/fit", 400, "date_bad",
             multipart(source="stored", platform="club.example", date_from="2026-13-01")),
     Refusal("admin", "post", "/fit/profile.toml", 400, "profile_file_refused",
             form(name="weile", profile_file=WEILE.replace("charge = 3", "charge = -1", 1))),
 ]
+
+
+ASKERS = {"elsewhere", "uploader-elsewhere", "auditor-session"}
+"""The accounts `askers` makes, and the uploader's platform: names the admin pages list."""
 
 
 @pytest.fixture(scope="module")
@@ -273,13 +289,14 @@ def askers(site: Site) -> dict[str, Any]:
     uploader.environ_base["HTTP_AUTHORIZATION"] = api_token(site.app, "uploader-elsewhere", "uploader",
                                                             "elsewhere")["Authorization"]
     auditor = login(site.app, "auditor-session", "auditor")
+    site.data.add("tests")  # who made the uploader's token (tests/conftest.py api_token), in the trail
     return {"admin": site.client, "auditor": auditor, "uploader": uploader, "nobody": nobody, "bad token": bad}
 
 
 @pytest.mark.parametrize("refusal", REFUSALS, ids=lambda r: f"{r.method} {r.url} {r.code}")
 def test_every_refusal_has_its_code_and_speaks_the_asked_language(site: Site, askers: dict[str, Any],
                                                                   refusal: Refusal) -> None:
-    ask_both(askers[refusal.who], refusal, site.data | {"elsewhere", "uploader-elsewhere", "auditor-session"})
+    ask_both(askers[refusal.who], refusal, site.data | ASKERS)
 
 
 @pytest.fixture(scope="module")
@@ -348,3 +365,331 @@ def test_an_answers_file_too_large_has_its_code_in_both_languages(site: Site, as
     ask_both(site.client, Refusal("admin", "post", "/api/conformance/runs", 413, "answers_too_large",
                                   multipart(kit=KIT, platform="club.example", client_version="1", answers=b"{}" * 10)),
              site.data)
+
+
+# ----- the whole walk (issue 33.4): every page with its filters, every bad query one and two at a
+# time, every form's refusal, every what-if and re-audit refusal, every account error -----------
+
+def filtered_pages(site: Site) -> list[str]:
+    """Pages reached by a filter, a choice or a link's parameter, with real values of the site."""
+    from records import cases as case_rows, trail as trail_rows
+    from records.queries import NO_CASE, SORTS
+    from records.receipts import OUTCOMES
+    from records.rows import UNAUDITED, VERDICTS
+
+    records, (case,) = site.values["record_id"], site.values["case_id"]
+    bad, revision, run = records[1], records[-1], site.values["run_id"][-1]
+    urls = [f"/records?verdict={v}" for v in (*VERDICTS, UNAUDITED)]
+    urls += [f"/records?case_status={s}" for s in (NO_CASE, *case_rows.STATUSES)]
+    urls += [f"/records?sort={key}&order={order}" for key in sorted(SORTS) for order in ("asc", "desc")]
+    urls += ["/records?rule=R8", "/records?rule=R8.3", "/records?platform=club.example", "/records?profile=weile",
+             "/records?q=K-1", "/records?case=K-1", "/records?revisions=all", "/records?revisions=current",
+             "/records?per_page=1&page=2", "/records?exact=true", "/records?date_from=2020-01-01&date_to=2030-01-01",
+             "/records?q=nobody-at-all", "/records?game_id=zz-none"]
+    urls += [f"/receipts?outcome={o}" for o in OUTCOMES] + ["/receipts?per_page=1&page=2", "/receipts?q=body.json"]
+    urls += [f"/cases?status={s}" for s in case_rows.STATUSES] + ["/cases?q=K-1", "/cases?number=K-1"]
+    urls += [f"/admin/trail?action={a}" for a in trail_rows.ACTIONS] + ["/admin/trail?actor=admin",
+                                                                        f"/admin/trail?record={bad}"]
+    urls += [f"/overview?focus=R{n}" for n in (1, 8, 12)] + ["/overview?verdict=illegal", "/overview?platform=club.example"]
+    urls += [f"/records/{record}?seat=1&step=3" for record in records]
+    urls += [f"/cases/{case}?rows=3", f"/conformance/runs/{run}?with={site.values['run_id'][0]}",
+             f"/records/{revision}/diff?with={bad}"]
+    urls += [f"/records/{bad}/whatif?profile={p}" for p in ("weile", "cuocuo", "kuhu", "guizhou", "senyan")]
+    urls += [f"/records/{bad}/whatif?options=%7B%22hot_shot%22%3A%7B%22bonus%22%3A2%7D%7D",
+             f"/records/{bad}/whatif?fields_for=weile&profile=weile&opt.flip=up_down&opt.self_draw_bonus=2"]
+    return urls
+
+
+def test_every_filtered_page_is_chinese(site: Site) -> None:
+    """Every page a filter or a link's parameter reaches, after the refusals above have left their
+    receipts and trail rows (the upload problems' files, as sent; a receipt's problem names the
+    format's own words, as the file must write them: `format_words`)."""
+    english: dict[str, dict[str, str]] = {}
+    for url in filtered_pages(site):
+        response = site.client.get(zh(url))
+        assert response.status_code == 200, (url, response.status_code)
+        sent = set(bad_files()) | (format_words() | {"throw"} if url.startswith("/receipts") else set())
+        words = english_words(response.get_data(as_text=True), site.data | ASKERS | sent)
+        if words:
+            english[url] = words
+    logged_out = site.app.test_client().get("/login?lang=zh")
+    assert english_words(logged_out.get_data(as_text=True), site.data) == {}
+    assert english == {}, json.dumps(english, ensure_ascii=False, indent=1)
+
+
+UNKNOWN = "colour"
+"""A query parameter no page reads: the asker's own word, named as typed."""
+
+BAD_QUERIES: dict[str, dict[str, str]] = {
+    "/records": {"verdict": "maybe", "page": "abc", "per_page": "0", "rule": "x9", "date_from": "2026-13-01",
+                 "sort": "nope", "order": "up", "revisions": "some", "case_status": "maybe", "exact": "perhaps",
+                 "q": "x" * 201, "case": "K" * 65, UNKNOWN: "red"},
+    "/receipts": {"outcome": "nope", "page": "abc", "per_page": "999", "date_to": "2026-02-30", "platform": "p" * 201,
+                  "q": "x" * 201, UNKNOWN: "red"},
+    "/cases": {"status": "nope", "page": "0", "per_page": "x", "number": "K" * 65, "q": "x" * 201, UNKNOWN: "red"},
+    "/admin/trail": {"action": "nope", "record": "abc", "date_from": "yesterday", "per_page": "501", "page": "-1",
+                     "actor": "a" * 201, UNKNOWN: "red"},
+    "/overview": {"focus": "zz", "verdict": "maybe", "date_from": "x", "rule": "r8"},
+    "/records/{record}": {"seat": "9"},
+    "/records/{record}/diff": {"with": "abc"},
+    "/records/{revision}/diff": {"with": "1"},
+    "/cases/{case}": {"audit": "abc", "rows": "x"},
+    "/conformance/runs/{run}": {"with": "abc"},
+    "/records/{bad}/whatif": {"profile": "nope", "options": "{"},
+}
+"""Per page, a bad value of each of its query parameters (and one it does not have): asked alone,
+then two at a time; the values, as typed, may be repeated."""
+
+
+def bad_query_urls(site: Site) -> list[tuple[str, set[str]]]:
+    """Every bad parameter of BAD_QUERIES alone, then every pair of them: each URL with the values
+    it sends (the refusal may repeat them, as typed)."""
+    records = site.values["record_id"]
+    ids = {"record": records[0], "bad": records[1], "revision": records[-1], "case": site.values["case_id"][0],
+           "run": site.values["run_id"][-1]}
+    urls = []
+    for path, bad in BAD_QUERIES.items():
+        page = path.format(**ids)
+        pairs = [dict([one]) for one in bad.items()] + [dict(two) for two in itertools.combinations(bad.items(), 2)]
+        urls += [(page + "?" + urlencode(asked), set(asked.values()) | ({UNKNOWN} & set(asked))) for asked in pairs]
+    return urls
+
+
+def test_every_bad_query_is_refused_in_chinese(site: Site) -> None:
+    english: dict[str, dict[str, str]] = {}
+    for url, sent in bad_query_urls(site):
+        response = site.client.get(zh(url))
+        assert response.status_code == 400, (url, response.status_code)
+        words = english_words(response.get_data(as_text=True), site.data | sent)
+        if words:
+            english[url] = words
+    assert english == {}, json.dumps(english, ensure_ascii=False, indent=1)
+
+
+def whatif(**asked: Any) -> str:
+    """A what-if's query: options as JSON, other parameters as they are."""
+    return urlencode({key: json.dumps(value) if key == "options" and not isinstance(value, str) else value
+                      for key, value in asked.items()})
+
+
+WHATIF_REFUSALS: list[tuple[str, int, str, tuple[str, ...]]] = [
+    (whatif(options={"nope": 1}), 400, "unknown_parameter", ("nope",)),
+    (whatif(options={"hot_shot": {"nope": 1}}), 400, "unknown_parameter", ("nope",)),
+    (whatif(options={"name": "x"}), 400, "unknown_parameter", ("name",)),
+    (whatif(options={"hot_shot": {"bonus": "x"}}), 400, "parameter_not_integer", ()),
+    (whatif(options={"hot_shot.bonus": 5000}), 400, "parameter_out_of_range", ()),
+    (whatif(options={"chicken": {"charge": -1}}), 400, "parameter_negative", ()),
+    (whatif(options={"flip": "sideways"}), 400, "flip_bad_value", ("sideways",)),
+    (whatif(options={"hot_shot": {"burn": "everything"}}), 400, "parameter_not_one_of", ("everything",)),
+    (whatif(options={"self_draw_bonus": True}), 400, "parameter_not_integer", ("true",)),
+    (whatif(options={"hot_shot": 3}), 400, "parameter_not_table", ()),
+    (whatif(options=[1]), 400, "options_not_object", ()),
+    (whatif(**{"fields_for": "weile", "opt.hot_shot.bonus": "abc"}), 400, "parameter_not_integer", ("abc",)),
+    (whatif(**{"fields_for": "weile", "opt.chicken.charge": "-1"}), 400, "parameter_negative", ()),
+    (whatif(**{"fields_for": "weile", "opt.flip": "sideways"}), 400, "flip_bad_value", ("sideways",)),
+    (whatif(profile="nope"), 400, "unknown_profile", ("nope",)),
+    (whatif(options="{"), 400, "not_json", ()),
+]
+"""A what-if (GET) with an unknown, ill-typed or out-of-range option, options that are no table,
+an unknown profile, JSON that is not: each refused with its code, nothing run."""
+
+
+def refusal_code(response: Any) -> str | None:
+    """The code a refusal page or JSON error carries (the error page's or the option error's)."""
+    if response.is_json:
+        code: str | None = response.get_json().get("code")
+        return code
+    found = re.search(r'data-code="([^"]*)"', response.get_data(as_text=True))
+    return found.group(1) if found else None
+
+
+@pytest.mark.parametrize(("query", "status", "code", "typed"), WHATIF_REFUSALS, ids=[r[0] for r in WHATIF_REFUSALS])
+def test_every_whatif_refusal_is_chinese_with_its_code(site: Site, query: str, status: int, code: str,
+                                                       typed: tuple[str, ...]) -> None:
+    """The refusal beside the form, its code in `data-code`: the option and the parameters the
+    profile knows named in words, only what the asker typed as typed."""
+    bad = site.values["record_id"][1]
+    response = site.client.get(zh(f"/records/{bad}/whatif?{query}"))
+    assert response.status_code == status, response.status_code
+    assert refusal_code(response) == code
+    assert english_words(response.get_data(as_text=True), site.data | set(typed)) == {}
+    english = site.client.get(f"/records/{bad}/whatif?{query}&lang=en")
+    assert english.status_code == status and refusal_code(english) == code
+
+
+REAUDIT_REFUSALS: list[tuple[dict[str, str], int, str, tuple[str, ...]]] = [
+    ({"options": '{"nope": 1}'}, 400, "unknown_parameter", ("nope",)),
+    ({"options": '{"hot_shot": {"bonus": "x"}}'}, 400, "parameter_not_integer", ()),
+    ({"options": '{"hot_shot.bonus": 5000}'}, 400, "parameter_out_of_range", ()),
+    ({"options": "[1]"}, 400, "options_not_object", ()),
+    ({"options": "{"}, 400, "not_json", ()),
+    ({"profile": "nope"}, 400, "unknown_profile", ("nope",)),
+    ({"confirm": "yes", "reason": "x" * 1001}, 400, "too_long", ()),
+]
+"""The record page's re-audit form refused: the same words as the what-if's, nothing stored."""
+
+
+@pytest.mark.parametrize(("form_data", "status", "code", "typed"), REAUDIT_REFUSALS,
+                         ids=[r[2] + str(n) for n, r in enumerate(REAUDIT_REFUSALS)])
+def test_every_reaudit_refusal_is_chinese_with_its_code(site: Site, form_data: dict[str, str], status: int,
+                                                        code: str, typed: tuple[str, ...]) -> None:
+    bad = site.values["record_id"][1]
+    response = site.client.post(zh(f"/records/{bad}/audit"), data=form_data)
+    assert response.status_code == status, response.status_code
+    assert refusal_code(response) == code
+    assert english_words(response.get_data(as_text=True), site.data | set(typed)) == {}
+    if form_data.get("options") == "{":  # the API reads a JSON body: no options text to refuse
+        return
+    sent = {key: json.loads(value) if key == "options" else value for key, value in form_data.items() if key != "confirm"}
+    api = site.client.post(f"/api/records/{bad}/audit?lang=zh", json=sent)
+    assert api.status_code == status, api.get_json()
+    assert english_words(f"<p>{api.get_json()['message']}</p>", site.data | set(typed)) == {}, api.get_json()
+
+
+FORM_REFUSALS = [
+    # accounts (admin pages): each rule of records.security, from the list's form and the account's
+    Refusal("admin", "post", "/admin/accounts", 400, "account_name_bad", form(name="a b", role="auditor")),
+    Refusal("admin", "post", "/admin/accounts", 400, "account_name_bad", form(name="", role="auditor")),
+    Refusal("admin", "post", "/admin/accounts", 400, "account_name_taken", form(name="admin", role="auditor")),
+    Refusal("admin", "post", "/admin/accounts", 400, "account_password_length",
+            form(name="new-one", role="auditor", password="short")),
+    Refusal("admin", "post", "/admin/accounts", 400, "account_password_common",
+            form(name="new-one", role="auditor", password="password123")),
+    Refusal("admin", "post", "/admin/accounts", 400, "account_role_unknown", form(name="new-one", role="boss"),
+            ("boss",)),
+    Refusal("admin", "post", "/admin/accounts", 400, "account_platform_missing", form(name="new-one", role="uploader")),
+    Refusal("admin", "post", "/admin/accounts", 400, "too_long",
+            form(name="new-one", role="uploader", platform="p" * 201)),
+    Refusal("admin", "post", "/admin/accounts/2", 400, "account_role_unknown", form(role="boss"), ("boss",)),
+    Refusal("admin", "post", "/admin/accounts/2", 400, "account_platform_missing", form(role="uploader")),
+    Refusal("admin", "post", "/admin/accounts/1", 400, "account_last_admin", form(role="auditor")),
+    Refusal("admin", "post", "/admin/accounts/1/disable", 400, "account_last_admin", form(disabled="1")),
+    Refusal("admin", "post", "/admin/accounts/999/password", 404, "account_missing"),
+    Refusal("admin", "post", "/admin/accounts/999/tokens", 404, "account_missing", form(label="x")),
+    Refusal("admin", "post", "/admin/tokens/999/revoke", 404, "token_missing"),
+    # cases, from the list's form, the record page's and the case page's
+    Refusal("admin", "post", "/cases", 400, "bad_body", form(platform="club.example", complaint="")),
+    Refusal("admin", "post", "/cases", 400, "bad_body", form(platform="", complaint="", number="K" * 65)),
+    Refusal("admin", "post", "/cases", 400, "number_not_digits",
+            form(platform="club.example", complaint="x", record="abc"), ("abc",)),
+    Refusal("admin", "post", "/cases/attach", 404, "case_number_unknown", form(number="Z-404", record="1"),
+            ("Z-404",)),
+    Refusal("admin", "post", "/cases/attach", 400, "number_missing", form(number="K-1")),
+    Refusal("admin", "post", "/cases/1/records", 400, "number_not_digits", form(record="abc"), ("abc",)),
+    Refusal("admin", "post", "/cases/1/records", 404, "case_record_missing", form(record="99999")),
+    Refusal("admin", "post", "/cases/999/records", 404, "case_missing", form(record="1")),
+    Refusal("admin", "post", "/cases/1/decision", 400, "bad_body", form(outcome="maybe", note="")),
+    Refusal("admin", "post", "/cases/1/decision", 400, "number_not_digits",
+            lambda: {"data": {"outcome": "upheld", "note": "n", "from": "x", "to": "y", "amount": "abc"}}, ("abc",)),
+    Refusal("admin", "post", "/cases/1/decision", 400, "case_payment_incomplete",
+            lambda: {"data": {"outcome": "upheld", "note": "n", "from": "", "to": "", "amount": "3"}}),
+    Refusal("admin", "post", "/cases/1/decision", 400, "case_payment_seat_unknown",
+            lambda: {"data": {"outcome": "upheld", "note": "n", "from": "nobody-here", "to": "x", "amount": "3"}},
+            ("nobody-here",)),
+    Refusal("admin", "post", "/cases/999/close", 404, "case_missing"),
+    # notes and the re-audit of a record page
+    Refusal("admin", "post", "/records/1/notes", 400, "note_text_missing", form(text="")),
+    Refusal("admin", "post", "/records/99999/notes", 404, "record_missing", form(text="x")),
+    Refusal("admin", "post", "/records/99999/audit", 404, "record_missing", form(confirm="yes", reason="x")),
+    # conformance and fit forms
+    Refusal("admin", "post", "/conformance", 400, "kit_missing",
+            multipart(kit="nope", platform="club.example", client_version="1", answers=b"{}"), ("nope",)),
+    Refusal("admin", "post", "/conformance", 400, "required",
+            multipart(kit=KIT, platform="", client_version="", answers=b"{}")),
+    Refusal("admin", "post", "/fit", 400, "date_bad",
+            multipart(source="stored", platform="club.example", date_to="someday"), ("someday",)),
+]
+"""Every form an operator posts, refused: its code and its words in Chinese."""
+
+
+@pytest.mark.parametrize("refusal", FORM_REFUSALS, ids=lambda r: f"{r.method} {r.url} {r.code}")
+def test_every_form_refusal_has_its_code_and_speaks_chinese(site: Site, askers: dict[str, Any],
+                                                            refusal: Refusal) -> None:
+    ask_both(askers[refusal.who], refusal, site.data | ASKERS | {"new-one"})
+
+
+SECRET = re.compile(r'<p class="secret">.*?<code>([^<]*)</code>', re.S)
+"""A password or token shown once: random letters, data."""
+
+
+def test_every_page_a_form_answers_with_is_chinese(site: Site) -> None:
+    """The pages a form answers with rather than a redirect: a re-audit to confirm, a decision and a
+    closing to confirm, an account or a token made, a password reset, an upload's and a fit's
+    results; then the pages that show what a stored re-audit with options left (the record, the
+    trail)."""
+    bad, case = site.values["record_id"][1], site.values["case_id"][0]
+    options = json.dumps({"hot_shot": {"bonus": 2}, "flip": "up_down"})
+    asked = [("/records/%d/audit" % bad, {"options": options}, 200),
+             (f"/cases/{case}/decision", {"outcome": "upheld", "note": "n"}, 200),
+             (f"/cases/{case}/close", {}, 200),
+             ("/admin/accounts", {"name": "new-two", "role": "auditor"}, 201),
+             ("/admin/accounts/2/tokens", {"label": "手机"}, 201),
+             ("/admin/accounts/2/password", {}, 200)]
+    english: dict[str, dict[str, str]] = {}
+    for path, data, status in asked:
+        response = site.client.post(zh(path), data=data)
+        assert response.status_code == status, (path, response.status_code)
+        html = response.get_data(as_text=True)
+        words = english_words(html, site.data | ASKERS | {"new-two"} | set(SECRET.findall(html)))
+        if words:
+            english[path] = words
+    sent = {"files": [(io.BytesIO(SAMPLE), "again.json")]}
+    for path in ("/upload", "/fit"):
+        response = site.client.post(zh(path), data={"files": [(io.BytesIO(SAMPLE), "again.json")]},
+                                    content_type="multipart/form-data")
+        assert response.status_code == 200, (path, response.status_code, sent)
+        words = english_words(response.get_data(as_text=True), site.data | {"again.json"})
+        if words:
+            english[path] = words
+    stored = site.client.post(zh(f"/records/{bad}/audit"), data={"options": options, "confirm": "yes", "reason": "复核"})
+    assert stored.status_code == 303
+    for url in (f"/records/{bad}", "/admin/trail?action=reaudit", f"/records/{bad}/whatif?options={options}"):
+        words = english_words(site.client.get(zh(url)).get_data(as_text=True), site.data | ASKERS | {"new-two"})
+        if words:
+            english[url] = words
+    assert english == {}, json.dumps(english, ensure_ascii=False, indent=1)
+
+
+# ----- the words the refusals are made from, complete (issue 33.4) -------------------------------
+
+ASKED_SCHEMAS = ("web.api_schemas:ListQuerySchema", "web.api_schemas:ReauditRequestSchema",
+                 "web.api_schemas:NoteRequestSchema", "web.dispute_schemas:ReceiptQuerySchema",
+                 "web.dispute_schemas:CaseRequestSchema", "web.dispute_schemas:AttachRequestSchema",
+                 "web.dispute_schemas:PaymentSchema", "web.dispute_schemas:DecisionRequestSchema",
+                 "web.dispute_schemas:CaseQuerySchema", "web.dispute_schemas:TrailQuerySchema")
+"""Every schema a query, a form or a body is read with: what an asker can get wrong."""
+
+
+def test_every_field_value_and_parameter_an_error_names_has_chinese_words() -> None:
+    """A field of every schema an asker fills in has its Chinese name (errors.toml [fields.zh]), each
+    value of a field that takes one of a few its page label ([choices], translated), and every
+    parameter a what-if knows its words (parameters.toml): so no refusal falls back to a key."""
+    import importlib
+
+    from marshmallow import validate
+
+    from audit.option_check import known_parameters
+    from audit.rulebook import parameters
+    from records.security import ROLES
+    from web.errors import words
+    from web.i18n import ZH
+
+    names, choices = words()["fields"]["zh"], words()["choices"]
+    missing: list[str] = []
+    for dotted in ASKED_SCHEMAS:
+        module, name = dotted.split(":")
+        schema = getattr(importlib.import_module(module), name)()
+        for key, field in schema.fields.items():
+            asked = field.data_key or key
+            if asked not in names:
+                missing.append(f"{name}.{asked}: no [fields.zh] entry")
+            for validator in field.validators:
+                if isinstance(validator, validate.OneOf):
+                    missing += [f"{name}.{asked}={value}: no [choices.{asked}] label" for value in validator.choices
+                                if str(value) not in choices.get(asked, {})]
+    missing += [f"role={role}" for role in ROLES if role not in choices["role"]]
+    missing += [f"[choices.{field}] {value}: {msgid!r} untranslated" for field, values in choices.items()
+                for value, msgid in values.items() if msgid not in ZH and field != "lang"]
+    missing += [f"parameter {name}" for name in known_parameters()
+                if not re.search(r"[\u4e00-\u9fff]", str(parameters().get(name, {}).get("zh", "")))]
+    assert missing == []

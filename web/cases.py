@@ -441,10 +441,18 @@ def _int_field(name: str, required: bool = True) -> int | None:
 @bp.post("/cases/<int:case_id>/records")
 @requires(*READERS)
 def case_attach_form(case_id: int) -> ResponseReturnValue:
-    """Attach a record by id (and optionally a revision of its game) from the case page."""
-    values = _form_values(AttachRequestSchema(), {"record": _int_field("record"),
-                                                  "revision": _int_field("revision", required=False)})
-    _attach(case_id, values)
+    """Attach a record by id (and optionally a revision of its game) from the case page; a refusal
+    answers with the case page, the refusal beside the attach form (nothing stored)."""
+    try:
+        values = _form_values(AttachRequestSchema(), {"record": _int_field("record"),
+                                                      "revision": _int_field("revision", required=False)})
+        _attach(case_id, values)
+    except ApiError as exc:
+        lang = page_language()
+        detail = case_detail(get_store(), case_id, lang)
+        if exc.code not in (400, 404, 409) or detail["status"] == "closed":
+            raise
+        return _case_page_again(detail, lang, exc, "attach"), exc.code
     return redirect(url_for("cases.case_page", case_id=case_id, _anchor="records"), code=303)
 
 
@@ -491,23 +499,27 @@ def case_decide_form(case_id: int) -> ResponseReturnValue:
     except ApiError as exc:
         if exc.code not in (400, 409) or detail["status"] == "closed":
             raise
-        return _decision_form_again(detail, lang, exc), exc.code
+        return _case_page_again(detail, lang, exc, "decide"), exc.code
     return redirect(url_for("cases.case_page", case_id=case_id, _anchor="decision"), code=303)
 
 
-def _decision_form_again(detail: dict[str, Any], lang: Lang, exc: ApiError) -> str:
-    """The case page with the refused decision form as it was sent and the refusal beside its field
-    (issue 33: bad input is a Chinese message next to the field, nothing stored)."""
+def _case_page_again(detail: dict[str, Any], lang: Lang, exc: ApiError, which: str) -> str:
+    """The case page with a refused form (`decide` or `attach`) as it was sent and the refusal beside
+    its field (issue 33: bad input is a Chinese message next to the field, nothing stored)."""
     form = request.form
     field = next(iter(exc.details), "") if isinstance(exc.details, dict) else ""
-    rows = [{"from": payer, "to": payee, "amount": amount}
-            for payer, payee, amount in zip(form.getlist("from"), form.getlist("to"), form.getlist("amount"))]
-    sent = {"outcome": form.get("outcome", ""), "note": form.get("note", ""), "audit": form.get("audit", ""),
-            "rows": rows}
-    error = {"field": field.split("[")[0].split(".")[0], "message": exc.description, "code": exc.error_code}
+    sent: dict[str, Any] | None = None
+    if which == "decide":
+        rows = [{"from": payer, "to": payee, "amount": amount}
+                for payer, payee, amount in zip(form.getlist("from"), form.getlist("to"), form.getlist("amount"))]
+        sent = {"outcome": form.get("outcome", ""), "note": form.get("note", ""), "audit": form.get("audit", ""),
+                "rows": rows}
+    error = {"form": which, "field": field.split("[")[0].split(".")[0], "message": exc.description,
+             "code": exc.error_code, "record": form.get("record", ""), "revision": form.get("revision", "")}
     return render_template("cases/case.html", case=detail, outcomes=cases.OUTCOMES,
                            seat_choices=seat_choices(detail, lang), extra_rows=1,
-                           other_revisions=_other_revisions(detail), note_default=sent["note"],
+                           other_revisions=_other_revisions(detail),
+                           note_default=sent["note"] if sent else note_default(detail, lang),
                            form_error=error, sent=sent)
 
 

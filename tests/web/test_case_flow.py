@@ -391,3 +391,19 @@ def test_the_differing_rows_are_marked_and_every_ledger_link_lands(client: Flask
         row = re.search(rf'<tr id="{re.escape(anchor)}" class="([^"]*)"', html)
         assert row is not None and "differs" in row.group(1), anchor
     assert "记录的得分相当于此处付" in html
+
+
+def test_a_refused_attach_answers_beside_the_attach_form(app: Flask, client: FlaskClient) -> None:
+    """Issue 33: bad input in the case page's attach form is a Chinese message beside that form, the
+    typed value kept, nothing stored."""
+    disputed, _ = game(client)
+    case_id = case_id_of(open_from_record(client, disputed, revisions=""))
+    before = counts(app)
+    for typed, status, code in (("x", 400, "number_not_digits"), ("999999", 404, "case_record_missing")):
+        refused = client.post(f"/cases/{case_id}/records", data={"record": typed}, query_string={"lang": "zh"})
+        html = refused.get_data(as_text=True)
+        assert refused.status_code == status and f'data-code="{code}"' in html, (typed, refused.status_code)
+        form = html[html.index('<form class="attach"'):]
+        form = form[:form.index("</form>")]
+        assert "data-field=" in form and f'name="record" required size="8" inputmode="numeric" placeholder="#" value="{typed}"' in form
+    assert counts(app) == before

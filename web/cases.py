@@ -32,6 +32,7 @@ from web.errors import ApiError, wants_json
 from web.numbers import query_error, query_values, read_number, require_number
 from web.i18n import api_language, gettext_in, page_language
 from web.i18n_cases import case_error
+from web.pages import report_page
 from web.pdf.record import record_pdf_parts
 from web.pdf.typeset import pdf_response
 from web.views import json_object, record_detail
@@ -360,8 +361,26 @@ def case_open_form() -> ResponseReturnValue:
     if (values.get("number") or "").strip() == (form.get("number_suggested") or "").strip():
         values["number"] = None
     record_id = _int_field("record", required=False)
-    case_id = _open(values, record_id, others=form.get("revisions") == "all")
+    try:
+        case_id = _open(values, record_id, others=form.get("revisions") == "all")
+    except ApiError as exc:
+        if record_id is None or exc.code not in (400, 404, 409):
+            raise
+        return _record_page_again(record_id, exc, "open"), exc.code
     return redirect(url_for("cases.case_page", case_id=case_id), code=303)
+
+
+def _record_page_again(record_id: int, exc: ApiError, which: str) -> str:
+    """The record's page with its refused case form (`open` or `attach`) as it was sent and the
+    refusal beside it (issue 33: a Chinese message next to the field, nothing stored); a record
+    that does not exist stays the error page."""
+    if not get_store().db.execute("SELECT 1 FROM records WHERE id = ?", [record_id]).fetchone():
+        raise exc
+    form = request.form
+    field = next(iter(exc.details), "") if isinstance(exc.details, dict) else ""
+    error = {"form": which, "field": field, "message": exc.description, "code": exc.error_code,
+             **{key: form.get(key, "") for key in ("number", "player", "complaint")}}
+    return report_page(record_id, case_form_error=error)
 
 
 @bp.post("/cases/attach")
@@ -375,10 +394,15 @@ def case_attach_by_number() -> ResponseReturnValue:
     row = get_store().db.execute("SELECT platform FROM records WHERE id = ?", [record_id]).fetchone()
     if row is None:
         raise refusal(404, "record", "case_record_missing", record=record_id)
-    case_id = cases.by_number(get_store().db, row[0] or "", number) if number else None
-    if case_id is None:
-        raise refusal(404, "number", "case_number_unknown", number=number, platform=row[0] or "")
-    _attach(case_id, {"record": record_id})
+    try:
+        case_id = cases.by_number(get_store().db, row[0] or "", number) if number else None
+        if case_id is None:
+            raise refusal(404, "number", "case_number_unknown", number=number, platform=row[0] or "")
+        _attach(case_id, {"record": record_id})
+    except ApiError as exc:
+        if exc.code not in (400, 404, 409):
+            raise
+        return _record_page_again(record_id, exc, "attach"), exc.code
     return redirect(url_for("cases.case_page", case_id=case_id, _anchor="records"), code=303)
 
 

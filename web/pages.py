@@ -100,10 +100,15 @@ def _sort_labels() -> list[str]:
 @requires(*READERS)
 def report(record_id: int) -> ResponseReturnValue:
     """The report of one record: header, findings, the steps, settlement, revisions, audits."""
+    return report_page(record_id)
+
+
+def report_page(record_id: int, **extra: Any) -> str:
+    """The record's page; `extra` for its templates (a refused case form shown again, web/cases.py)."""
     store = get_store()
     detail = record_detail(store, record_id, page_language())
     return render_template("report/steps_page.html", record=detail, audit=detail["audit"],
-                           uploads=store.uploads(record_id), profiles=_profiles(), **report_context(detail))
+                           uploads=store.uploads(record_id), profiles=_profiles(), **report_context(detail), **extra)
 
 
 def _profiles() -> list[str]:

@@ -407,3 +407,22 @@ def test_a_refused_attach_answers_beside_the_attach_form(app: Flask, client: Fla
         form = form[:form.index("</form>")]
         assert "data-field=" in form and f'name="record" required size="8" inputmode="numeric" placeholder="#" value="{typed}"' in form
     assert counts(app) == before
+
+
+def test_a_refused_case_opening_answers_beside_the_form_on_the_record_page(app: Flask, client: FlaskClient) -> None:
+    """Issue 33: the record page's 立案 and 加入案件 forms refused (no complaint, a number taken, no such
+    case) answer with the record page again, the refusal beside the form, what was typed kept."""
+    disputed, _ = game(client)
+    before = counts(app)
+    refused = open_from_record(client, disputed, complaint="  ", player="P1")
+    html = refused.get_data(as_text=True)
+    assert refused.status_code == 400 and 'data-code="case_complaint_missing"' in html
+    form = html[html.index('<form class="new-case"'):]
+    form = form[:form.index("</form>")]
+    assert "data-field=" in form and '<option value="P1" selected>' in form
+    again = client.post("/cases/attach", data={"number": "无此案", "record": str(disputed)})
+    html = again.get_data(as_text=True)
+    assert again.status_code == 404 and 'data-code="case_number_unknown"' in html
+    attach = html[html.index('<form class="attach"'):]
+    assert "data-field=" in attach[:attach.index("</form>")] and 'value="无此案"' in attach
+    assert counts(app) == before

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -260,19 +261,24 @@ def test_a_hand_payment_of_another_amount_is_named_under_r6() -> None:
 def test_the_harness_mutants_stripped_of_items_name_their_rule(cls: str, rule: str) -> None:
     """The mutation harness's planted settlement faults, scores only (`--strip-items`): the payment
     named cites the rule the item-by-item audit cites (bench/bench_explained.py gives the shares)."""
+    hits = tried = 0
+    for _, mutant, scores_only in _harness_mutants(cls):
+        tried += 1
+        hits += any(f["rule"] == rule for f in named(audit_record(scores_only)))
+    assert tried and hits, (tried, hits)
+
+
+def _harness_mutants(cls: str) -> Iterator[tuple[str, Any, dict[str, Any]]]:
+    """(game file, mutant, its record stripped of items) of every planted mutant of class `cls` of the
+    golden games, their results the rules' settlement (sim/mutate.py, as the mutation harness plants)."""
     from sim.mutate import mutants, stripped
     from tests.builder import with_result
-    hits = tried = 0
     for path in GAMES:
         doc = load(path)
         rec = with_result(doc, audit_record(doc)["settlement"])
         for m in mutants(rec):
-            if m.mutation != cls:
-                continue
-            tried += 1
-            audit = audit_record(stripped(m).record)
-            hits += any(f["rule"] == rule for f in named(audit))
-    assert tried and hits, (tried, hits)
+            if m.mutation == cls:
+                yield path.name, m, stripped(m).record
 
 
 def _one_chicken_more(doc: dict[str, Any], seat: int, payers: list[int]) -> tuple[list[Item], int]:
@@ -316,19 +322,12 @@ def test_every_harness_mutant_of_the_golden_games_names_its_rule(cls: str) -> No
     at the plain value, ref-cuocuo-90210-0001 and ref-weile-90210-0004; a chicken too many where a payer
     pays the seat twice or not at all, ref-cuocuo-90210-0002/0003, charge-chicken-gold) names the rule
     the item-by-item audit cites."""
-    from sim.mutate import mutants, stripped
-    from tests.builder import with_result
     missed, tried = [], 0
-    for path in GAMES:
-        doc = load(path)
-        rec = with_result(doc, audit_record(doc)["settlement"])
-        for m in mutants(rec):
-            if m.mutation != cls:
-                continue
-            tried += 1
-            want = {f["rule"] for f in audit_record(m.record)["findings"] if f["kind"] == "missettled"}
-            if not want & {f["rule"] for f in named(audit_record(stripped(m).record))}:
-                missed.append(path.name)
+    for name, m, scores_only in _harness_mutants(cls):
+        tried += 1
+        want = {f["rule"] for f in audit_record(m.record)["findings"] if f["kind"] == "missettled"}
+        if not want & {f["rule"] for f in named(audit_record(scores_only))}:
+            missed.append(name)
     assert tried >= 5 and not missed, (tried, missed)
 
 

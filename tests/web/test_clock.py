@@ -23,7 +23,6 @@ from app import create_app
 from records import clock
 from tests.conftest import ROOT, api_token, app_config, dumps, login
 from tests.web.test_pdf import needs_poppler, pdf_of, text_of
-from kit.build import build_kit, write_kit
 from tests.kit.kit_clients import answer_kit
 
 UPLOADED = dt.datetime(2026, 12, 3, 15, 59, 30, tzinfo=timezone.utc)
@@ -55,13 +54,6 @@ def visible_text(html: str) -> str:
     html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
     html = re.sub(r"<svg\b.*?</svg>", " ", html, flags=re.S)
     return unescape(re.sub(r"<[^>]+>", " ", html))
-
-
-@pytest.fixture(scope="module")
-def kits(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("kits")
-    write_kit(build_kit("cuocuo", {}, cases=40, seed=5, min_count=1), folder / "cuocuo-5")
-    return folder
 
 
 @pytest.fixture

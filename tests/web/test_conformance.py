@@ -14,17 +14,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app import create_app
-from kit.build import build_kit, write_kit
 from kit.schemas import schema_bytes
 from tests.kit.kit_clients import SETTLEMENT_FAULTS, answer_kit
 from tests.conftest import api_token, login
-
-
-@pytest.fixture(scope="module")
-def kits(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("kits")
-    write_kit(build_kit("cuocuo", {}, cases=40, seed=5, min_count=1), folder / "cuocuo-5")
-    return folder
 
 
 @pytest.fixture

@@ -32,7 +32,7 @@ from web.errors import ApiError, wants_json
 from web.numbers import query_error, query_values, read_number, require_number
 from web.i18n import api_language, gettext_in, page_language
 from web.i18n_cases import case_error
-from web.pages import report_page
+from web.record_page import report_page
 from web.pdf.record import record_pdf_parts
 from web.pdf.typeset import pdf_response
 from web.views import json_object, record_detail

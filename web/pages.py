@@ -15,12 +15,11 @@ from records import cases
 from records.rows import VERDICTS
 from records.store import Store
 from report.dispute import difference
-from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
 from web.errors import unknown_profile
 from web.i18n import page_language
-from web.report_model import report_context
+from web.record_page import profiles, report_page
 from web.upload_request import run_upload, upload_status, uploaded_files
 from web.safe_audit import checked_reason, option_problem
 from web.uploads import summarize, totals
@@ -103,22 +102,6 @@ def report(record_id: int) -> ResponseReturnValue:
     return report_page(record_id)
 
 
-def report_page(record_id: int, **extra: Any) -> str:
-    """The record's page; `extra` for its templates (a refused case form shown again, web/cases.py)."""
-    store = get_store()
-    detail = record_detail(store, record_id, page_language())
-    return render_template("report/steps_page.html", record=detail, audit=detail["audit"],
-                           uploads=store.uploads(record_id), profiles=_profiles(), **report_context(detail), **extra)
-
-
-def _profiles() -> list[str]:
-    """Profiles for the re-audit form; empty (form hidden) while no engine is installed."""
-    try:
-        return engine.profiles()
-    except ImportError:
-        return []
-
-
 @bp.post("/records/<int:record_id>/audit")
 @requires(*READERS)
 def reaudit(record_id: int) -> ResponseReturnValue:
@@ -127,15 +110,15 @@ def reaudit(record_id: int) -> ResponseReturnValue:
     the answer is a page showing the audit that would be stored beside the stored one; with
     them, the audit is stored, the reason in the trail, and back to the report."""
     profile = request.form.get("profile") or None
-    if profile is not None and profile not in _profiles():
-        raise unknown_profile(profile, _profiles())
+    if profile is not None and profile not in profiles():
+        raise unknown_profile(profile, profiles())
     options_text = request.form.get("options", "")
     options = form_options(options_text)
     lang = page_language()
     detail = record_detail(get_store(), record_id, lang)
     problem = option_problem(record_id, profile, options)
     if problem is not None:
-        return render_template("whatif_refused.html", record=detail, problem=problem, profiles=_profiles(),
+        return render_template("whatif_refused.html", record=detail, problem=problem, profiles=profiles(),
                                chosen=profile, options_text=options_text, lang=lang), 400
     reason = checked_reason(request.form.get("reason"))
     asked = request.form.get("step") == "confirm"  # posted from the confirmation page itself

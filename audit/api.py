@@ -20,7 +20,7 @@ from audit.views import ChickenView, Marker, MarkerKind, MeldView, SeatView, Ste
 ENGINE_VERSION = "1.0.0"
 
 __all__ = ["ENGINE_VERSION", "ChickenView", "Lang", "Marker", "MarkerKind", "MeldView", "SeatView", "StepView", "Trace",
-           "audit_document", "audit_record", "fit_records", "is_match", "list_profiles", "render_finding", "render_note",
+           "audit_document", "audit_record", "is_match", "list_profiles", "render_finding", "render_note",
            "trace_record"]
 
 
@@ -79,18 +79,4 @@ def trace_record(doc: object, *, profile: str | None = None, options: dict[str, 
 
     return trace(doc, profile=profile, options=options, lang=Lang(lang), schema_checked=schema_checked)
 
-
-def fit_records(records: Sequence[tuple[str, object]], *, profile: str = "weile", name: str | None = None,
-                min_gain: int = 1, lang: Lang | str = Lang.EN) -> dict[str, Any]:
-    """A platform's own profile from its records (issue 21.4, docs/fit.md): the fit as JSON with its
-    messages in `lang`, plus `profile_file`, the fitted profile as a profile file (TOML).
-
-    `records` are (where it came from, the parsed document) pairs; a `zhuoji-match/1` gives one
-    record per hand. A record's own `rules` are not read: the fit starts from `profile`
-    (ProfileError when there is none)."""
-    from audit.fitting import fit, records_of
-
-    found = fit([r for source, doc in records for r in records_of(doc, source)], profile, name=name,
-                min_gain=min_gain)
-    return {**found.to_json(Lang(lang)), "profile_file": found.profile_text()}
 

@@ -1,7 +1,7 @@
 """The other values a platform may have played for each parameter of a profile.
 
 R16.16's attribution tries each of them as one reading of a wrong total (`audit.attribute`), and the
-fit (`audit.fitting`, issue 21.4) tries them, and a few more (`trials`), as the platform's own
+fit (`fit.search`, issue 21.4) tries them, and a few more (`trials`), as the platform's own
 conventions. The enumeration reads the profile's own dataclasses (every bool, `Literal` and int
 field, and the pattern values), so a parameter added to `audit.profiles` is tried without a list
 to keep in step.
@@ -125,7 +125,7 @@ class Trial:
     options: dict[str, Any]
     profile: Profile
     together: tuple[tuple[str, Any], ...] = ()
-    """Other (parameter, value)s set with it: the fit's pairs (`audit.fitting`)."""
+    """Other (parameter, value)s set with it: the fit's pairs (`fit.search`)."""
     key: str = ""
     """The options as canonical JSON (`options_key`): the same trial from whatever profile it starts."""
 

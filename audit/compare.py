@@ -55,7 +55,7 @@ def compare(result: dict[str, Any], sett: Settlement, base: int) -> list[Finding
 def agrees(result: dict[str, Any], sett: Settlement, base: int) -> bool:
     """Whether `compare` finds nothing, without building a finding: the claimed scores, next dealer,
     flip (when the record gives one) and payment sums (when it gives items) are the settlement's.
-    The fit (audit.fitting) asks this of every settlement it tries."""
+    The fit (fit.search) asks this of every settlement it tries."""
     claimed = result["scores"]
     computed = sett.scores()
     if len(claimed) != len(computed) or any(c != s * base for c, s in zip(claimed, computed)):

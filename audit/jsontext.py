@@ -349,7 +349,7 @@ def utf8_text(data: bytes) -> str:
 def json_lines(data: AnyStr) -> Iterator[tuple[int, AnyStr]]:
     """(line number from 1, JSON text) of every non-blank line of a JSON-lines text, str or bytes:
     the one line reader of every `.jsonl` entry point (the upload, `python -m audit`, the batch,
-    `python -m audit.fit`, `kit check`, the mutation harness).
+    `python -m fit`, `kit check`, the mutation harness).
 
     Lines end at `\\n` only, a `\\r` before it dropped (JSON Lines; `\\r\\n` tolerated). Never
     `str.splitlines()`: it also ends a line at U+2028, U+2029, U+0085, `\\x0b`, `\\x0c`, `\\x1c`-`\\x1e`

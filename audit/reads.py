@@ -4,7 +4,7 @@ A hand's answer (the first illegal move, or the settlement) is a function of the
 the parameters the engine read on the way: the engine has no other channel to the profile, and
 it never branches on a profile's name. So a parameter the engine did not read cannot change the
 answer, and two profiles that agree on every parameter it read give the same answer. The fit
-(`audit.fitting`) leans on that to try a value only on the hands it can change (docs/fit.md).
+(`fit.search`) leans on that to try a value only on the hands it can change (docs/fit.md).
 
 `Watch(profile).profile` is a copy of a profile (its classes are subclasses of the profile's
 own dataclasses, so the compiled engine takes it like the real one, and its fields properties)

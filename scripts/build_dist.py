@@ -23,7 +23,7 @@ def stage(into: Path) -> Path:
     """Copy what the wheel is made of into `into`; return the staged tree."""
     tree = into / "src"
     tree.mkdir()
-    for package in ("audit", "sim", "kit", "report", "records", "batch"):
+    for package in ("audit", "sim", "kit", "report", "fit", "records", "batch"):
         shutil.copytree(ROOT / package, tree / package, ignore=SKIP)
     shutil.copy2(ROOT / "spec" / "rulebook.md", tree / "audit" / "rulebook.md")
     for name in ("pyproject.toml", "README.md"):

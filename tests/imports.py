@@ -11,15 +11,16 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-LAYERS = ("audit", "sim", "kit", "report", "records", "batch", "web", "app")
+LAYERS = ("audit", "sim", "kit", "report", "fit", "records", "batch", "web", "app")
 """Bottom first: a module may import its own layer and those before it. The engine (audit/) at the
 bottom; the tools above it (sim/: simulator, bots, mutator; kit/: the conformance kit, which plays
-sim's games; report/: the dispute summary and charts); the service's store (records/, whose
+sim's games; report/: the dispute summary and charts; fit/: a platform's own profile found from
+its records); the service's store (records/, whose
 conformance runs use kit/); the batch (batch/, which reads files or the store); the web service
 (web/); app.py, which wires it."""
 _ENGINE_ONLY = frozenset({"flask", "werkzeug", "jinja2", "weasyprint", "sqlite3", "sqlite_utils", "marshmallow_sqlalchemy"})
 FORBIDDEN: dict[str, frozenset[str]] = {
-    "audit": _ENGINE_ONLY, "sim": _ENGINE_ONLY, "kit": _ENGINE_ONLY, "report": _ENGINE_ONLY,
+    "audit": _ENGINE_ONLY, "sim": _ENGINE_ONLY, "kit": _ENGINE_ONLY, "report": _ENGINE_ONLY, "fit": _ENGINE_ONLY,
     "records": frozenset({"flask", "jinja2", "weasyprint"}),
     "batch": frozenset({"flask", "jinja2", "weasyprint"}),
 }

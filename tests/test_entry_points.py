@@ -1,6 +1,6 @@
 """One answer to a byte order mark, and one strict reading of JSON, at every entry point (issue
 22.1 and 22.6): the upload, `python -m audit`, the batch, `kit check` (and the service's
-conformance answers) and `python -m audit.fit`.
+conformance answers) and `python -m fit`.
 
 A UTF-8 BOM (what Windows editors write) is accepted everywhere: each entry point gives the same
 answer for a file with one as for the same file without. A repeated key, a lone surrogate, an
@@ -18,7 +18,7 @@ import pytest
 from flask import Flask
 
 from audit.cli import run as audit_cli
-from audit.fit import read_records
+from fit.cli import read_records
 from kit.build import build_kit, write_kit
 from kit.cli import run as kit_cli
 from tests.conftest import load_example, login, make_zip
@@ -196,7 +196,7 @@ def test_every_jsonl_entry_point_reads_separators_inside_strings_as_one_line(tmp
     rows = _batch_rows(tmp_path / "batch", "three.jsonl", SPLIT)  # python -m batch
     assert [(verdict, game) for verdict, game, _ in rows] == [("clean", game) for game in games]
 
-    fitted = read_records([str(tmp_path / "three.jsonl")])  # python -m audit.fit
+    fitted = read_records([str(tmp_path / "three.jsonl")])  # python -m fit
     assert [[seat["name"] for seat in r.doc["seats"]] for r in fitted] == names
 
     app: Flask = create_app(app_config(tmp_path / "service"))  # the upload
@@ -218,7 +218,7 @@ def test_kit_check_reads_separators_inside_an_answers_strings_as_one_line(kit: P
 @pytest.mark.parametrize("bad", ["٥", "²", "+5", " 5", "5_0", "1" + "0" * 25])
 def test_command_line_numbers_are_ascii_digits(tmp_path: Path, bad: str, capsys: pytest.CaptureFixture[str]) -> None:
     """`--workers ٥` was 5 (argparse's int()); every command reads its numbers as the service does."""
-    from audit.fit import run as fit_cli
+    from fit.cli import run as fit_cli
     from batch.cli import run as batch_cli
     from sim.simulate import run as simulate
 

@@ -17,7 +17,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("audit", "sim", "kit", "report", "records", "batch", "web")
+PACKAGES = ("audit", "sim", "kit", "report", "fit", "records", "batch", "web")
 
 OWN_JSON: dict[str, str] = {
     "audit/jsontext.py": "the strict reader itself",

@@ -2,7 +2,7 @@
 
 - `GET /fit`: the form: upload record files, or choose stored records (a platform, and a client
   prefix and dates if wanted), and the profile to start from.
-- `POST /fit`: the fit of those records (`audit.api.fit_records`), shown: the values taken, the
+- `POST /fit`: the fit of those records (`fit.api.fit_records`), shown: the values taken, the
   evidence per parameter, the records no value explains (stored ones link to their report), and
   the fitted profile file. Nothing is stored.
 - `POST /fit/profile.toml`: the profile file of a fit, as a download, once the loader has read it
@@ -17,6 +17,7 @@ from flask import Blueprint, Response, render_template, request
 from flask.typing import ResponseReturnValue
 
 from audit import api
+from fit.api import fit_records
 from audit.catalogue import Lang
 from audit.profiles import ProfileError, is_profile_name, parse_profile
 from web import engine
@@ -95,7 +96,7 @@ def run() -> ResponseReturnValue:
         chosen = _chosen(form)
         if not chosen.records:
             raise fail(400, "fit_nothing_read", field="files")
-        result = api.fit_records(chosen.records, profile=profile, name=name, lang=page_language())
+        result = fit_records(chosen.records, profile=profile, name=name, lang=page_language())
     except ApiError as exc:
         return render_template("fit.html", **_context(result=None, chosen=chosen, error=exc.description,
                                                       error_code=exc.error_code)), exc.code or 400

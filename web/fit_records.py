@@ -4,7 +4,7 @@ An upload is read as every upload is (`records.ingest.read_upload`: limits, stri
 schema), but nothing is stored: a fit is a question about the records, not a new copy of them.
 Stored records are the latest revision of each record matching the page's filters, as the list
 shows them. Either way at most `FIT_MAX_RECORDS` records (default 2000; the command line,
-`python -m audit.fit`, takes any number).
+`python -m fit`, takes any number).
 """
 from __future__ import annotations
 

@@ -367,8 +367,8 @@ ZH: dict[str, str] = {
     "Record files": "牌局文件",
     "Stored records of a platform": "某平台已保存的牌局",
     "Newest": "最近",
-    "At most %(cap)s records a fit here; python -m audit.fit takes any number.":
-        "本页每次最多拟合 %(cap)s 局；python -m audit.fit 不限局数。",
+    "At most %(cap)s records a fit here; python -m fit takes any number.":
+        "本页每次最多拟合 %(cap)s 局；python -m fit 不限局数。",
     "Start from profile": "起始规则配置",
     "Name of the fitted profile": "拟合结果的名称",
     "Items that could not be read": "无法读取的内容",

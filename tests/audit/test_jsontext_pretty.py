@@ -1,4 +1,4 @@
-"""`jsontext.pretty`: what `python -m audit --json` and `audit.fit` print, orjson's speed with the
+"""`jsontext.pretty`: what `python -m audit --json` and `fit.cli` print, orjson's speed with the
 standard library's bytes (issue 35.6): `json.dumps(value, ensure_ascii=False, indent=1)` exactly."""
 from __future__ import annotations
 

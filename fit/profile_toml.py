@@ -1,6 +1,6 @@
 """A profile written as a profile file (TOML), the way `audit/profiles/*.toml` are written.
 
-The fit (`python -m audit.fit --out`) writes the profile it found; an operator puts the file in
+The fit (`python -m fit --out`) writes the profile it found; an operator puts the file in
 `ZHUOJI_PROFILE_DIR` and audits under it by name. The file holds every parameter (not only those
 the fit changed), so it stays right when a bundled profile changes later; comments say where each
 changed value came from. The standard library reads TOML but does not write it: the writer below

@@ -1,4 +1,4 @@
-"""`python -m audit.fit`: files in, the fit printed, the profile written; exit codes; bad input."""
+"""`python -m fit`: files in, the fit printed, the profile written; exit codes; bad input."""
 from __future__ import annotations
 
 import io
@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from audit.catalogue import finding_message
-from audit.fit import run
+from fit.cli import run
 from audit.profiles import Profile, build, list_profiles, load_profile
 from sim.simulate import simulate
 
@@ -156,7 +156,7 @@ def test_missing_or_empty_input_is_exit_2(tmp_path: Path) -> None:
 
 def test_python_dash_m_runs_the_command(hands: list[dict[str, Any]], tmp_path: Path) -> None:
     records = _jsonl(tmp_path / "p.jsonl", hands[:3])
-    done = subprocess.run([sys.executable, "-m", "audit.fit", str(records), "--json"], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "fit.cli", str(records), "--json"], cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, check=False)
     assert done.returncode in (0, 1), done.stderr
     assert json.loads(done.stdout)["records"] == 3

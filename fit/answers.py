@@ -1,6 +1,6 @@
 """A record's answer under a profile, and when an answer found under one profile holds under another.
 
-The fit (`audit.fitting`, docs/fit.md) asks, for thousands of records and a hundred and more
+The fit (`fit.search`, docs/fit.md) asks, for thousands of records and a hundred and more
 profiles each, whether the record is clean. Asking the engine every time would cost hours; most
 of those questions are answered without it:
 
@@ -17,13 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from audit.candidates import Trial
-from audit.compare import agrees
+from audit.play import GameState, Settlement, Trial, Watch, agrees, differing, flatten, replay, settle
 from audit.profiles import Profile
-from audit.reads import Watch, differing, flatten
-from audit.replay import replay
-from audit.settle import Settlement, settle
-from audit.state import GameState
 
 
 EVERYTHING: Final = -1

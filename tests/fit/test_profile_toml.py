@@ -1,4 +1,4 @@
-"""audit.profile_toml: a profile written as a profile file reads back as the same profile."""
+"""fit.profile_toml: a profile written as a profile file reads back as the same profile."""
 from __future__ import annotations
 
 import tomllib
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from audit.profile_toml import profile_toml
+from fit.profile_toml import profile_toml
 from audit.profiles import Profile, apply_options, build, list_profiles, load_profile, to_data
 
 

@@ -1,4 +1,4 @@
-"""audit.reads and audit.answers: what the engine read decides where the fit may skip a value.
+"""audit.reads and fit.answers: what the engine read decides where the fit may skip a value.
 
 The fit's speed rests on one claim: a profile that differs from another only in parameters a
 hand's replay and settlement never read gives that hand the same answer. These tests check the
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from audit.answers import Case, Counts, Option, Settings
+from fit.answers import Case, Counts, Option, Settings
 from audit.candidates import trials
 from audit.compare import agrees, compare
 from audit.profiles import load_profile, resolve

@@ -1,4 +1,4 @@
-"""audit.fitting: a platform's own profile from its answers (issue 21.4, docs/fit.md).
+"""fit.search: a platform's own profile from its answers (issue 21.4, docs/fit.md).
 
 The platforms are simulated: `sim.simulate` plays hands under a profile with `--option`s and writes
 the engine's settlement as the claimed result; the records then say only the base profile, as a
@@ -17,7 +17,7 @@ import pytest
 
 from audit.api import audit_document
 from audit.candidates import value_at
-from audit.fitting import Fit, Record, fit, records_of
+from fit.search import Fit, Record, fit, records_of
 from audit.profiles import list_profiles, load_profile
 from sim.mutate import Mutant, mutants
 from sim.simulate import simulate

@@ -6,7 +6,7 @@ which the most records come out clean, starting from a base profile (greedy coor
 
 1. every record is replayed and settled once under the base, watching which parameters the engine
    read (`audit.reads`): a value of a parameter a record never read cannot change its answer, so it
-   is never tried on that record (`audit.answers`);
+   is never tried on that record (`fit.answers`);
 2. every other value of every parameter (`audit.candidates.trials`) is tried on the records that
    are not clean (on 600 of them, evenly spread, when there are more): a record is fixed only if
    it was not clean, so this bounds what each value can gain;
@@ -27,14 +27,13 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from audit.answers import Case, Counts, Option, Settings
-from audit.candidates import Trial, options_key, setting_options, trial, trials, value_at
 from audit.catalogue import Lang
-from audit.engine import HandAudit, audit_hand
-from audit.findings import Verdict, verdict_of
-from audit.profile_toml import profile_toml
+from audit.play import (HandAudit, Trial, Verdict, audit_hand, options_key, setting_options, trial, trials, value_at,
+                        verdict_of)
 from audit.profiles import Profile, ProfileError, apply_options, check_profile_name, load_profile, to_data
 from audit.schema import validate_record
+from fit.answers import Case, Counts, Option, Settings
+from fit.profile_toml import profile_toml
 
 MIN_GAIN: Final = 1
 """Records a value must make clean, beyond those it spoils, to be taken: by default any gain, since
@@ -230,7 +229,7 @@ class Fit:
 
     def profile_text(self) -> str:
         """The fitted profile as a profile file (TOML), each changed parameter with its evidence."""
-        header = [f"{self.profile.title}: written by python -m audit.fit (docs/fit.md).",
+        header = [f"{self.profile.title}: written by python -m fit (docs/fit.md).",
                   f"Base {self.base.name}; {self.usable} records, clean {self.clean_before} under the base, "
                   f"{self.clean_after} under this profile.", "",
                   "Every parameter is here; those the fit changed say so above them."]
@@ -600,7 +599,7 @@ def fit(records: list[Record], base_name: str, *, name: str | None = None, min_g
     options = _fitted_options(steps, base, search)
     fitted = replace(search.current.profile, name=fitted_name,
                      title=f"{base.title}, fitted to {len(usable)} records",
-                     source=f"audit.fit of {len(usable)} records from {base.name} ({base.source})")
+                     source=f"fit.cli of {len(usable)} records from {base.name} ({base.source})")
     unexplained = []
     clean_after = 0
     for record, case in zip(usable, search.cases):

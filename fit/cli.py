@@ -1,6 +1,6 @@
-"""`python -m audit.fit RECORDS... --profile BASE`: a platform's own profile from its answers.
+"""`python -m fit RECORDS... --profile BASE`: a platform's own profile from its answers.
 
-The search is `audit.fitting` (docs/fit.md); this module reads the files, prints, and writes the
+The search is `fit.search` (docs/fit.md); this module reads the files, prints, and writes the
 fitted profile. RECORDS are `zhuoji/1` records, `zhuoji-match/1` matches (one record per hand),
 `.jsonl` files of records, or folders of those; every text is read strictly (`audit.jsontext`).
 
@@ -23,10 +23,10 @@ from typing import Any, TextIO
 from audit import jsontext
 from audit.catalogue import Lang, render_value
 from audit.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UsageError, parse_lang
-from audit.fitting import MIN_GAIN, Evidence, Fit, Record, Tally, Unexplained, fit, records_of
 from audit.profiles import ProfileError, check_profile_name, load_profile
 from audit.rulebook import RulebookError, value_label
 from audit.numtext import argument
+from fit.search import MIN_GAIN, Evidence, Fit, Record, Tally, Unexplained, fit, records_of
 
 LINES = (".jsonl", ".ndjson")
 """Files read as one JSON document a line."""
@@ -36,7 +36,7 @@ DOCUMENTS = (".json",)
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line (docs/fit.md)."""
-    p = argparse.ArgumentParser(prog="python -m audit.fit",
+    p = argparse.ArgumentParser(prog="python -m fit",
                                 description="Fit a platform's own profile to its records (issue 21).")
     p.add_argument("records", nargs="+", metavar="RECORDS",
                    help="zhuoji/1 records or matches (.json), .jsonl files of records, or folders of them")

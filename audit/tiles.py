@@ -5,7 +5,7 @@ p (筒), s (条). Small ints let hand analysis work on a 27-slot count array,
 which is what makes it fast enough to run on every discard of every hand.
 Everything that reads, writes or names a tile comes here: the schema's tile
 set (`audit.structure`), the SVG drawings (`audit.render`), the reports and
-the test builder.
+the record notation (`sim.notation`).
 """
 from __future__ import annotations
 

@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from audit.engine import HandAudit, audit_hand
-from tests.builder import record
+from sim.notation import record
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
 
 def play(hands: list[str], events: str, **kw: Any) -> HandAudit:
-    """Build a record (tests/builder.py) and audit it."""
+    """Build a record (sim/notation.py) and audit it."""
     options = kw.pop("audit_options", None)
     what_if = kw.pop("audit_profile", None)
     return audit_hand(record(hands, events, **kw), profile=what_if, options=options)

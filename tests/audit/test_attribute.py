@@ -272,7 +272,7 @@ def _harness_mutants(cls: str) -> Iterator[tuple[str, Any, dict[str, Any]]]:
     """(game file, mutant, its record stripped of items) of every planted mutant of class `cls` of the
     golden games, their results the rules' settlement (sim/mutate.py, as the mutation harness plants)."""
     from sim.mutate import mutants, stripped
-    from tests.builder import with_result
+    from sim.notation import with_result
     for path in GAMES:
         doc = load(path)
         rec = with_result(doc, audit_record(doc)["settlement"])
@@ -337,7 +337,7 @@ def test_a_burned_exposed_kong_and_the_shooters_chickens_paid_are_two_changes() 
     under R8.3 (sim-cuocuo-7-0006, the mutant the harness plants there)."""
     from sim.mutate import mutants, stripped
     from sim.simulate import simulate
-    from tests.builder import with_result
+    from sim.notation import with_result
     game = list(simulate("cuocuo", {}, 7, 7))[6].record
     rec = with_result(game, audit_record(game)["settlement"])
     m = next(m for m in mutants(rec) if m.mutation == "hot_shot_burn_ignored")
@@ -355,7 +355,7 @@ def test_one_unready_seats_kong_paid_is_one_payment_not_owed_under_r4_7() -> Non
     withholds, paid anyway, is the reading (before, a chicken paid by the wrong seat, R11.6)."""
     from sim.mutate import mutants, stripped
     from sim.simulate import simulate
-    from tests.builder import with_result
+    from sim.notation import with_result
     game = list(simulate("cuocuo", {}, 14, 7))[13].record
     rec = with_result(game, audit_record(game)["settlement"])
     m = next(m for m in mutants(rec) if m.mutation == "dou_not_ready")

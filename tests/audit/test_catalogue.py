@@ -37,7 +37,7 @@ from tests.audit.test_turns import HANDS, ROUND
 from tests.audit import test_r17 as r17_hands
 from tests.audit import test_r18 as r18_hands
 from tests.audit import test_r19 as r19_hands
-from tests.builder import record, with_result
+from sim.notation import record, with_result
 from tests.conftest import variant
 from tests.helpers import INERT, quiet_round
 

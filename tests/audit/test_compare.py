@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from audit.api import audit_record
-from tests.builder import record, with_result
+from sim.notation import record, with_result
 from tests.audit.test_hot_rob import ROB_HANDS, ROB_PLAY
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "spec" / "examples"

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from audit.engine import audit_hand
-from tests.builder import parse_events, record, split_draws
+from sim.notation import parse_events, record, split_draws
 from tests.helpers import INERT, kinds, legal
 
 

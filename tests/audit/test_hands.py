@@ -10,7 +10,7 @@ from audit import hands
 from audit.hands import Pattern
 from audit.profiles import load_profile
 from audit.tiles import NUM_KINDS, counts, parse, parse_all
-from tests.builder import tiles
+from sim.notation import tiles
 
 WEILE = load_profile("weile").hand_values
 

@@ -95,7 +95,7 @@ def test_passing_a_rob_locks_and_must_win_rob() -> None:
 
 def test_rob_kong_burn() -> None:
     """R9.3 rob_kong_burn: the robbed seat's dou and chicken credits are burned (weile), not in kuhu."""
-    weile = audit_hand(__import__("tests.builder", fromlist=["record"]).record(
+    weile = audit_hand(__import__("sim.notation", fromlist=["record"]).record(
         ROB_HANDS, ROB_PLAY + "2 win 5s", flip="8s"))
     assert weile.settlement is not None and 1 in weile.settlement.burned
     kuhu = play(ROB_HANDS, ROB_PLAY + "2 win 5s", profile="kuhu", flip="8s")

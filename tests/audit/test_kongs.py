@@ -1,7 +1,7 @@
 """R4 pong and kong: tiles needed, R4.5 empty wall, R4.6 first chance (憨包豆), R4.7 dou payments."""
 from __future__ import annotations
 
-from tests.builder import record
+from sim.notation import record
 from tests.helpers import INERT, illegal, kinds, legal, play, quiet_round
 from audit.engine import audit_hand
 

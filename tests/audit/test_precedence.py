@@ -10,7 +10,7 @@ import pytest
 from audit.engine import HandAudit, audit_hand
 from tests.audit.test_declared import HANDS as DECLARED_HANDS
 from tests.audit.test_hot_rob import ROB_HANDS, ROB_PLAY
-from tests.builder import record
+from sim.notation import record
 from tests.helpers import play
 
 

@@ -13,7 +13,7 @@ from audit.profiles import resolve
 from audit.replay import replay
 from audit.settle import follows_dealer, settle
 from audit.tiles import code
-from tests.builder import record, with_result
+from sim.notation import record, with_result
 from tests.helpers import INERT, kinds, legal, play
 
 DEALER = "123m 456m 789m 234p 5p 9s"          # after 9s waits 2p/5p; self-draws 2p at the end

@@ -14,7 +14,7 @@ import pytest
 from audit.engine import audit_hand
 from sim.simulate import simulate
 from tests.audit.test_r17 import DEALER, HANDS, S1, claimed
-from tests.builder import record, with_result
+from sim.notation import record, with_result
 from tests.helpers import INERT, kinds, legal, play
 
 

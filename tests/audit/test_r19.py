@@ -15,7 +15,7 @@ import pytest
 from audit.engine import audit_hand
 from tests.audit.test_r17 import DEALER, HANDS, S1, S2, claimed
 from tests.audit.test_r18 import S1_NO_BIRD, settled, waived
-from tests.builder import record, with_result
+from sim.notation import record, with_result
 from tests.helpers import INERT, kinds, legal, play
 
 Row = tuple[int, int, int, str]
@@ -287,8 +287,6 @@ BIG = "111m 555m 555p 555s 1s 9s"
 FIRST_WON = ([BIG, S1, INERT[0], INERT[1]], "0 discard 9s\n1 draw 4p\n1 discard 1s\n0 win 1s")
 """Seat 1 discards the first 1s (ready on 2p/5p after it) and the dealer wins on it. Flip 9p -> 1p,
 held only by seat 3, which does not qualify."""
-FIRST_WON_HANDS, FIRST_WON_EVENTS = FIRST_WON
-"""(The same, by name, for scripts/make_samples.py.)"""
 
 
 def test_r19_6_a_first_1s_won_on_is_its_discarders_charge_chicken() -> None:

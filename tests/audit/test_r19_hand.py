@@ -39,7 +39,7 @@ from tests.audit.test_hot_rob import ROB_HANDS, ROB_PLAY
 from tests.audit.test_r18 import (DEALER_PAYS, ROB_DEALER, ROB_DEALER_PLAY, S1_NO_BIRD, SHOOTER, SHOT_CHARGE,
                                   VOID)
 from tests.audit.test_r17 import DEALER
-from tests.builder import record, with_result
+from sim.notation import record, with_result
 from tests.helpers import INERT, kinds, legal, play
 
 ROOT = Path(__file__).resolve().parents[2]

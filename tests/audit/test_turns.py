@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.builder import record
+from sim.notation import record
 from tests.helpers import illegal, legal, play
 from audit.engine import audit_hand
 

@@ -1,4 +1,5 @@
-"""Build small `zhuoji/1` records for rule tests without counting 108 tiles by hand.
+"""A compact notation for `zhuoji/1` records: rule tests and the samples' recipes write hands and
+events by hand without counting 108 tiles.
 
 Hands are written compactly ("123m 456p 99s"), events one per line
 ("0 discard 3m", "1 kong 5m concealed", "2 win 3m"). Draws name their tile;
@@ -29,13 +30,13 @@ def tiles(text: str) -> list[str]:
 def parse_events(text: str) -> list[dict[str, Any]]:
     """One event per non-empty line: seat type [tile] [kind|from=N]."""
     out = []
-    for line in text.strip().splitlines():
+    for line in text.strip().split("\n"):
         parts = line.split("#")[0].split()
         if not parts:
             continue
         ev: dict[str, Any] = {"type": parts[1], "seat": int(parts[0])}
         rest = parts[2:]
-        if rest and rest[0][0].isdigit() and rest[0][-1] in "mps":
+        if rest and rest[0][0] in "123456789" and rest[0][-1] in "mps":
             ev["tile"] = rest.pop(0)
         for extra in rest:
             if extra.startswith("from="):

@@ -17,7 +17,8 @@ SQLite through sqlite-utils, no Flask. Design (see docs/service.md):
   `atomic`) the receipts are committed together, so a kill leaves all of a batch or none of it.
 
 Each write method is one `atomic` block (`records.db`), so a caller may put several of them,
-and its own writes (a receipt, a note), in one transaction by calling them inside one more.
+and its own writes (a receipt, a note), in one transaction by calling them inside one more; only
+`write_units`, the upload's batch, is called inside the pipeline's transaction and savepoint.
 `Store` is the handle the service holds: the reads of `records.queries.Queries` and these
 writes; the tables come from `records.migrations`, the values of their rows from
 `records.rows`. The store never runs the engine: `records.pipeline` takes an upload through
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +37,10 @@ from sqlite_utils import Database
 
 from records import db as connection
 from records import receipts, search_index, trail
-from records.ingest import Hand, Problem, Unit
+from records.ingest import Hand, Unit
 from records.migrations import migrate
 from records.queries import Queries, UnknownRecord
-from records.receipts import Stored, origin_fields, problem_error, stored_line
+from records.receipts import Stored, stored_line
 from records.rows import audit_digest, now, record_values, rule_codes, section_of, sha256
 
 Outcome = list[dict[str, Any]] | str | None
@@ -343,4 +344,4 @@ class Store(Queries):
             self.db.conn.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})",
                                      [list(row.values()) for row in rows])
 
-__all__ = ["Outcome", "Store", "Stored", "origin_fields", "problem_error", "stored_line"]
+__all__ = ["Outcome", "Store"]

@@ -12,8 +12,9 @@ from records.db import atomic
 from records.ingest import read_upload
 from records.pipeline import OptionsRefused, Pipeline
 from records.queries import RecordQuery, UnknownRecord
+from records.receipts import Stored
 from records.rows import now
-from records.store import Store, Stored
+from records.store import Store
 from tests.conftest import dumps, example_path, load_example, missettled, variant
 
 

@@ -49,6 +49,7 @@ from bench.hostile_bodies import (BAD_NUMBERS, BAD_SEGMENTS, BOM, HOSTILE_TOKENS
                                   JSON_ROUTES, NUMERIC_FORMS, NUMERIC_QUERIES, good_record, hostile_answers,
                                   hostile_json_body, hostile_note, hostile_options, hostile_record, zip_of)
 from kit.build import build_kit, write_kit  # noqa: E402
+from records.db import atomic
 from records.rows import now  # noqa: E402
 from records.security import Accounts  # noqa: E402
 from records.store import Store  # noqa: E402
@@ -81,7 +82,7 @@ class Run:
         store = self.store()
         try:
             accounts = Accounts(store.db, store.trail_key)
-            with store.atomic():
+            with atomic(store.db):
                 account = accounts.create("bench-admin", "admin", "a long bench password 12", stamp=now())
                 token = accounts.create_token(account.id, label="bench", created_by="bench", stamp=now())
         finally:

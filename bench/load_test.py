@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from records.db import atomic
 from records.rows import now  # noqa: E402
 from records.security import ADMIN, Accounts, new_password  # noqa: E402
 from records.store import Store  # noqa: E402
@@ -74,7 +75,7 @@ def admin_token(db_path: Path | str, name: str = "load-admin", role: str = ADMIN
     store = Store.open(db_path, trail_key=TRAIL_KEY)
     try:
         accounts = Accounts(store.db, store.trail_key)
-        with store.atomic():
+        with atomic(store.db):
             account = accounts.by_name(name) or accounts.create(name, role, new_password(), platform=platform,
                                                                 stamp=now())
             return accounts.create_token(account.id, label="load test", created_by="bench", stamp=now())

@@ -12,7 +12,7 @@ how much, and the audit it rests on; then the case is closed (and may be reopene
   grows; `case_decisions` is append-only (triggers in m005): a later decision
   supersedes an earlier one, which stays.
 - Every change is a trail entry in the same transaction (callers hold
-  `Store.atomic()`), so the hash chain covers the whole story.
+  `records.db.atomic`), so the hash chain covers the whole story.
 - A record may be attached only if it is of the case's platform; a decision's
   audit must be an audit of an attached record; a closed case refuses changes.
 """

@@ -30,7 +30,6 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from typing import Any, Protocol
 
 from audit import jsontext
@@ -103,6 +102,12 @@ def problem(origin: Origin, kind: str, code: str, path: str | None = None, rule:
                    column=column, problem=code, params=params)
 
 
+def identity(doc: dict[str, Any]) -> tuple[str, str]:
+    """(platform, game_id): what makes two uploads the same game. No platform is ''."""
+    platform = doc.get("platform")
+    return (platform if isinstance(platform, str) else "", str(doc.get("game_id")))
+
+
 @dataclass(frozen=True)
 class Hand:
     """One `zhuoji/1` record that passed the schema, with the bytes it arrived as."""
@@ -113,12 +118,21 @@ class Hand:
     raw_kind: str
     index: int = 0
     """Position in the audited document: 0 for a record, the hand index in a match."""
+    sha256: str = field(init=False, repr=False, compare=False)
+    """Hex sha256 of `raw`: the duplicate check, the record, its document and the receipt read it."""
+    platform: str = field(init=False, repr=False, compare=False)
+    game_id: str = field(init=False, repr=False, compare=False)
+    """`identity(doc)`: what makes two uploads the same game."""
+    source: str = field(init=False, repr=False, compare=False)
+    """`origin.label()`, as the record, the trail and the result line name where the hand came from."""
 
-    @cached_property
-    def sha256(self) -> str:
-        """Hex sha256 of `raw`, computed once: the store needs it for the duplicate check, the
-        record, its document and the receipt (four hashes of the same bytes before)."""
-        return hashlib.sha256(self.raw).hexdigest()
+    def __post_init__(self) -> None:
+        """Compute once, when the hand is read, what the upload's every step reads of it (issue
+        35.1: the identity was computed five times per record, the label four, on the way to the store)."""
+        platform, game_id = identity(self.doc)
+        for name, value in (("sha256", hashlib.sha256(self.raw).hexdigest()), ("platform", platform),
+                            ("game_id", game_id), ("source", self.origin.label())):
+            object.__setattr__(self, name, value)
 
 
 @dataclass(frozen=True)
@@ -135,11 +149,9 @@ class Unit:
     for a match, and found nothing: the engine may skip its own pass over the same schema
     (`audit_document(..., schema_checked=True)`), which cost as much as the check here."""
 
-    @property
-    def audit_count(self) -> int:
-        """How many audits the engine returns for this unit: one per hand of a match."""
-        hands = self.doc.get("hands") if self.is_match else None
-        return len(hands) if isinstance(hands, list) else 1
+    audit_count: int = 1
+    """How many audits the engine returns for this unit: one per hand of a match (counted by the
+    reader, which has the list of hands in hand)."""
 
     @property
     def table_id(self) -> str | None:
@@ -364,7 +376,7 @@ class _Reader:
                 good.append(Hand(where, hand, raw_hand, kind, index))
         if good:  # with a bad hand the engine must see its schema findings too: no schema_checked
             yield Unit(origin, doc, raw, tuple(good), is_match=True,
-                       schema_checked=self.validators.engine_schema and not errors)
+                       schema_checked=self.validators.engine_schema and not errors, audit_count=len(hand_list))
 
 
 _GAME_ID = re.compile(rb'"game_id"\s*:\s*"((?:[^"\\]|\\.){1,200})"')

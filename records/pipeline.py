@@ -24,9 +24,11 @@ from typing import Any
 from audit import api
 from audit.catalogue import Lang, rerender, seat_names
 from records import receipts
-from records.ingest import Unit
-from records.rows import VERDICTS, now
-from records.store import Outcome, Store, Stored, stored_line
+from records.db import atomic
+from records.ingest import Batch, Limits, Problem, Unit, Validators, read_upload
+from records.receipts import Stored
+from records.rows import VERDICTS, now, sha256
+from records.store import Outcome, Store
 
 Auditor = Callable[..., list[dict[str, Any]]]
 """`audit_document(doc, *, profile=None, options=None[, schema_checked=False]) -> [audit, ...]`."""
@@ -35,11 +37,6 @@ UNITS_PER_TRANSACTION = 100
 """Units whose bytes share one write transaction, and whose audits share the next. A commit cost
 about 0.5 ms, as much as all of a record's rows, and there were two per record; 100 units hold
 the write lock for a few tens of milliseconds, far inside another writer's busy timeout."""
-
-
-Receipt = Callable[[int, list[list[Stored] | str]], None]
-"""Called inside a batch's write transaction with the index of its first unit and what became of
-each of its units, so that the receipts of what was sent commit with the records they describe."""
 
 
 class AuditFailed(RuntimeError):
@@ -109,6 +106,21 @@ def default_engine() -> Engine:
     return Engine(api.audit_document, api.ENGINE_VERSION, takes_schema_checked=True)
 
 
+class RequestRefused(ValueError):
+    """A request refused whole before anything of it is stored: `problem` is the reader's (the
+    record cap of `Limits.max_records`), or `other_platform` names, as (source, platform), every
+    hand of a platform other than `own`, the one its uploader is bound to. The web layer answers
+    413 or 403 in the asker's language and keeps a receipt per file (`Pipeline.keep_refusal`)."""
+
+    def __init__(self, problem: Problem | None = None, other_platform: Sequence[tuple[str, str]] = (),
+                 own: str | None = None) -> None:
+        self.problem = problem
+        self.other_platform = list(other_platform)
+        self.own = own
+        super().__init__(problem.describe() if problem is not None else "; ".join(
+            f"{source}: platform {platform!r} is not the uploader's ({own!r})" for source, platform in self.other_platform))
+
+
 class Pipeline:
     """Uploads and re-audits: the store keeps, the engine judges, this decides the order."""
 
@@ -116,97 +128,156 @@ class Pipeline:
         self.store = store
         self.engine = engine or default_engine()
 
+    def upload_files(self, files: Sequence[tuple[str, bytes]], *, uploader: str | None, actor: str | None = None,
+                     limits: Limits | None = None, validators: Validators | None = None,
+                     platform: str | None = None) -> list[dict[str, Any]]:
+        """One request's files, (name, bytes): every file read before any is stored, so that the
+        request-wide record cap and the uploader's `platform` (None: any) refuse the whole upload
+        with nothing stored (RequestRefused); then `upload_batches`. Result lines in file order."""
+        batches, seen = [], 0
+        for name, data in files:
+            batch = read_upload(name, data, limits=limits, validators=validators, records_before=seen)
+            if batch.refused is not None:
+                raise RequestRefused(batch.refused)
+            seen += batch.records
+            batches.append(batch)
+        lines = receipts.Lines(batches)
+        if platform is not None:
+            other = [(hand.source, hand.platform) for unit in lines.units for hand in unit.hands
+                     if hand.platform != platform]
+            if other:
+                raise RequestRefused(other_platform=other, own=platform)
+        return self._upload_lines(lines, uploader, actor)
+
+    def upload_file(self, filename: str, data: bytes, *, uploader: str | None, actor: str | None = None,
+                    limits: Limits | None = None, validators: Validators | None = None) -> list[dict[str, Any]]:
+        """Read, audit and store one file (`flask load-samples`); a file over the record cap stores
+        nothing and its one line says why."""
+        batch = read_upload(filename, data, limits=limits, validators=validators)
+        return self.upload_batches([batch], uploader=uploader, actor=actor)
+
+    def upload_batches(self, batches: Sequence[Batch], *, uploader: str | None,
+                       actor: str | None = None) -> list[dict[str, Any]]:
+        """Store what was read from every file of a request; result lines in file order. The units
+        of all files are stored together (`upload_isolating`: one transaction per batch of units, not
+        per record), and the receipt of every line is written in the transaction of the batch its
+        unit belongs to (a refused line: the transaction of the next batch, or of the last), so that
+        a kill at any point leaves no stored record without the receipt of the submission that
+        created it, and no receipt of a record that is not there (issue 22.5)."""
+        return self._upload_lines(receipts.Lines(batches), uploader, actor)
+
+    def _upload_lines(self, lines: receipts.Lines, uploader: str | None, actor: str | None) -> list[dict[str, Any]]:
+        """`upload_batches` of the batches `lines` were read from."""
+        if lines.units:
+            self._upload(lines.units, uploader, actor, lines.take)
+        else:
+            stamp = now()
+            with atomic(self.store.db):
+                self._receipts(lines.take(0, []), uploader, actor, stamp)
+        return lines.lines
+
+    def keep_refusal(self, files: Sequence[tuple[str, bytes]], error: dict[str, Any], *, uploader: str | None,
+                     actor: str | None) -> None:
+        """One receipt per file of a request refused whole (RequestRefused, or a refusal of the
+        web layer), with `error` as the web layer words it: nothing else of it is stored."""
+        refused = [{"source": name, "file": name, "status": "refused", "sha256": sha256(data), "errors": [error]}
+                   for name, data in files]
+        stamp = now()
+        with atomic(self.store.db):
+            self._receipts(refused, uploader, actor, stamp)
+
     def upload(self, units: Sequence[Unit], *, uploader: str | None = None,
-               actor: str | None = None, receipt: Receipt | None = None) -> list[list[Stored]]:
+               actor: str | None = None) -> list[list[Stored]]:
         """Audit and store every hand of every unit; one list of results per unit, in order. Per
         batch of up to UNITS_PER_TRANSACTION units the engine runs first, outside any transaction,
-        then the bytes, the records and their first audits are written in one transaction, with
-        whatever `receipt` writes (the upload's receipts: `web.uploads`; by default the stored hands'
-        receipts) inside it. A data error
-        the store raises is the caller's (see `upload_isolating`)."""
+        then the bytes, the records, their first audits and the stored hands' receipts are written
+        in one transaction, stamped with one time. A data error the store raises is the caller's
+        (see `upload_isolating`)."""
         results: list[list[Stored]] = []
         for start in range(0, len(units), UNITS_PER_TRANSACTION):
             chunk = list(units[start:start + UNITS_PER_TRANSACTION])
-            outcomes = self._audit_units(chunk, self.store.needs_audit(chunk))
-            with self.store.atomic():
-                stored = self.store.insert_units(chunk, uploader=uploader, actor=actor)
-                attached = self.store.attach_first_audits(stored, outcomes, self.engine.version,
-                                                          actor=actor or uploader)
-                (receipt or self._receipts(uploader, actor))(start, list(attached))
+            outcomes = self._audit_units(chunk)
+            stamp = now()
+            with atomic(self.store.db):
+                attached = self.store.write_units(chunk, outcomes, self.engine.version, uploader=uploader, actor=actor,
+                                                  stamp=stamp)
+                receipts.add(self.store.db, receipts.stored_lines(start, list(attached)), uploader=uploader,
+                             actor=actor or uploader, at=stamp, key=self.store.trail_key)
             results += attached
         return results
 
     def upload_isolating(self, units: Sequence[Unit], *, uploader: str | None = None,
-                         actor: str | None = None, receipt: Receipt | None = None) -> list[list[Stored] | str]:
+                         actor: str | None = None) -> list[list[Stored] | str]:
         """`upload`, except that a unit the store cannot keep is refused alone: per unit, its results
         or why it was not stored. A batch whose writes raise a data error is rolled back to the
         savepoint before them and its units are written one per savepoint, so the good ones are
         kept and the bad one leaves nothing behind; all of it, receipts included, is still one
         transaction per batch (a kill leaves the whole batch or none of it)."""
+        return self._upload(units, uploader, actor, receipts.stored_lines)
+
+    def _upload(self, units: Sequence[Unit], uploader: str | None, actor: str | None,
+                lines: Callable[[int, list[list[Stored] | str]], list[dict[str, Any]]]) -> list[list[Stored] | str]:
+        """`upload_isolating`, each batch's receipts being the `lines(start, done)` of its units."""
         results: list[list[Stored] | str] = []
         for start in range(0, len(units), UNITS_PER_TRANSACTION):
             chunk = list(units[start:start + UNITS_PER_TRANSACTION])
-            outcomes = self._audit_units(chunk, self.store.needs_audit(chunk))
-            with self.store.atomic():
+            outcomes = self._audit_units(chunk)
+            stamp = now()
+            with atomic(self.store.db):
                 try:
-                    stored: list[list[Stored] | str] = list(self.store.insert_units(chunk, uploader=uploader,
-                                                                                    actor=actor))
-                except DATA_ERRORS:
-                    stored = [self._insert_alone(unit, uploader, actor) for unit in chunk]
-                kept = [(items, outcome) for items, outcome in zip(stored, outcomes) if not isinstance(items, str)]
-                audited = iter(self._attach(kept, actor or uploader))
-                done = [items if isinstance(items, str) else next(audited) for items in stored]
-                (receipt or self._receipts(uploader, actor))(start, done)
+                    with atomic(self.store.db):  # the savepoint a data error rolls back
+                        done: list[list[Stored] | str] = list(self.store.write_units(
+                            chunk, outcomes, self.engine.version, uploader=uploader, actor=actor, stamp=stamp))
+                except DATA_ERRORS:  # the batch's writes undone: each unit alone, in its own savepoint
+                    done = [self._write_alone(unit, outcome, uploader, actor, stamp)
+                            for unit, outcome in zip(chunk, outcomes)]
+                receipts.add(self.store.db, lines(start, done), uploader=uploader, actor=actor or uploader, at=stamp,
+                             key=self.store.trail_key)  # the receipts of what this transaction stores
             results += done
         return results
 
-    def _receipts(self, uploader: str | None, actor: str | None) -> Receipt:
-        """The receipts of the stored hands alone, when the caller keeps none itself (`web.uploads`
-        keeps every line's, refused ones too): every stored record has the receipt of what created it."""
+    def _receipts(self, lines: list[dict[str, Any]], uploader: str | None, actor: str | None, stamp: str) -> None:
+        """A receipt for every result line (`records.receipts`), inside the caller's transaction."""
+        receipts.add(self.store.db, lines, uploader=uploader, actor=actor or uploader, at=stamp,
+                     key=self.store.trail_key)
 
-        def write(_start: int, done: list[list[Stored] | str]) -> None:
-            lines = [stored_line(item) for items in done if not isinstance(items, str) for item in items]
-            if lines:
-                receipts.add(self.store.db, lines, uploader=uploader, actor=actor or uploader, at=now(),
-                             key=self.store.trail_key)
-
-        return write
-
-    def _insert_alone(self, unit: Unit, uploader: str | None, actor: str | None) -> list[Stored] | str:
-        """One unit in its own savepoint, or why the store refused it."""
+    def _write_alone(self, unit: Unit, outcome: Outcome, uploader: str | None, actor: str | None,
+                     stamp: str) -> list[Stored] | str:
+        """One unit in its own savepoint: its records and first audits; or, when those raise a data
+        error, its records alone with `_attach`'s fallback; or why the store refused it."""
         try:
-            return self.store.insert_units([unit], uploader=uploader, actor=actor)[0]
+            with atomic(self.store.db):
+                return self.store.write_units([unit], [outcome], self.engine.version, uploader=uploader,
+                                              actor=actor, stamp=stamp)[0]
+        except DATA_ERRORS:
+            pass
+        try:
+            items = self.store.insert_units([unit], uploader=uploader, actor=actor, stamp=stamp)[0]
         except DATA_ERRORS as exc:
             return f"the store cannot keep this item ({type(exc).__name__}: {exc}); nothing of it was stored"
+        return self._attach(items, outcome, actor or uploader, stamp)
 
-    def _attach(self, kept: list[tuple[list[Stored], Outcome]], actor: str | None) -> list[list[Stored]]:
-        """Attach the stored units' first audits; an audit the store cannot keep leaves its record
+    def _attach(self, items: list[Stored], outcome: Outcome, actor: str | None, stamp: str) -> list[Stored]:
+        """Attach a stored unit's first audits; an audit the store cannot keep leaves its record
         flagged unaudited instead (the bytes stay, as after an engine failure)."""
-        stored = [items for items, _ in kept]
-        outcomes = [outcome for _, outcome in kept]
         try:
-            return self.store.attach_first_audits(stored, outcomes, self.engine.version, actor=actor)
-        except DATA_ERRORS:
-            attached = []
-            for items, outcome in kept:
-                try:
-                    attached += self.store.attach_first_audits([items], [outcome], self.engine.version, actor=actor)
-                except DATA_ERRORS as exc:
-                    reason = f"the audit could not be stored ({type(exc).__name__})"
-                    attached += self.store.attach_first_audits([items], [reason], self.engine.version, actor=actor)
-            return attached
+            return self.store.attach_first_audits([items], [outcome], self.engine.version, actor=actor,
+                                                  stamp=stamp)[0]
+        except DATA_ERRORS as exc:
+            reason = f"the audit could not be stored ({type(exc).__name__})"
+            return self.store.attach_first_audits([items], [reason], self.engine.version, actor=actor, stamp=stamp)[0]
 
     def upload_one(self, unit: Unit, *, uploader: str | None = None, actor: str | None = None) -> list[Stored]:
         """Store and audit one unit; see `upload`."""
         return self.upload([unit], uploader=uploader, actor=actor)[0]
 
-    def _audit_units(self, units: Sequence[Unit], needed: Sequence[bool]) -> list[Outcome]:
+    def _audit_units(self, units: Sequence[Unit]) -> list[Outcome]:
         """Per unit: the engine's audits, the failure message, or None when the engine has nothing
         to do for it (`Store.needs_audit`: every hand stored and audited, or covered by an earlier
         unit of this batch: the same bytes sent twice in one upload are audited once). Runs
         outside any transaction."""
         outcomes: list[Outcome] = []
-        for unit, todo in zip(units, needed):
+        for unit, todo in zip(units, self.store.needs_audit(units)):
             if not todo:
                 outcomes.append(None)
                 continue
@@ -236,3 +307,4 @@ class Pipeline:
                 raise OptionsRefused(refused[0])
         return self.store.add_audit(record_id, audit, options=options, engine_version=self.engine.version,
                                     actor=actor, reason=reason)
+

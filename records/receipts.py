@@ -13,14 +13,16 @@ trail entry, so the hash chain covers them. Found by a folded substring
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import tzinfo
 from typing import Any
 
 from sqlite_utils import Database
 
+from audit.origin import Origin
 from records import clock, search, trail
+from records.ingest import Batch, Hand, Problem, Unit
 from records.paging import Page, offset
 
 OUTCOMES = ("created", "revision", "duplicate", "rejected", "skipped", "refused")
@@ -31,6 +33,139 @@ ACCEPTED = ("created", "revision", "duplicate")
 """Outcomes whose bytes are in the store."""
 NOT_ACCEPTED = ("rejected", "refused")
 """Outcomes the overview counts as rejected submissions."""
+
+
+STATUSES = ACCEPTED + ("rejected", "skipped")
+"""Every status a result line of a stored upload can have (`refused` is a whole request's)."""
+
+
+@dataclass(frozen=True)
+class Stored:
+    """What happened to one hand of an upload."""
+
+    hand: Hand
+    record_id: int
+    game_id: str
+    platform: str
+    revision: int
+    status: str
+    """created (first revision), revision (new bytes for a known game) or duplicate."""
+    verdict: str | None
+    audit_error: str | None = None
+    """Why the record has no audit yet (the engine failed); the bytes are stored all the same."""
+
+
+def origin_fields(origin: Origin, source: str | None = None) -> dict[str, Any]:
+    """The fields of a result line (and of its receipt) that say where it comes from; `source` is
+    `origin.label()` when the caller has it already (a hand's `source`)."""
+    return {"source": origin.label() if source is None else source, "file": origin.file, "member": origin.member, "line": origin.line,
+            "hand": origin.hand}
+
+
+def problem_error(problem: Problem) -> dict[str, Any]:
+    """One problem as the API shows it and a receipt keeps it; `message` already names the place."""
+    return {"code": problem.code, "message": problem.describe(), "path": problem.path, "rule": problem.rule,
+            "line": problem.line, "column": problem.column, "problem": problem.problem or None,
+            "params": dict(problem.params)}
+
+
+def stored_line(stored: Stored) -> dict[str, Any]:
+    """The result line of a hand that is in the store (the upload's answer, and its receipt)."""
+    errors = [] if stored.audit_error is None else [problem_error(Problem(
+        stored.hand.origin, "engine", f"stored, but not audited: {stored.audit_error}", problem="not_audited",
+        params={"error": stored.audit_error}))]
+    return {**origin_fields(stored.hand.origin, stored.hand.source), "status": stored.status, "record_id": stored.record_id,
+            "game_id": stored.game_id, "platform": stored.platform, "revision": stored.revision,
+            "verdict": stored.verdict, "sha256": stored.hand.sha256, "errors": errors}
+
+
+
+Slot = dict[str, Any] | int
+"""A result line in file order: finished (a refused item), or the index of the unit whose stored
+hands make its lines."""
+
+
+class Lines:
+    """An upload's result lines in file order, handed out batch by batch (`take`) as the pipeline
+    stores the units they describe, so that each batch's transaction keeps its own lines' receipts."""
+
+    def __init__(self, batches: Sequence[Batch]) -> None:
+        self.units = [item for batch in batches if batch.refused is None for item in batch.items
+                      if isinstance(item, Unit)]
+        """The good units of every file, in order: what the pipeline audits and stores."""
+        self.slots = _slots(batches)
+        self.taken = 0
+        """Slots already handed out."""
+        self.lines: list[dict[str, Any]] = []
+        """Every line handed out so far."""
+
+    def take(self, start: int, done: Sequence[list[Stored] | str]) -> list[dict[str, Any]]:
+        """The lines of a batch of units (`start` the index of its first, `done` what became of each),
+        with the refused lines before the next batch's (all that remain, after the last)."""
+        end = start + len(done)
+        new: list[dict[str, Any]] = []
+        while self.taken < len(self.slots):
+            slot = self.slots[self.taken]
+            if isinstance(slot, int):
+                if slot >= end:
+                    break
+                new += _unit_lines(self.units[slot], done[slot - start])
+            else:
+                new.append(slot)
+            self.taken += 1
+        self.lines += new
+        return new
+
+
+def _slots(batches: Sequence[Batch]) -> list[Slot]:
+    """Every file's lines in order, a unit standing for the lines of its hands (a list per file,
+    so that the problems of two files never merge into one line)."""
+    slots: list[Slot] = []
+    index = 0
+    for batch in batches:
+        if batch.refused is not None:
+            slots.append(_problem_line(batch.refused))
+            continue
+        first = len(slots)
+        for item in batch.items:
+            if isinstance(item, Problem):
+                _add_problem(slots, item, first)
+            else:
+                slots.append(index)
+                index += 1
+    return slots
+
+
+def _unit_lines(unit: Unit, items: list[Stored] | str) -> list[dict[str, Any]]:
+    """The lines of one unit's hands: stored, or all refused by the store."""
+    if isinstance(items, str):
+        return [_problem_line(Problem(hand.origin, "store", items, problem="store_failed", params={"error": items}))
+                for hand in unit.hands]
+    return [stored_line(stored) for stored in items]
+
+
+def stored_lines(_start: int, done: Sequence[list[Stored] | str]) -> list[dict[str, Any]]:
+    """The lines of the stored hands of a batch of units alone (`Lines.take` without the refused
+    lines): every stored record has the receipt of what created it."""
+    return [stored_line(item) for items in done if not isinstance(items, str) for item in items]
+
+
+def _problem_line(problem: Problem) -> dict[str, Any]:
+    """A bad item: rejected, or skipped when it was never meant to be a record."""
+    status = "skipped" if problem.code == "junk" else "rejected"
+    return {**origin_fields(problem.origin), "status": status, "record_id": None, "game_id": problem.game_id,
+            "platform": None, "revision": None, "verdict": None, "sha256": problem.sha256,
+            "errors": [problem_error(problem)]}
+
+
+def _add_problem(slots: list[Slot], problem: Problem, first: int) -> None:
+    """Several errors of one item (every bad schema path) go on one result line (never merged
+    into a line of an earlier file: `first` is where this file's lines start)."""
+    last = slots[-1] if len(slots) > first else None
+    if isinstance(last, dict) and last["status"] == "rejected" and last["source"] == problem.origin.label():
+        last["errors"].append(problem_error(problem))
+    else:
+        slots.append(_problem_line(problem))
 
 
 @dataclass(frozen=True)
@@ -55,7 +190,7 @@ class ReceiptQuery:
 def add(db: Database, results: Iterable[dict[str, Any]], *, uploader: str | None, actor: str | None,
         at: str, key: bytes) -> list[int]:
     """Write one receipt (and its trail entry) per result line; call inside a write
-    transaction. A result line is the upload's (`web.uploads`): source, file, member, line,
+    transaction. A result line is the upload's (`Lines`, `stored_line`): source, file, member, line,
     hand, status, record_id, game_id, platform, revision, sha256, errors."""
     ids = []
     for result in map(_storable, results):
@@ -181,5 +316,5 @@ def rejected_by_day(db: Database, *, zone: tzinfo | None = None, platform: str |
     return dict(sorted(days.items()))
 
 
-__all__ = ["ACCEPTED", "COLUMNS", "row_digest", "NOT_ACCEPTED", "OUTCOMES", "ReceiptQuery", "add", "find", "of_record",
-           "rejected_by_day"]
+__all__ = ["ACCEPTED", "COLUMNS", "Lines", "NOT_ACCEPTED", "OUTCOMES", "ReceiptQuery", "STATUSES", "Slot", "Stored", "add", "find",
+           "of_record", "origin_fields", "problem_error", "rejected_by_day", "row_digest", "stored_line", "stored_lines"]

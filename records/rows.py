@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from records import trail
+from records import search, trail
 
 VERDICTS = ("invalid", "illegal", "missettled", "clean")
 """Every verdict of the contract, worst first."""
@@ -35,12 +35,6 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def identity(doc: dict[str, Any]) -> tuple[str, str]:
-    """(platform, game_id): what makes two uploads the same game. No platform is ''."""
-    platform = doc.get("platform")
-    return (platform if isinstance(platform, str) else "", str(doc.get("game_id")))
-
-
 def audit_digest(row: dict[str, Any]) -> str:
     """sha256 of an audit row as stored: its trail entry records it, `verify` recomputes it."""
     return trail.digest([row.get(name) for name in AUDIT_FIELDS])
@@ -60,10 +54,22 @@ def searchable(doc: dict[str, Any]) -> dict[str, Any]:
 
 def players_of(record_id: int, doc: dict[str, Any]) -> list[dict[str, Any]]:
     """Rows of `record_players` for the player filter."""
-    seats = _array(doc.get("seats"))
-    return [{"record_id": record_id, "seat": index, "name": _text(seat.get("name")),
-             "player_id": _text(seat.get("player_id"))}
-            for index, seat in enumerate(seats) if isinstance(seat, dict)]
+    return [{"record_id": record_id, **seat} for seat in _seats(doc)]
+
+
+def record_values(doc: dict[str, Any], platform: str, game_id: str) -> tuple[dict[str, Any], list[dict[str, Any]],
+                                                                               str]:
+    """Everything a new record's rows hold of its document, in one call: the `searchable`
+    columns, its seats as `players_of` has them without the record id (not known yet), and its
+    search text (`records.search.record_text`)."""
+    columns, seats = searchable(doc), _seats(doc)
+    return columns, seats, search.record_text(game_id, platform, columns["client"], seats)
+
+
+def _seats(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each seat's number, name and player id."""
+    return [{"seat": index, "name": _text(seat.get("name")), "player_id": _text(seat.get("player_id"))}
+            for index, seat in enumerate(_array(doc.get("seats"))) if isinstance(seat, dict)]
 
 
 def rule_codes(findings: Sequence[Any]) -> list[str]:
@@ -109,5 +115,5 @@ def _utc(played: str | None) -> str | None:
     return moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
 
 
-__all__ = ["AUDIT_FIELDS", "UNAUDITED", "VERDICTS", "audit_digest", "identity", "now", "players_of", "rule_codes",
+__all__ = ["AUDIT_FIELDS", "UNAUDITED", "VERDICTS", "audit_digest", "now", "players_of", "record_values", "rule_codes",
            "searchable", "section_of", "sha256"]

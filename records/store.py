@@ -17,7 +17,8 @@ SQLite through sqlite-utils, no Flask. Design (see docs/service.md):
   `atomic`) the receipts are committed together, so a kill leaves all of a batch or none of it.
 
 Each write method is one `atomic` block (`records.db`), so a caller may put several of them,
-and its own writes (a receipt, a note), in one transaction by calling them inside one more.
+and its own writes (a receipt, a note), in one transaction by calling them inside one more; only
+`write_units`, the upload's batch, is called inside the pipeline's transaction and savepoint.
 `Store` is the handle the service holds: the reads of `records.queries.Queries` and these
 writes; the tables come from `records.migrations`, the values of their rows from
 `records.rows`. The store never runs the engine: `records.pipeline` takes an upload through
@@ -28,19 +29,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from contextlib import AbstractContextManager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from sqlite_utils import Database
 
 from records import db as connection
-from records import receipts, search, search_index, trail
-from records.ingest import Hand, Origin, Problem, Unit
+from records import receipts, search_index, trail
+from records.ingest import Hand, Unit
 from records.migrations import migrate
 from records.queries import Queries, UnknownRecord
-from records.rows import audit_digest, identity, now, players_of, rule_codes, searchable, section_of, sha256
+from records.receipts import Stored, stored_line
+from records.rows import audit_digest, now, record_values, rule_codes, section_of, sha256
 
 Outcome = list[dict[str, Any]] | str | None
 """What the engine made of a unit: its audits, why it failed, or None (not run: nothing to audit)."""
@@ -48,45 +49,6 @@ Outcome = list[dict[str, Any]] | str | None
 _AUDIT_JSON = json.JSONEncoder(ensure_ascii=False, check_circular=False)
 """Findings and settlements as stored: an audit is a tree of JSON values, so the circular-reference
 check (a fifth of the encoding time of an audit, since findings and items carry `params`) is skipped."""
-
-
-@dataclass(frozen=True)
-class Stored:
-    """What happened to one hand of an upload."""
-
-    hand: Hand
-    record_id: int
-    game_id: str
-    platform: str
-    revision: int
-    status: str
-    """created (first revision), revision (new bytes for a known game) or duplicate."""
-    verdict: str | None
-    audit_error: str | None = None
-    """Why the record has no audit yet (the engine failed); the bytes are stored all the same."""
-
-
-def origin_fields(origin: Origin) -> dict[str, Any]:
-    """The fields of a result line (and of its receipt) that say where it comes from."""
-    return {"source": origin.label(), "file": origin.file, "member": origin.member, "line": origin.line,
-            "hand": origin.hand}
-
-
-def problem_error(problem: Problem) -> dict[str, Any]:
-    """One problem as the API shows it and a receipt keeps it; `message` already names the place."""
-    return {"code": problem.code, "message": problem.describe(), "path": problem.path, "rule": problem.rule,
-            "line": problem.line, "column": problem.column, "problem": problem.problem or None,
-            "params": dict(problem.params)}
-
-
-def stored_line(stored: Stored) -> dict[str, Any]:
-    """The result line of a hand that is in the store (the upload's answer, and its receipt)."""
-    errors = [] if stored.audit_error is None else [problem_error(Problem(
-        stored.hand.origin, "engine", f"stored, but not audited: {stored.audit_error}", problem="not_audited",
-        params={"error": stored.audit_error}))]
-    return {**origin_fields(stored.hand.origin), "status": stored.status, "record_id": stored.record_id,
-            "game_id": stored.game_id, "platform": stored.platform, "revision": stored.revision,
-            "verdict": stored.verdict, "sha256": stored.hand.sha256, "errors": errors}
 
 
 class Store(Queries):
@@ -109,25 +71,37 @@ class Store(Queries):
         """Close the connection (`records.db.close`: the planner's statistics refreshed first)."""
         connection.close(self.db)
 
-    def atomic(self) -> AbstractContextManager[Database]:
-        """`records.db.atomic` on this store's connection: one transaction, nested ones as
-        savepoints, everything rolled back on any exception. Writers outside this module (notes,
-        accounts, cases, receipts) put their rows and their trail entries in one."""
-        return connection.atomic(self.db)
-
     # ----- writing ---------------------------------------------------------------
 
     def insert_units(self, units: Sequence[Unit], *, uploader: str | None = None,
-                     actor: str | None = None) -> list[list[Stored]]:
+                     actor: str | None = None, stamp: str | None = None) -> list[list[Stored]]:
         """The bytes, records, seats and upload log lines of every hand of these units, in one
         transaction (a unit is never split), none audited yet (`records.pipeline` puts this, the
         first audits and the receipts in one outer transaction). `actor` is the
-        account named in the trail (default: the uploader)."""
-        stamp = now()
-        with self.atomic():
-            return [self._insert_unit(unit, uploader, actor or uploader, stamp) for unit in units]
+        account named in the trail (default: the uploader); `stamp` the time the rows carry (default: now;
+        the pipeline stamps a whole batch, records, audits and receipts, with one)."""
+        stamp, texts = stamp or now(), list[tuple[int, str]]()
+        with connection.atomic(self.db):
+            stored = [self._insert_unit(unit, uploader, actor or uploader, stamp, texts) for unit in units]
+            search_index.index(self.db, texts)
+            return stored
 
-    def _insert_unit(self, unit: Unit, uploader: str | None, actor: str | None, stamp: str) -> list[Stored]:
+    def write_units(self, units: Sequence[Unit], outcomes: Sequence[Outcome], engine_version: str, *,
+                    uploader: str | None = None, actor: str | None = None,
+                    stamp: str | None = None) -> list[list[Stored]]:
+        """`insert_units`, then `attach_first_audits` of the same units: the pipeline's write of a
+        batch of units. Unlike the other writes it opens no transaction of its own: call it inside
+        one, as `records.pipeline` does, whose transaction holds the batch's receipts too and whose
+        savepoint around this call a data error undoes whole."""
+        stamp, actor, texts = stamp or now(), actor or uploader, list[tuple[int, str]]()
+        stored = [self._insert_unit(unit, uploader, actor, stamp, texts) for unit in units]
+        attached = [[self._first_audit(item, outcome, engine_version, stamp, actor) for item in items]
+                    for items, outcome in zip(stored, outcomes)]
+        search_index.index(self.db, texts)
+        return attached
+
+    def _insert_unit(self, unit: Unit, uploader: str | None, actor: str | None, stamp: str,
+                     texts: list[tuple[int, str]]) -> list[Stored]:
         """The bytes, records, seats and upload log lines of a unit (inside a transaction)."""
         match_id: int | None = None
         results = []
@@ -138,17 +112,19 @@ class Store(Queries):
                 continue
             if unit.is_match and match_id is None:
                 match_id = self._insert_match(unit, uploader, stamp)
-            results.append(self._insert_hand(hand, match_id, uploader, actor, stamp, latest))
+            results.append(self._insert_hand(hand, match_id, uploader, actor, stamp, latest, texts))
         return results
 
     def attach_first_audits(self, stored: Sequence[list[Stored]], outcomes: Sequence[Outcome],
-                            engine_version: str, actor: str | None = None) -> list[list[Stored]]:
+                            engine_version: str, actor: str | None = None,
+                            stamp: str | None = None) -> list[list[Stored]]:
         """In one transaction (the upload's, when called inside it): give each stored record without an audit
-        its first one from its unit's outcome, or flag it when the engine failed on the unit."""
+        its first one from its unit's outcome, or flag it when the engine failed on the unit; `stamp` as
+        for `insert_units`."""
         if all(outcome is None for outcome in outcomes):
             return list(stored)  # only duplicates of audited records: nothing to write
-        stamp = now()
-        with self.atomic():
+        stamp = stamp or now()
+        with connection.atomic(self.db):
             return [[self._first_audit(item, outcome, engine_version, stamp, actor) for item in items]
                     for items, outcome in zip(stored, outcomes)]
 
@@ -183,14 +159,15 @@ class Store(Queries):
         """Bulk-load standalone hands whose audits are already known (imports, benchmarks),
         in one transaction with their receipts (every stored record has the receipt of what created it,
         `verify` asks it); bytes already held are skipped. Returns how many were stored."""
-        stamp, lines = now(), list[dict[str, Any]]()
-        with self.atomic():
+        stamp, lines, texts = now(), list[dict[str, Any]](), list[tuple[int, str]]()
+        with connection.atomic(self.db):
             for hand, audit in pairs:
                 existing, latest = self._known(hand)
                 if existing is None:
-                    item = self._insert_hand(hand, None, uploader, uploader, stamp, latest)
+                    item = self._insert_hand(hand, None, uploader, uploader, stamp, latest, texts)
                     self._insert_audit(item.record_id, audit, None, engine_version, stamp, actor=uploader)
                     lines.append(stored_line(replace(item, verdict=audit["verdict"])))
+            search_index.index(self.db, texts)
             receipts.add(self.db, lines, uploader=uploader, actor=uploader, at=stamp, key=self.trail_key)
         return len(lines)
 
@@ -210,7 +187,7 @@ class Store(Queries):
         trail entry naming `actor` (and `reason`, when one is given). Returns the new audit ids, in order."""
         stamp = now()
         ids: list[int] = []
-        with self.atomic():
+        with connection.atomic(self.db):
             for record_id, audit in audits:
                 row = self.db.execute("SELECT latest_audit_id FROM records WHERE id = ?", [record_id]).fetchone()
                 if row is None:
@@ -228,7 +205,7 @@ class Store(Queries):
         covered: set[tuple[str, str, str]] = set()
         needed: list[bool] = []
         for unit in units:
-            keys = [(*identity(hand.doc), hand.sha256) for hand in unit.hands]
+            keys = [(hand.platform, hand.game_id, hand.sha256) for hand in unit.hands]
             todo = False
             for hand, key in zip(unit.hands, keys):
                 if key in covered:
@@ -245,11 +222,10 @@ class Store(Queries):
         """The stored revision of this game with exactly these bytes, if any, and the game's highest
         revision (0 for a new game), in one look-up: the row with these bytes sorts first, else the
         newest (the unique (platform, game_id, revision) index finds the game's few rows)."""
-        platform, game_id = identity(hand.doc)
         row = self.db.execute(
             "SELECT id, revision, verdict, audit_error, sha256 = ? AS same FROM records "
             "WHERE platform = ? AND game_id = ? ORDER BY same DESC, revision DESC LIMIT 1",
-            [hand.sha256, platform, game_id]).fetchone()
+            [hand.sha256, hand.platform, hand.game_id]).fetchone()
         if row is None:
             return None, 0
         if row[4]:
@@ -260,8 +236,7 @@ class Store(Queries):
                        stamp: str) -> Stored:
         """Record the receipt of bytes we already hold, and point at them."""
         self._log_upload(existing["id"], hand, uploader, actor, stamp, "duplicate")
-        platform, game_id = identity(hand.doc)
-        return Stored(hand, existing["id"], game_id, platform, existing["revision"], "duplicate", existing["verdict"],
+        return Stored(hand, existing["id"], hand.game_id, hand.platform, existing["revision"], "duplicate", existing["verdict"],
                       existing["audit_error"])
 
     def _insert_document(self, raw: bytes, raw_kind: str, digest: str) -> int:
@@ -278,26 +253,29 @@ class Store(Queries):
         return self._insert("matches", row)
 
     def _insert_hand(self, hand: Hand, match_id: int | None, uploader: str | None, actor: str | None,
-                     stamp: str, latest: int) -> Stored:
+                     stamp: str, latest: int, texts: list[tuple[int, str]] | None = None) -> Stored:
         """Insert one record as revision `latest` + 1 of its game (`_known`, read inside this
-        transaction), not yet audited."""
-        platform, game_id = identity(hand.doc)
+        transaction), not yet audited; its search text is added to `texts`, which the caller
+        indexes (`records.search_index`) with the others of its transaction (without `texts`,
+        indexed at once)."""
+        platform, game_id = hand.platform, hand.game_id
         revision = latest + 1
+        columns, seats, text = record_values(hand.doc, platform, game_id)
         row = {"platform": platform, "game_id": game_id, "revision": revision, "is_current": 1,
                "sha256": hand.sha256, "document_id": self._insert_document(hand.raw, hand.raw_kind, hand.sha256),
                "match_id": match_id, "match_index": hand.index if match_id is not None else None,
-               "source": hand.origin.label(), "uploader": uploader, "uploaded_at": stamp,
-               **searchable(hand.doc)}
+               "source": hand.source, "uploader": uploader, "uploaded_at": stamp, **columns}
         if latest:  # a first revision has no older one to retire
             self.db.execute("UPDATE records SET is_current = 0 WHERE platform = ? AND game_id = ?",
                             [platform, game_id])
         record_id = self._insert("records", row)
-        players = players_of(record_id, hand.doc)
-        self._insert_many("record_players", players)
-        text = search.record_text(game_id, platform, row["client"], players)
+        self._insert_many("record_players", [{"record_id": record_id, **seat} for seat in seats])
         self._insert("record_search", {"record_id": record_id, "text": text})
-        search_index.index(self.db, [(record_id, text)])  # the trigram index follows by m011's trigger
         self._log_upload(record_id, hand, uploader, actor, stamp, "created" if revision == 1 else "revision")
+        if texts is None:
+            search_index.index(self.db, [(record_id, text)])  # the trigram index follows by m011's trigger
+        else:
+            texts.append((record_id, text))
         return Stored(hand, record_id, game_id, platform, revision, "created" if revision == 1 else "revision", None)
 
     def _insert_audit(self, record_id: int, audit: dict[str, Any], options: dict[str, Any] | None,
@@ -312,15 +290,16 @@ class Store(Queries):
                "findings_json": _AUDIT_JSON.encode(findings),
                "settlement_json": _AUDIT_JSON.encode(audit.get("settlement")), "created_at": stamp}
         audit_id = self._insert("audits", row)
+        codes = rule_codes(findings)
+        sections = list(map(section_of, codes))
         if trail_action is not None:
             trail.append(self.db, at=stamp, actor=actor, action=trail_action, record_id=record_id, key=self.trail_key,
                          detail={"audit_id": audit_id, "profile": audit.get("profile"), "options": options,
                                  "verdict": audit["verdict"], "engine_version": engine_version,
                                  "previous_audit_id": previous, "audit_sha256": audit_digest({**row, "id": audit_id}),
                                  **({"reason": reason} if reason else {})})
-        codes = rule_codes(findings)
-        self._insert_many("audit_rules", [{"audit_id": audit_id, "rule": code, "section": section_of(code)}
-                                          for code in codes])
+        self._insert_many("audit_rules", [{"audit_id": audit_id, "rule": code, "section": section}
+                                          for code, section in zip(codes, sections)])
         self.db.execute("UPDATE records SET latest_audit_id = ?, verdict = ?, audit_profile = ?, rules = ?, "
                         "findings_count = ?, audit_error = NULL WHERE id = ?",
                         [audit_id, audit["verdict"], audit.get("profile"), " ".join(codes), len(findings), record_id])
@@ -330,7 +309,7 @@ class Store(Queries):
                     outcome: str) -> None:
         """Every receipt is logged, even of bytes already held, in the receipts and in the trail;
         the entry names the receipt and what the record is, for `verify`."""
-        digest, source = hand.sha256, hand.origin.label()
+        digest, source = hand.sha256, hand.source
         upload_id = self._insert("uploads", {"record_id": record_id, "sha256": digest, "source": source,
                                              "uploader": uploader, "uploaded_at": stamp, "outcome": outcome})
         row = self.db.execute("SELECT platform, game_id, revision, document_id, match_id, match_index FROM records "
@@ -365,4 +344,4 @@ class Store(Queries):
             self.db.conn.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})",
                                      [list(row.values()) for row in rows])
 
-__all__ = ["Outcome", "Store", "Stored", "origin_fields", "problem_error", "stored_line"]
+__all__ = ["Outcome", "Store"]

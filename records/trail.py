@@ -15,7 +15,7 @@
   the entries (every state change has its entry, and the state is what the
   entries say).
 
-Appends must run inside the caller's write transaction (`Store.atomic()`), so
+Appends must run inside the caller's write transaction (`records.db.atomic`), so
 reading the previous hash and inserting the next row cannot interleave.
 """
 from __future__ import annotations

@@ -13,6 +13,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from werkzeug.security import generate_password_hash
 
 from app import create_app
+from records.db import atomic
 from records.rows import now
 from records.security import Accounts
 from records.store import Store
@@ -57,7 +58,7 @@ def add_account(app: Flask, name: str, role: str = "admin", platform: str | None
     with app.app_context():
         store = Store.open(app.config["DATABASE"], trail_key=trail_key())
         try:
-            with store.atomic():
+            with atomic(store.db):
                 Accounts(store.db, store.trail_key).create(name, role, TEST_PASSWORD, platform=platform, stamp=now(),
                                           password_hash=FAST_HASH)
         finally:
@@ -90,7 +91,7 @@ def api_token(app: Flask, name: str, role: str = "uploader", platform: str | Non
             accounts = Accounts(store.db, store.trail_key)
             account = accounts.by_name(name)
             assert account is not None
-            with store.atomic():
+            with atomic(store.db):
                 token = accounts.create_token(account.id, label="test", created_by="tests", stamp=now())
         finally:
             store.close()

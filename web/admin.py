@@ -23,6 +23,7 @@ from flask.cli import with_appcontext
 from flask.typing import ResponseReturnValue
 
 from records import trail, trail_pages
+from records.db import atomic
 from records.rows import now
 from records.security import ADMIN, ROLES, Account, AccountError, Accounts, new_password
 from records.store import Store
@@ -80,7 +81,7 @@ def create_account() -> ResponseReturnValue:
     form = request.form
     password = form.get("password") or new_password()
     try:
-        with store.atomic():
+        with atomic(store.db):
             account = accounts.create(form.get("name", "").strip(), form.get("role", ""), password,
                                       platform=form.get("platform"), created_by=account_name(), stamp=now())
     except AccountError as exc:
@@ -127,7 +128,7 @@ def _change_account(account_id: int, apply: Callable[[Any], Any]) -> ResponseRet
     store, accounts = _accounts()
     _find(accounts, account_id)
     try:
-        with store.atomic():
+        with atomic(store.db):
             apply(accounts)
     except AccountError as exc:
         return _account_page(account_id, error=exc, status=400)
@@ -141,7 +142,7 @@ def reset_password(account_id: int) -> ResponseReturnValue:
     store, accounts = _accounts()
     _find(accounts, account_id)
     password = new_password()
-    with store.atomic():
+    with atomic(store.db):
         accounts.set_password(account_id, password, actor=account_name(), stamp=now())
     return _account_page(account_id, password=password)
 
@@ -152,7 +153,7 @@ def create_token(account_id: int) -> ResponseReturnValue:
     """A new API token, shown once."""
     store, accounts = _accounts()
     _find(accounts, account_id)
-    with store.atomic():
+    with atomic(store.db):
         token = accounts.create_token(account_id, label=request.form.get("label"), created_by=account_name(),
                                       stamp=now())
     return _account_page(account_id, token=token, status=201)
@@ -168,7 +169,7 @@ def revoke_token(token_id: int) -> ResponseReturnValue:
     except AccountError:
         raise fail(404, "token_missing", id=token_id)
     owner = accounts.get(row["account_id"])
-    with store.atomic():
+    with atomic(store.db):
         accounts.revoke_token(token_id, revoked_by=account_name(), stamp=now())
     return redirect(url_for("admin.account", account_id=owner.id), code=303)
 
@@ -223,7 +224,7 @@ def create_user_command(name: str, role: str, platform: str | None, password_std
     """Create an operator account (admin, auditor or uploader)."""
     store = open_store()
     try:
-        with store.atomic():
+        with atomic(store.db):
             created = Accounts(store.db, store.trail_key).create(
                 name, role, _read_password(password_stdin), platform=platform, created_by=cli_actor(), stamp=now())
     except AccountError as exc:
@@ -243,7 +244,7 @@ def create_token_command(name: str, label: str | None) -> None:
     found = accounts.by_name(name)
     if found is None:
         raise click.ClickException(f"no account named {name!r}")
-    with store.atomic():
+    with atomic(store.db):
         token = accounts.create_token(found.id, label=label, created_by=cli_actor(), stamp=now())
     click.echo(token)
 
@@ -255,7 +256,7 @@ def bootstrap_admin(store: Store) -> tuple[str, str] | None:
         return None
     name = "admin" if accounts.by_name("admin") is None else f"admin-{new_password()[:6].lower()}"
     password = new_password()
-    with store.atomic():
+    with atomic(store.db):
         accounts.create(name, ADMIN, password, created_by=cli_actor(), stamp=now(), action="bootstrap")
     return name, password
 

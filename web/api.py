@@ -23,8 +23,8 @@ from web.downloads import content_disposition
 from web.errors import bad_fields, unknown_profile
 from web.i18n import api_language
 from web.openapi import build_spec
-from web.upload_request import run_upload, upload_status, uploaded_files
-from web.uploads import summarize
+from web.upload_request import run_upload, uploaded_files
+from web.uploads import summarize, upload_status
 from web.views import find_record, first_messages, json_object, localized_row, parse_list_query, reaudit_record, record_detail
 
 bp = Blueprint("api", __name__, url_prefix="/api")

@@ -12,10 +12,10 @@ from marshmallow import RAISE, Schema, fields, validate
 
 from records import cases, trail
 from records.queries import NO_CASE, SORTS
+from records.receipts import STATUSES
 from records.rows import UNAUDITED, VERDICTS
 from records.search import MAX_QUERY
 from web.numbers import Number
-from web.uploads import STATUSES
 
 
 def _is_current(row: dict[str, Any]) -> bool:

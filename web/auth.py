@@ -256,19 +256,21 @@ def upload_label(label: str | None) -> str:
     return name if not label or label == name else f"{name} / {label}"
 
 
-def check_upload_platform(platforms: list[tuple[str, str]]) -> None:
-    """403 naming the field when an uploader sends a record of another platform.
-    `platforms` holds (source, platform) for every hand about to be stored."""
+def upload_platform() -> str | None:
+    """The platform an uploader's records must be of (`Pipeline.upload_files` refuses the others
+    whole); None when the account may send any (admin, auditor)."""
     account = current_account()
-    if account is None or account.role != UPLOADER:
-        return
-    wrong = [(source, platform) for source, platform in platforms if platform != account.platform]
-    if wrong:
-        source, platform = wrong[0]
-        lang, own = request_language(), account.platform
-        details = {"platform": [error_text("upload_other_platform_item", lang, source=source, platform=platform, own=own)
-                                for source, platform in wrong]}
-        raise fail(403, "upload_other_platform", details, source=source, platform=platform, own=own)
+    return account.platform if account is not None and account.role == UPLOADER else None
+
+
+def other_platform_refused(other: list[tuple[str, str]], own: str | None) -> ApiError:
+    """403 naming the field when an uploader sent records of another platform; `other` holds
+    (source, platform) of every such hand (`RequestRefused.other_platform`)."""
+    source, platform = other[0]
+    lang = request_language()
+    details = {"platform": [error_text("upload_other_platform_item", lang, source=source, platform=platform, own=own)
+                            for source, platform in other]}
+    return fail(403, "upload_other_platform", details, source=source, platform=platform, own=own)
 
 
 def init_app(app: Flask) -> None:

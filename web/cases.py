@@ -16,6 +16,7 @@ from marshmallow import ValidationError
 
 from audit.catalogue import Lang, rerender, seat_label, seat_names
 from records import cases
+from records.db import atomic
 from records.rows import now
 from records.security import UPLOADER
 from records.store import Store
@@ -97,7 +98,7 @@ def _change(work: Any) -> Any:
     """Run one change of a case in a write transaction; a refusal becomes its HTTP error."""
     store = get_store()
     try:
-        with store.atomic():
+        with atomic(store.db):
             return work(store.db, account_name() or "unknown", now(), store.trail_key)
     except cases.CaseError as exc:
         raise _fail(exc) from exc

@@ -8,9 +8,10 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from records.ingest import LINES_EXTENSIONS, RECORD_EXTENSIONS, ZIP_EXTENSIONS
+from records.receipts import ACCEPTED
 from web.commands import TEXT, open_store
 from web.db import get_pipeline, ingest_limits, validators
-from web.uploads import OK_STATUSES, process_upload, summarize
+from web.uploads import summarize
 
 SKIPPED_SUFFIXES = (".audit.json",)
 """Expected audits sit next to the examples; they are not records."""
@@ -45,19 +46,19 @@ def load_samples_command(directory: Path, uploader: str) -> None:
     results = []
     for path in sample_files(directory):
         name = str(path.relative_to(directory))
-        results += process_upload(pipeline, name, path.read_bytes(), uploader=uploader, limits=limits,
-                                  validators=checks)
+        results += pipeline.upload_file(name, path.read_bytes(), uploader=uploader, limits=limits,
+                                        validators=checks)
     for result in results:
         click.echo(_line(result))
     summary = summarize(results)
     click.echo(", ".join(f"{key} {value}" for key, value in summary.items()))
-    if results and not any(result["status"] in OK_STATUSES for result in results):
+    if results and not any(result["status"] in ACCEPTED for result in results):
         raise click.exceptions.Exit(1)
 
 
 def _line(result: dict[str, object]) -> str:
     """One hand: where from, what happened, and the verdict or the first error."""
-    if result["status"] in OK_STATUSES:
+    if result["status"] in ACCEPTED:
         return (f"{result['source']}: {result['status']} record {result['record_id']} "
                 f"{result['game_id']} r{result['revision']} {result['verdict']}")
     errors = result["errors"]

@@ -10,7 +10,7 @@ from flask import Flask, current_app, g
 from sqlite_utils import Database
 
 from records import access
-from records.db import connect
+from records.db import close, connect
 from records.ingest import Limits, Validators
 from records.migrations import damage, migrate
 from records.pipeline import Engine, Pipeline, default_engine
@@ -20,13 +20,13 @@ from records.store import Store
 def get_store() -> Store:
     """The request's store; the schema is migrated once per process and database."""
     if "store" not in g:
-        path = current_app.config["DATABASE"]
+        path, key = current_app.config["DATABASE"], trail_key()
         db = connect(path)
         migrated: set[str] = current_app.extensions.setdefault("zhuoji_migrated", set())
         if path not in migrated:
             migrate(db)
             migrated.add(path)
-        g.store = Store(db, trail_key=trail_key())
+        g.store = Store(db, trail_key=key)
     store: Store = g.store
     return store
 
@@ -111,8 +111,8 @@ def close_store(_error: BaseException | None = None) -> None:
     if access_db is not None:
         access_db.close()
     store = g.pop("store", None)
-    if store is not None:
-        store.close()
+    if store is not None:  # opened here with `records.db.connect`, closed the same way
+        close(store.db)
 
 
 def init_db() -> str:

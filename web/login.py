@@ -14,6 +14,7 @@ from flask import Blueprint, current_app, jsonify, make_response, redirect, rend
 from flask.typing import ResponseReturnValue
 
 from records import throttle, trail
+from records.db import atomic
 from records.rows import now
 from records.security import ADMIN, AUDITOR, UPLOADER, Accounts
 from web.auth import current_account, requires
@@ -44,7 +45,7 @@ def login() -> ResponseReturnValue:
     keys = throttle.keys(name, request.remote_addr)
     wait = throttle.retry_after(store.db, keys, time.time())
     if wait > 0:
-        with store.atomic():
+        with atomic(store.db):
             throttle.refuse(store.db, keys)
         return _throttled(target, name, wait)
     accounts = Accounts(store.db, store.trail_key)
@@ -52,7 +53,7 @@ def login() -> ResponseReturnValue:
     error = None if account else "wrong"
     if account is not None and account.role == UPLOADER:
         account, error = None, "uploader"
-    with store.atomic():
+    with atomic(store.db):
         if account is not None:
             throttle.succeed(store.db, keys[0])
             trail.append(store.db, at=now(), actor=account.name, action="login", key=store.trail_key,
@@ -88,7 +89,7 @@ def logout() -> ResponseReturnValue:
     site cannot log people out): a copied cookie stops working too."""
     store = get_store()
     account = current_account()
-    with store.atomic():
+    with atomic(store.db):
         if account is not None:
             Accounts(store.db, store.trail_key).end_sessions(account.id, actor=account.name, stamp=now())
     session.clear()

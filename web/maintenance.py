@@ -24,6 +24,7 @@ from flask.cli import with_appcontext
 from batch.runner import SchedulerError, check_address, cluster
 from batch.reaudit import Reaudit, reaudit
 from records import search_index
+from records.db import atomic
 from records.rows import UNAUDITED, VERDICTS
 from records.store import Store
 from web.admin import cli_actor
@@ -127,7 +128,7 @@ def reindex_command() -> None:
         raise click.exceptions.Exit(1)
     store = open_unmigrated()
     try:
-        with store.atomic():
+        with atomic(store.db):
             done = search_index.reindex(store.db)
     finally:
         store.close()

@@ -20,9 +20,9 @@ from web.db import get_store
 from web.errors import unknown_profile
 from web.i18n import page_language
 from web.record_page import profiles, report_page
-from web.upload_request import run_upload, upload_status, uploaded_files
+from web.upload_request import run_upload, uploaded_files
 from web.safe_audit import checked_reason, option_problem
-from web.uploads import summarize, totals
+from web.uploads import summarize, totals, upload_status
 from web.views import form_options, parse_list_query, reaudit_record, record_detail, what_if_audit
 
 bp = Blueprint("pages", __name__)

@@ -82,7 +82,7 @@ def _require_record(record_id: int) -> None:
 def _add(record_id: int, values: dict[str, Any]) -> int:
     """Store a note and its trail entry in one transaction."""
     store = get_store()
-    with store.atomic():
+    with atomic(store.db):
         return trail.add_note(store.db, record_id=record_id, author=account_name() or "unknown",
                               case_number=values.get("case_number"), decision=values.get("decision"),
                               text=values.get("text"), at=now(), key=store.trail_key)

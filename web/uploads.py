@@ -1,7 +1,8 @@
-"""From an uploaded file to one result line per hand: shared by the API, the form and the CLI.
+"""An upload's result lines as the service shows them: counted, totalled, worded in a language.
 
-No Flask here, so `flask load-samples` and the benchmark use exactly what the
-API uses. A result is a plain dict in the shape of `HandResultSchema`.
+The lines themselves, and their receipts, are made by the pipeline (`records.pipeline`:
+`Pipeline.upload_files`), which the API, the form and `flask load-samples` all call. A line is a
+plain dict in the shape of `HandResultSchema`. No Flask here.
 """
 from __future__ import annotations
 
@@ -9,107 +10,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from audit.catalogue import Lang
-from records import problem_words, receipts
-from records.ingest import Batch, Limits, Problem, Unit, Validators, read_upload
-from records.pipeline import Pipeline
-from records.rows import now
-from records.store import Store, Stored, origin_fields, problem_error, stored_line
-
-OK_STATUSES = ("created", "revision", "duplicate")
-"""Statuses of a hand that is stored (now or before)."""
-STATUSES = OK_STATUSES + ("rejected", "skipped")
-"""Every status a result line can have."""
-
-
-def process_upload(pipeline: Pipeline, filename: str, data: bytes, *, uploader: str | None,
-                   limits: Limits | None = None, validators: Validators | None = None,
-                   actor: str | None = None) -> list[dict[str, Any]]:
-    """Read, audit and store one file; one result per hand or bad item, in file order."""
-    batch = read_upload(filename, data, limits=limits, validators=validators)
-    return store_batch(pipeline, batch, uploader=uploader, actor=actor)
-
-
-def store_batch(pipeline: Pipeline, batch: Batch, *, uploader: str | None, actor: str | None = None) -> list[dict[str, Any]]:
-    """Store what was read; a batch over the record cap stores nothing and says why."""
-    return store_batches(pipeline, [batch], uploader=uploader, actor=actor)
-
-
-def store_batches(pipeline: Pipeline, batches: list[Batch], *, uploader: str | None,
-                  actor: str | None = None) -> list[dict[str, Any]]:
-    """Store what was read from every file of a request; result lines in file order. The units of
-    all files are stored together (`Pipeline.upload_isolating`: one transaction per batch of units,
-    not per record), and the receipt of every line is written in the transaction of the batch
-    its unit belongs to (a refused line: the transaction of the next batch, or of the last), so
-    that a kill at any point leaves no stored record without the receipt of the submission that
-    created it, and no receipt of a record that is not there (issue 22.5)."""
-    units = [unit for batch in batches if batch.refused is None for unit in batch.units]
-    slots = _slots(batches)
-    results: list[dict[str, Any]] = []
-    written = 0
-
-    def receipt(start: int, done: list[list[Stored] | str]) -> None:
-        """Inside a batch's transaction: its lines, and the refused lines before the next batch's."""
-        nonlocal written
-        end = start + len(done)
-        lines: list[dict[str, Any]] = []
-        while written < len(slots):
-            slot = slots[written]
-            if isinstance(slot, int):
-                if slot >= end:
-                    break
-                lines += _unit_lines(units[slot], done[slot - start])
-            else:
-                lines.append(slot)
-            written += 1
-        keep_receipts(pipeline.store, lines, uploader=uploader, actor=actor)
-        results.extend(lines)
-
-    if units:
-        pipeline.upload_isolating(units, uploader=uploader, actor=actor, receipt=receipt)
-    else:
-        receipt(0, [])
-    return results
-
-
-def keep_receipts(store: Store, results: list[dict[str, Any]], *, uploader: str | None,
-                  actor: str | None) -> None:
-    """A receipt for every result line, accepted or not (`records.receipts`), in one transaction,
-    or in the caller's (`store_batches`: the transaction that stores what the lines describe)."""
-    if results:
-        with store.atomic():
-            receipts.add(store.db, results, uploader=uploader, actor=actor or uploader, at=now(), key=store.trail_key)
-
-
-Slot = dict[str, Any] | int
-"""A result line in file order: finished (a refused item), or the index of the unit whose stored
-hands make its lines."""
-
-
-def _slots(batches: list[Batch]) -> list[Slot]:
-    """Every file's lines in order, a unit standing for the lines of its hands (a list per file,
-    so that the problems of two files never merge into one line)."""
-    slots: list[Slot] = []
-    index = 0
-    for batch in batches:
-        if batch.refused is not None:
-            slots.append(_problem_result(batch.refused))
-            continue
-        first = len(slots)
-        for item in batch.items:
-            if isinstance(item, Problem):
-                _add_problem(slots, item, first)
-            else:
-                slots.append(index)
-                index += 1
-    return slots
-
-
-def _unit_lines(unit: Unit, items: list[Stored] | str) -> list[dict[str, Any]]:
-    """The lines of one unit's hands: stored, or all refused by the store."""
-    if isinstance(items, str):
-        return [_problem_result(Problem(hand.origin, "store", items, problem="store_failed", params={"error": items}))
-                for hand in unit.hands]
-    return [stored_line(stored) for stored in items]
+from records import problem_words
+from records.receipts import ACCEPTED, STATUSES
 
 
 def summarize(results: Iterable[dict[str, Any]]) -> dict[str, int]:
@@ -119,6 +21,19 @@ def summarize(results: Iterable[dict[str, Any]]) -> dict[str, int]:
         counts["hands"] += 1
         counts[result["status"]] += 1
     return counts
+
+
+def upload_status(results: list[dict[str, Any]]) -> int:
+    """201 when something new is stored, 200 for only duplicates, 207 mixed, 422 when nothing is good,
+    202 when everything was stored but the engine failed on some (kept, flagged, not yet audited)."""
+    good = [result for result in results if result["status"] in ACCEPTED]
+    if not good:
+        return 422
+    if len(good) < len(results):
+        return 207
+    if any(result["verdict"] is None for result in good):
+        return 202
+    return 201 if any(result["status"] != "duplicate" for result in good) else 200
 
 
 TOTALS = ("created", "revision", "duplicate", "rejected", "skipped", "failed")
@@ -152,21 +67,3 @@ def localized_error(source: str, error: dict[str, Any], lang: Lang | str) -> dic
     message = problem_words.describe(source, error["problem"], params, lang, line=error.get("line"),
                                      column=error.get("column"), path=error.get("path"), fallback=error["message"])
     return {**error, "message": message, "text": problem_words.message(error["problem"], params, lang, error["message"])}
-
-
-def _problem_result(problem: Problem) -> dict[str, Any]:
-    """A bad item: rejected, or skipped when it was never meant to be a record."""
-    status = "skipped" if problem.code == "junk" else "rejected"
-    return {**origin_fields(problem.origin), "status": status, "record_id": None, "game_id": problem.game_id,
-            "platform": None, "revision": None, "verdict": None, "sha256": problem.sha256,
-            "errors": [problem_error(problem)]}
-
-
-def _add_problem(slots: list[Slot], problem: Problem, first: int) -> None:
-    """Several errors of one item (every bad schema path) go on one result line (never merged
-    into a line of an earlier file: `first` is where this file's lines start)."""
-    last = slots[-1] if len(slots) > first else None
-    if isinstance(last, dict) and last["status"] == "rejected" and last["source"] == problem.origin.label():
-        last["errors"].append(problem_error(problem))
-    else:
-        slots.append(_problem_result(problem))

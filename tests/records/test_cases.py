@@ -10,6 +10,7 @@ import pytest
 
 from records import cases, trail
 from records.cases import CaseError, CaseQuery
+from records.db import atomic
 from records.rows import now
 from records.store import Store
 from records.verify import verify as verify_store
@@ -19,14 +20,14 @@ from tests.records.test_store import one
 
 def opened(store: Store, number: str = "K-1", platform: str = "alpha") -> int:
     """A new case."""
-    with store.atomic():
+    with atomic(store.db):
         return cases.open_case(store.db, number=number, platform=platform, player="阿明",
                                complaint="我少收了 3 分", actor="au", at=now(), key=store.trail_key)
 
 
 def change(store: Store, work: Callable[..., Any], **kwargs: Any) -> Any:
     """One change in a transaction."""
-    with store.atomic():
+    with atomic(store.db):
         return work(store.db, actor="au", at=now(), key=store.trail_key, **kwargs)
 
 
@@ -105,7 +106,7 @@ def test_case_list_filters(store: Store) -> None:
 
 def test_numbers_follow_a_yearly_sequence_per_platform(store: Store) -> None:
     def open_at(at: str, platform: str = "alpha", number: str | None = None) -> str:
-        with store.atomic():
+        with atomic(store.db):
             case_id = cases.open_case(store.db, number=number, platform=platform, player=None, complaint="x",
                                       actor="au", at=at, key=store.trail_key)
         return str(cases.case_row(store.db, case_id)["number"])
@@ -127,7 +128,7 @@ def test_the_database_refuses_a_number_twice_on_one_platform(store: Store) -> No
     opened(store, "K-1", "alpha")
     opened(store, "K-1", "beta")  # another platform: allowed
     with pytest.raises(sqlite3.IntegrityError):
-        with store.atomic():
+        with atomic(store.db):
             store.db.execute("INSERT INTO cases (number, platform, complaint, status, created_at, text) "
                              "VALUES ('K-1', 'alpha', 'x', 'open', 'now', 'x')")
 
@@ -139,7 +140,7 @@ def test_the_disputed_record_is_the_first_attached(store: Store) -> None:
     case_id = opened(store)
     assert cases.disputed(store.db, case_id) is None
     at = now()
-    with store.atomic():  # the same instant: the order of attaching decides, not the record ids
+    with atomic(store.db):  # the same instant: the order of attaching decides, not the record ids
         cases.attach(store.db, case_id=case_id, record_id=second.record_id, revision=None, actor="au", at=at,
                      key=store.trail_key)
         cases.attach(store.db, case_id=case_id, record_id=first.record_id, revision=None, actor="au", at=at,

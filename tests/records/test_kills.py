@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from app import create_app
+from records.db import atomic
 from records.store import Store
 from records.trail import Head
 from records.verify import verify
@@ -155,8 +156,8 @@ def test_the_hook_sees_both_sides_of_every_commit(tmp_path: Path, point: str) ->
     connection.COMMIT_HOOKS.append(seen.append)
     try:
         store = Store.open(tmp_path / "s.sqlite3")
-        with store.atomic():
-            with store.atomic():
+        with atomic(store.db):
+            with atomic(store.db):
                 store.db.execute("CREATE TABLE t (x)")
         store.close()
     finally:

@@ -157,3 +157,25 @@ def test_a_unit_the_store_cannot_keep_is_refused_alone(tmp_path: Path) -> None:
         assert verify(store.db, store.trail_key) == []
     finally:
         store.close()
+
+
+def test_an_audit_the_store_cannot_keep_leaves_its_record_flagged(tmp_path: Path) -> None:
+    """The other half of the defence: an audit whose values the store refuses (here a game id past
+    64 bits) rolls back the batch's writes; its record is then kept unaudited and flagged, the
+    other units of the batch stored and audited, every line with its receipt."""
+    def auditor(doc: Any, **_kwargs: Any) -> list[dict[str, Any]]:
+        audit = audit_document(doc)[0]
+        return [{**audit, "game_id": 2**64} if doc["game_id"] == "bad-1" else audit]
+
+    store = Store.open(tmp_path / "flag.sqlite3")
+    try:
+        body = b"\n".join(dumps(variant(load_example("hot-shot-weile"), game_id=f"bad-{i}")) for i in range(3))
+        lines = Pipeline(store, Engine(auditor, "t")).upload_batches([read_upload("b.jsonl", body)], uploader="t")
+        assert [line["status"] for line in lines] == ["created"] * 3
+        assert [line["verdict"] is None for line in lines] == [False, True, False]
+        assert [error["problem"] for error in lines[1]["errors"]] == ["not_audited"]
+        assert "OverflowError" in lines[1]["errors"][0]["params"]["error"]
+        assert table_count(store, "audits") == 2 and table_count(store, "receipts") == 3
+        assert verify(store.db, store.trail_key) == []
+    finally:
+        store.close()

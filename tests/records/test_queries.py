@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from records.db import atomic
 from records.queries import RecordQuery, UnknownRecord
 from records.rows import section_of
 from records.store import Store
@@ -102,7 +103,7 @@ def test_distinct_values_for_the_filter_menus(filled: Store) -> None:
 def test_a_text_search_inside_a_write_leaves_that_write_to_its_transaction(store: Store) -> None:
     stored = one(store, load_example("hot-shot-weile"))
     with pytest.raises(RuntimeError):
-        with store.atomic():
+        with atomic(store.db):
             store.db.execute("UPDATE records SET is_current = 0 WHERE id = ?", [stored.record_id])
             assert store.search(RecordQuery(q="hot-shot", all_revisions=True)).total == 1
             raise RuntimeError("the write fails after the search")

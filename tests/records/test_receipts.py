@@ -13,12 +13,11 @@ from records.receipts import ReceiptQuery
 from records.store import Store
 from records.verify import verify as verify_store
 from tests.conftest import dumps, load_example, variant
-from web.uploads import store_batch
 
 
 def submit(store: Store, name: str, data: bytes, uploader: str = "alpha-bot") -> list[dict[str, object]]:
     """Upload one file the way the API does (results, then receipts)."""
-    return store_batch(Pipeline(store), read_upload(name, data), uploader=uploader, actor=uploader)
+    return Pipeline(store).upload_batches([read_upload(name, data)], uploader=uploader, actor=uploader)
 
 
 def test_every_line_leaves_a_receipt_good_or_bad(store: Store) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from records import cases, search_index, trail
+from records.db import atomic
 from records.migrations import migrations
 from records.queries import RecordQuery
 from records.rows import now
@@ -89,7 +90,7 @@ def test_case_number_and_case_status_filters(store: Store) -> None:
     to (or `none`), whatever its notes' old labels say; the search box finds a case's records by its
     number; a note naming a case number still counts for the `case` filter."""
     ids = filled(store)
-    with store.atomic():
+    with atomic(store.db):
         trail.add_note(store.db, record_id=ids["a"], author="au", case_number="K-9", decision="open",
                        text="looked at", at=now(), key=store.trail_key)
         trail.add_note(store.db, record_id=ids["b"], author="au", case_number=None, decision="closed",
@@ -104,7 +105,7 @@ def test_case_number_and_case_status_filters(store: Store) -> None:
     assert ids["b"] in found(store, case_status="none") and ids["a"] not in found(store, case_status="none")
     assert found(store, q="2026-0001") == {ids["a"]}
     assert found(store, q="2026-000") == set()  # a case number is matched whole, not as a fragment
-    with store.atomic():
+    with atomic(store.db):
         cases.decide(store.db, case_id=case_id, outcome="upheld", note="n", payments=[], audit_id=None,
                      actor="au", at=now(), key=store.trail_key)
         cases.close(store.db, case_id=case_id, actor="au", at=now(), key=store.trail_key)

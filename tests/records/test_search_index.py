@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from records import search, search_index
+from records.db import atomic
 from records.ingest import read_upload
 from records.migrations import migrations
 from records.pipeline import Pipeline
@@ -128,7 +129,7 @@ def test_the_index_is_written_with_the_record_and_rolled_back_with_it(store: Sto
     one(store, doc("K-1", "alpha", "c", ("甲", "1"), ("乙", "2"), ("丙", "3"), ("丁", "4")))
     before = [store.db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
               for table in (search_index.GRAMS, "record_search")]
-    with pytest.raises(RuntimeError), store.atomic():
+    with pytest.raises(RuntimeError), atomic(store.db):
         one(store, doc("K-2", "alpha", "c", ("戊", "1"), ("己", "2"), ("庚", "3"), ("辛", "4")))
         assert indexed(store, "戊") != set()  # visible inside the transaction
         raise RuntimeError("the upload fails after the record was written")
@@ -149,7 +150,7 @@ def test_verify_names_a_tampered_index_and_rebuild_derives_it_again(store: Store
     wang = one(store, doc("V-1", "alpha", "c", ("王", "p1"), ("阿明", "p2"), ("İpek", "p3"), ("Irmak", "p4"))).record_id
     other = one(store, doc("V-2", "beta", "c", ("甲", "q1"), ("乙", "q2"), ("丙", "q3"), ("丁", "q4"))).record_id
     assert not [m for m in verify(store.db, store.trail_key) if m.kind == "search"]
-    with store.atomic():  # a posting moved to another record, one removed, one trigram row dropped
+    with atomic(store.db):  # a posting moved to another record, one removed, one trigram row dropped
         store.db.execute(f"UPDATE {search_index.GRAMS} SET record_id = ? WHERE gram = '王'", [other])
         store.db.execute(f"DELETE FROM {search_index.GRAMS} WHERE gram = '阿明'")
         store.db.execute(f"INSERT INTO {search_index.FTS} ({search_index.FTS}, rowid, text) VALUES ('delete', ?, ?)",
@@ -159,7 +160,7 @@ def test_verify_names_a_tampered_index_and_rebuild_derives_it_again(store: Store
     assert any("'阿明'" in line for line in found)
     assert any(search_index.FTS in line for line in found)
     assert indexed(store, "阿明") == set() and indexed(store, "irmak") == set()  # the tampered index answers wrongly
-    with store.atomic():
+    with atomic(store.db):
         search_index.rebuild(store.db)
     assert not [m for m in verify(store.db, store.trail_key) if m.kind == "search"]
     assert indexed(store, "阿明") == {wang} and indexed(store, "irmak") == {wang} and indexed(store, "王") == {wang}
@@ -172,7 +173,7 @@ def test_the_migration_indexes_records_stored_before_it(store: Store) -> None:
         store.db.execute(f"DROP TRIGGER {trigger}")
     store.db.execute(f"DROP TABLE {search_index.FTS}")
     store.db.execute(f"DROP TABLE {search_index.GRAMS}")
-    with store.atomic():
+    with atomic(store.db):
         m011.fn(store.db)
     assert indexed(store, "王") == {wang} and indexed(store, "irmak") == {wang}
     assert list(search_index.differences(store.db)) == []
@@ -277,7 +278,7 @@ def test_verify_names_each_damage_and_reindex_derives_the_indexes_again(pristine
     try:
         found = verify(store.db, DAMAGE_KEY)
         assert code in {mismatch.code for mismatch in found}, [m.describe() for m in found]
-        with store.atomic():
+        with atomic(store.db):
             search_index.reindex(store.db)
         assert verify(store.db, DAMAGE_KEY) == []
         for query in ("王", "阿明", "cuocuo", "cuocuo3", "ipek", "GY-0042", "beta", "client 4", "u-017-2"):
@@ -311,7 +312,7 @@ def test_an_upload_after_the_index_trigger_was_dropped_is_named_and_reindexed(pr
         late = one(store, doc("LATE-1", "alpha", "c", ("迟到", "l1"), ("b", "l2"), ("c", "l3"), ("d", "l4"))).record_id
         assert indexed(store, "late-1") == set()  # stored, but not in the trigram index
         assert search_index.LOOKUP in {m.code for m in verify(store.db, DAMAGE_KEY)}
-        with store.atomic():
+        with atomic(store.db):
             done = search_index.reindex(store.db)
         assert done.recreated == ("record_search_indexed",)
         assert verify(store.db, DAMAGE_KEY) == [] and indexed(store, "late-1") == {late}
@@ -334,7 +335,7 @@ def test_reindex_rewrites_only_the_texts_that_differ(pristine: Path, tmp_path: P
         db.close()
     store = Store.open(path, trail_key=DAMAGE_KEY)
     try:
-        with store.atomic():
+        with atomic(store.db):
             done = search_index.reindex(store.db)
         assert (done.rewritten, done.added, done.removed, done.texts) == (1, 1, 1, 80)
         assert set(done.recreated) == {"record_search_no_update", "record_search_no_delete"}

@@ -8,11 +8,13 @@ from typing import Any
 import pytest
 
 from records import receipts, trail
+from records.db import atomic
 from records.ingest import read_upload
 from records.pipeline import OptionsRefused, Pipeline
 from records.queries import RecordQuery, UnknownRecord
+from records.receipts import Stored
 from records.rows import now
-from records.store import Store, Stored
+from records.store import Store
 from tests.conftest import dumps, example_path, load_example, missettled, variant
 
 
@@ -161,13 +163,13 @@ def test_writes_made_inside_one_atomic_are_one_transaction(store: Store) -> None
     """What issue 22 needs: the store's writes and a caller's own rows committed together or not at all."""
     before = counts(store)
     with pytest.raises(RuntimeError):
-        with store.atomic():
+        with atomic(store.db):
             (items,) = store.insert_units(units_of("hot-shot-weile"))
             trail.add_note(store.db, record_id=items[0].record_id, author="a", case_number=None, decision="open",
                            text="seen", at=now(), key=store.trail_key)
             raise RuntimeError("the caller's own step failed")
     assert counts(store) == before
-    with store.atomic():
+    with atomic(store.db):
         (items,) = store.insert_units(units_of("hot-shot-weile"))
         receipts.add(store.db, [{"source": "hands.jsonl", "file": "hands.jsonl", "status": "created",
                                  "record_id": items[0].record_id}], uploader="u", actor="u", at=now(),

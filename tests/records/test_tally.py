@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from records import tally
+from records.db import atomic
 from records.ingest import Hand, Origin
 from records.migrations import WALK_INDEXES
 from records.queries import WALKABLE, RecordQuery, where_filters
@@ -91,7 +92,7 @@ def test_the_tallies_follow_any_history(tmp_path_factory: pytest.TempPathFactory
             if item[0] == "upload":
                 _, game, platform, client, played, profile, seats, verdict, rules, audited = item
                 doc = document(game, platform, client, played, profile, seats, salt)
-                with store.atomic():
+                with atomic(store.db):
                     existing, latest = store._known(hand(doc))
                     stored = store._insert_hand(hand(doc), None, "t", "t", "2026-01-01", latest)
                     if audited:
@@ -131,7 +132,7 @@ def test_a_revision_moves_the_old_one_out_of_the_current_counts(store: Store) ->
 
 def test_a_record_not_yet_audited_counts_as_unaudited(store: Store) -> None:
     doc = document(1, "beta", None, None, None, [("bo", None)], 0)
-    with store.atomic():
+    with atomic(store.db):
         store._insert_hand(hand(doc), None, "t", "t", "2026-01-01", 0)
     page = store.search(RecordQuery(platform="beta"))
     assert page.counts[UNAUDITED] == 1 and page.total == 1
@@ -142,7 +143,7 @@ def test_a_record_not_yet_audited_counts_as_unaudited(store: Store) -> None:
 def test_the_list_reads_its_counts_from_the_tally_when_it_answers(store: Store) -> None:
     doc = document(1, "alpha", "ios", None, "weile", [("老王", None)], 0)
     store.load_audited([(hand(doc), audit("clean", []))], engine_version="e")
-    with store.atomic():  # around the triggers, as only a hand-edit of the file could
+    with atomic(store.db):  # around the triggers, as only a hand-edit of the file could
         store.db.execute("UPDATE record_tally SET n = 7 WHERE platform = 'alpha' AND n > 0")
         store.db.execute("UPDATE record_key_tally SET n = 5 WHERE key = '老王' AND n > 0")
     assert store.search(RecordQuery(platform="alpha")).counts["clean"] == 7
@@ -163,7 +164,7 @@ def test_the_migration_fills_the_tallies_from_records_already_stored(tmp_path: P
     store.load_audited([(hand(d), audit(VERDICTS[n % 4], list(RULES[: n % 3]))) for n, d in enumerate(docs)],
                        engine_version="e")
     expected = sorted(store.db.execute("SELECT * FROM record_key_tally WHERE n != 0").fetchall())
-    with store.atomic():
+    with atomic(store.db):
         for name in tally.TRIGGERS:
             store.db.execute(f"DROP TRIGGER {name}")
         for name in WALK_INDEXES:
@@ -231,7 +232,7 @@ def test_the_overview_from_the_tallies_equals_its_count_row_by_row(store: Store,
                      [(NAMES[n % 5], None)], n) for n in range(50)]
     for n, doc in enumerate(docs):
         store.load_audited([(hand(doc), audit(VERDICTS[n % 4], list(RULES[: n % 4])))], engine_version="e")
-    with store.atomic():
+    with atomic(store.db):
         store._insert_hand(hand(document(99, "beta", "web 9", None, None, [], 0)), None, "t", "t", "2026", 0)
     store.load_audited([(hand(document(98, "alpha", "ios", "2026-09-01T10:00:00Z", "weile", [], 0)),
                          audit("clean", []))], engine_version="e")

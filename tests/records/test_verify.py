@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from records.db import atomic
 import records.verify as verify_module
 from records.rows import now
 from records.security import ADMIN, Accounts, new_password
@@ -26,7 +27,7 @@ def add_token(path: Path, name: str) -> None:
     other = Store.open(path, trail_key=KEY)
     try:
         accounts = Accounts(other.db, other.trail_key)
-        with other.atomic():
+        with atomic(other.db):
             account = accounts.create(name, ADMIN, new_password(), stamp=now())
             accounts.create_token(account.id, label="t", created_by="t", stamp=now())
     finally:

@@ -16,6 +16,7 @@ from flask import Flask
 from app import create_app
 from kit.build import build_kit, write_kit
 from records import cases, conformance, trail
+from records.db import atomic
 from records.ingest import read_upload
 from records.pipeline import Engine, Pipeline
 from records.rows import now
@@ -25,7 +26,6 @@ from tests.conftest import ROOT, LoggedInClient, api_token, app_config, dumps, f
     variant
 from tests.kit.kit_clients import answer_kit
 from web.db import trail_key
-from web.uploads import store_batch
 
 PLATFORM = "sample-platform"
 
@@ -74,10 +74,10 @@ def build(tmp_path: Path) -> Scenario:
     try:
         broken = Pipeline(store, Engine(failing_auditor, "broken"))
         doc = dumps(variant(load_example("hot-shot-weile"), platform=PLATFORM, game_id="ev-flagged"))
-        store_batch(broken, read_upload("flagged.json", doc), uploader="feed", actor="feed")
+        broken.upload_batches([read_upload("flagged.json", doc)], uploader="feed", actor="feed")
         Pipeline(store).reaudit(1, actor="admin", reason="second look")
         stamp = now()
-        with store.atomic():
+        with atomic(store.db):
             trail.add_note(store.db, record_id=1, author="admin", case_number="K-1", decision="open", text="looked",
                            at=stamp, key=key)
             case_id = cases.open_case(store.db, number="K-1", platform=PLATFORM, player="阿明", complaint="少了 3 分",

@@ -16,6 +16,7 @@ from typing import Any
 
 from flask import Flask
 
+from records.db import atomic
 from tests.conftest import ROOT, add_account, login
 
 SAMPLES = ("illegal-pass-locked", "missettled-burn-not-applied", "clean-weile-cha-jiao", "clean-guizhou-3p",
@@ -108,7 +109,7 @@ def build_site(app: Flask, kits: Any = None) -> Site:
             accounts = Accounts(store.db, store.trail_key)
             account = accounts.by_name("auditor-zh")
             assert account is not None
-            with store.atomic():
+            with atomic(store.db):
                 accounts.create_token(account.id, label="手机", created_by="admin", stamp="2026-12-02T00:00:00Z")
             account_ids = [row["id"] for row in store.db["accounts"].rows]
             match_ids = [row["id"] for row in store.db["matches"].rows]

@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
+from records.db import atomic
 from records.rows import sha256
 from records.store import Store
 from records.trail import chain_hash
@@ -46,10 +47,10 @@ def scene(app: Flask, client: FlaskClient) -> dict[str, Any]:
             accounts = Accounts(store.db, store.trail_key)
             feed = accounts.by_name("feed")
             assert feed is not None
-            with store.atomic():
+            with atomic(store.db):
                 accounts.create_token(feed.id, label="old", created_by="tests", stamp="2026-01-01T00:00:00.000Z")
             old = store.db.execute("SELECT max(id) FROM tokens").fetchone()[0]
-            with store.atomic():
+            with atomic(store.db):
                 accounts.revoke_token(old, revoked_by="tests", stamp="2026-01-02T00:00:00.000Z")
         finally:
             store.close()

@@ -11,6 +11,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from app import create_app
 from records import trail
+from records.db import atomic
 from records.migrations import APPEND_ONLY
 from records.rows import sha256
 from records.store import Store
@@ -163,7 +164,7 @@ def test_verify_passes_then_finds_changed_bytes_and_trail_rows(app: Flask, clien
     try:  # someone with the file drops the triggers and edits behind the service's back
         store.db.execute("DROP TRIGGER documents_no_update")
         store.db.execute("DROP TRIGGER trail_no_update")
-        with store.atomic():
+        with atomic(store.db):
             store.db.execute("UPDATE documents SET raw = replace(raw, 'P1', 'PX') WHERE id = 1")
             store.db.execute("UPDATE trail SET actor = 'nobody' WHERE id = 2")
     finally:
@@ -181,7 +182,7 @@ def test_verify_finds_a_removed_trail_row(app: Flask, client: FlaskClient, runne
     store = store_of(app)
     try:
         store.db.execute("DROP TRIGGER trail_no_delete")
-        with store.atomic():
+        with atomic(store.db):
             store.db.execute("DELETE FROM trail WHERE id = 1")
     finally:
         store.close()

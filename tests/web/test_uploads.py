@@ -1,15 +1,15 @@
-"""web/upload_request.py: the status an upload answers, from its result lines."""
+"""web/uploads.py: the status an upload answers, from its result lines."""
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
 
-from web.upload_request import upload_status
+from web.uploads import upload_status
 
 
 def line(status: str, verdict: str | None = "clean") -> dict[str, Any]:
-    """One result line as web.uploads writes it (only what the status reads)."""
+    """One result line as records.pipeline writes it (only what the status reads)."""
     return {"status": status, "verdict": verdict}
 
 

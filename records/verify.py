@@ -62,6 +62,7 @@ class Context:
     db: Database
     key: bytes
     entries: list[Entry] = field(default_factory=list)
+    _keyed: dict[tuple[str, tuple[str, ...], int], dict[int, Entry]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def horizon(self) -> dict[str, int]:
@@ -88,12 +89,18 @@ class Context:
         return [entry for entry in self.entries if entry.action in actions]
 
     def keyed(self, field_name: str, *actions: str) -> dict[int, Entry]:
-        """The latest entry per value of an integer detail field (upload_id, audit_id, ...)."""
+        """The latest entry per value of an integer detail field (upload_id, audit_id, ...), worked
+        out once per field and actions (the trail is read before any check that asks)."""
+        memo = (field_name, actions, len(self.entries))
+        known = self._keyed.get(memo)
+        if known is not None:
+            return known
         found: dict[int, Entry] = {}
         for entry in self.by_action(*actions):
             value = entry.detail.get(field_name)
             if isinstance(value, int) and not isinstance(value, bool):
                 found[value] = entry
+        self._keyed[memo] = found
         return found
 
     def rows(self, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
@@ -216,6 +223,88 @@ def _json_or_none(text: Any) -> Any:
 def _differs(row: dict[str, Any], detail: dict[str, Any], names: tuple[str, ...]) -> list[str]:
     """The fields an entry records that the row no longer has."""
     return [name for name in names if name in detail and detail[name] != row.get(name)]
+
+
+# ----- tables kept in step with the trail, compared both ways --------------------------------
+
+Row = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """A table whose every row has a trail entry carrying its id, and how `verify` names a row
+    without its entry (added behind the service's back) and an entry without its row (deleted)."""
+
+    kind: str
+    """The name a mismatch carries (`Mismatch.kind`)."""
+    rows: str
+    """The query of the rows (each with its `id`)."""
+    field: str
+    """The entry's detail field holding the row's id."""
+    actions: tuple[str, ...]
+    """The actions of the entries; the latest per id counts."""
+    added: str
+    """The message of a row without its entry, filled from the row (`{record_id}`)."""
+    deleted: Callable[[Entry], str]
+    """The message of an entry without its row."""
+    horizon: str | None = None
+    """The `trust_horizon` table whose older rows may have no entry (None: every row has one)."""
+
+
+LEDGERS: dict[str, Ledger] = {ledger.kind: ledger for ledger in (
+    Ledger("upload", "SELECT * FROM uploads", "upload_id", ("upload",),
+           "receipt without an upload entry: added behind the service's back",
+           lambda entry: f"receipt deleted (record {entry.record_id}, trail {entry.id})", "uploads"),
+    Ledger("audit", "SELECT * FROM audits", "audit_id", ("audit", "reaudit"),
+           "record {record_id}: no trail entry: this audit was added behind the service's back",
+           lambda entry: f"deleted: record {entry.record_id}, trail {entry.id}", "audits"),
+    Ledger("note", "SELECT * FROM notes", "note_id", ("annotate",),
+           "record {record_id}: no trail entry: this note was added behind the service's back",
+           lambda entry: f"deleted: record {entry.record_id}, trail {entry.id}", "notes"),
+    Ledger("account", "SELECT id FROM accounts ORDER BY id", "account_id", ACCOUNT_ACTIONS,
+           "{account}: no trail entry: this account was added behind the service's back",
+           lambda entry: f"{entry.detail.get('account')}: deleted (trail {entry.id})", "accounts"),
+    Ledger("token", "SELECT * FROM tokens ORDER BY id", "token_id", ("token-create",),
+           "{prefix}…: no trail entry: this token was added behind the service's back",
+           lambda entry: f"deleted (trail {entry.id})", "tokens"),
+    Ledger("receipt", "SELECT * FROM receipts ORDER BY id", "receipt_id", ("receipt",),
+           "receipt without a trail entry: added behind the service's back",
+           lambda entry: f"receipt deleted (trail {entry.id})"),
+    Ledger("case", "SELECT * FROM cases", "case_id", ("case-open",),
+           "case {number}: no trail entry: added behind the service's back",
+           lambda entry: f"case {entry.detail.get('number')} deleted (trail {entry.id})"),
+    Ledger("decision", "SELECT * FROM case_decisions", "decision_id", ("case-decide",),
+           "decision without a trail entry: added behind the service's back",
+           lambda entry: f"decision deleted (trail {entry.id})"),
+    Ledger("conformance", "SELECT * FROM conformance_runs", "run_id", ("conformance",),
+           "run without a trail entry: added behind the service's back",
+           lambda entry: f"run deleted (trail {entry.id})", "conformance_runs"),
+)}
+"""Every table `verify` holds against its entries row by row, both ways (the records and matches,
+whose entries are their uploads, are read in passes of their own)."""
+
+
+def _both_ways(context: Context, ledger: Ledger, differs: Callable[[Row, Entry], Iterable[Mismatch]], *,
+               rows: Iterable[Row] | None = None,
+               unentered: Callable[[Row], Iterable[Mismatch]] | None = None) -> Iterator[Mismatch]:
+    """A ledger's rows (streamed from its query unless given) against its entries: a row without its
+    entry is named unless it predates the horizon, a row with one is what `differs` finds, an entry
+    without its row is a deletion. `unentered` checks more of a row that has no entry."""
+    entries = context.keyed(ledger.field, *ledger.actions)
+    present: set[int] = set()
+    for row in context.db.query(ledger.rows) if rows is None else rows:
+        present.add(row["id"])
+        entry = entries.get(row["id"])
+        if entry is not None:
+            yield from differs(row, entry)
+            continue
+        if ledger.horizon is None or not context.legacy(ledger.horizon, row["id"]):
+            yield Mismatch(ledger.kind, row["id"], ledger.added.format_map(row))
+        if unentered is not None:
+            yield from unentered(row)
+    for row_id, entry in entries.items():
+        if row_id not in present:
+            yield Mismatch(ledger.kind, row_id, ledger.deleted(entry))
 
 
 # ----- records, their bytes, receipts and matches ---------------------------------------------
@@ -518,28 +607,16 @@ def _match_columns(context: Context, match_id: int) -> Iterator[Mismatch]:
 @check("uploads")
 def check_uploads(context: Context) -> Iterator[Mismatch]:
     """Every receipt against its upload entry, both ways."""
-    entries = context.keyed("upload_id", "upload")
-    rows = {row["id"]: row for row in context.rows("SELECT * FROM uploads")}
-    for upload_id, row in rows.items():
-        entry = entries.get(upload_id)
-        if entry is None:
-            if not context.legacy("uploads", upload_id):
-                yield Mismatch("upload", upload_id, "receipt without an upload entry: added behind the service's back")
-            continue
-        changed = _differs(row, entry.detail, ("sha256", "source", "uploader", "outcome"))
-        if row["record_id"] != entry.record_id or row["uploaded_at"] != entry.at:
-            changed.append("record or time")
-        if changed:
-            yield Mismatch("upload", upload_id, f"receipt changed ({', '.join(changed)}; trail {entry.id})")
-    for upload_id, entry in entries.items():
-        if upload_id not in rows:
-            yield Mismatch("upload", upload_id, f"receipt deleted (record {entry.record_id}, trail {entry.id})")
+    ledger = LEDGERS["upload"]
+    rows = context.rows(ledger.rows)
+    yield from _both_ways(context, ledger, _upload_differs, rows=rows)
+    entries = context.keyed(ledger.field, *ledger.actions)
     legacy_counts: dict[int, int] = defaultdict(int)
     for entry in context.by_action("upload"):
         if "upload_id" not in entry.detail and entry.record_id is not None:
             legacy_counts[entry.record_id] += 1
     unlogged: dict[int, int] = defaultdict(int)
-    for row in rows.values():
+    for row in rows:
         if row["id"] not in entries:
             unlogged[row["record_id"]] += 1
     for record_id, expected in legacy_counts.items():
@@ -549,29 +626,23 @@ def check_uploads(context: Context) -> Iterator[Mismatch]:
                                                 f"{expected}: receipts were deleted")
 
 
+def _upload_differs(row: Row, entry: Entry) -> Iterator[Mismatch]:
+    changed = _differs(row, entry.detail, ("sha256", "source", "uploader", "outcome"))
+    if row["record_id"] != entry.record_id or row["uploaded_at"] != entry.at:
+        changed.append("record or time")
+    if changed:
+        yield Mismatch("upload", row["id"], f"receipt changed ({', '.join(changed)}; trail {entry.id})")
+
+
 # ----- audits and notes -----------------------------------------------------------------------
 
 
 @check("audits")
 def check_audits(context: Context) -> Iterator[Mismatch]:
     """Every audit row against the digest its entry recorded, both ways."""
-    entries = context.keyed("audit_id", "audit", "reaudit")
-    rows = {row["id"]: row for row in context.rows("SELECT * FROM audits")}
-    for audit_id, row in rows.items():
-        entry = entries.get(audit_id)
-        if entry is None:
-            if not context.legacy("audits", audit_id):
-                yield Mismatch("audit", audit_id, f"record {row['record_id']}: no trail entry: this audit was added "
-                                                  "behind the service's back")
-            continue
-        digest = entry.detail.get("audit_sha256")
-        if row["record_id"] != entry.record_id or row["verdict"] != entry.detail.get("verdict") or (
-                digest is not None and digest != audit_digest(row)):
-            yield Mismatch("audit", audit_id, f"record {row['record_id']}: changed after it was written "
-                                              f"(trail {entry.id})")
-    for audit_id, entry in entries.items():
-        if audit_id not in rows:
-            yield Mismatch("audit", audit_id, f"deleted: record {entry.record_id}, trail {entry.id}")
+    ledger = LEDGERS["audit"]
+    rows = {row["id"]: row for row in context.rows(ledger.rows)}
+    yield from _both_ways(context, ledger, _audit_differs, rows=rows.values())
     indexed: dict[int, list[str]] = defaultdict(list)
     for audit_id, rule, section in context.db.execute(
             "SELECT audit_id, rule, section FROM audit_rules ORDER BY audit_id, rule"):
@@ -587,30 +658,30 @@ def check_audits(context: Context) -> Iterator[Mismatch]:
                                               "its findings")
 
 
+def _audit_differs(row: Row, entry: Entry) -> Iterator[Mismatch]:
+    digest = entry.detail.get("audit_sha256")
+    if row["record_id"] != entry.record_id or row["verdict"] != entry.detail.get("verdict") or (
+            digest is not None and digest != audit_digest(row)):
+        yield Mismatch("audit", row["id"], f"record {row['record_id']}: changed after it was written "
+                                           f"(trail {entry.id})")
+
+
 @check("notes")
 def check_notes(context: Context) -> Iterator[Mismatch]:
     """Every note against its annotate entry (text digest, decision, case, author, time), both ways."""
-    entries = context.keyed("note_id", "annotate")
-    rows = {row["id"]: row for row in context.rows("SELECT * FROM notes")}
-    for note_id, row in rows.items():
-        entry = entries.get(note_id)
-        if entry is None:
-            if not context.legacy("notes", note_id):
-                yield Mismatch("note", note_id, f"record {row['record_id']}: no trail entry: this note was added "
-                                                "behind the service's back")
-            continue
-        text = row["text"] if isinstance(row["text"], str) else ""
-        expected = {"case_number": row["case_number"], "decision": row["decision"],
-                    "text_sha256": hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()}
-        changed = [name for name, value in expected.items() if entry.detail.get(name) != value]
-        if (row["record_id"], row["author"], row["created_at"]) != (entry.record_id, entry.actor, entry.at):
-            changed.append("record, author or time")
-        if changed:
-            yield Mismatch("note", note_id, f"record {row['record_id']}: {', '.join(changed)} changed after it was "
-                                            f"written (trail {entry.id})")
-    for note_id, entry in entries.items():
-        if note_id not in rows:
-            yield Mismatch("note", note_id, f"deleted: record {entry.record_id}, trail {entry.id}")
+    yield from _both_ways(context, LEDGERS["note"], _note_differs)
+
+
+def _note_differs(row: Row, entry: Entry) -> Iterator[Mismatch]:
+    text = row["text"] if isinstance(row["text"], str) else ""
+    expected = {"case_number": row["case_number"], "decision": row["decision"],
+                "text_sha256": hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()}
+    changed = [name for name, value in expected.items() if entry.detail.get(name) != value]
+    if (row["record_id"], row["author"], row["created_at"]) != (entry.record_id, entry.actor, entry.at):
+        changed.append("record, author or time")
+    if changed:
+        yield Mismatch("note", row["id"], f"record {row['record_id']}: {', '.join(changed)} changed after it was "
+                                          f"written (trail {entry.id})")
 
 
 # ----- accounts and tokens --------------------------------------------------------------------
@@ -620,38 +691,33 @@ def check_notes(context: Context) -> Iterator[Mismatch]:
 def check_accounts(context: Context) -> Iterator[Mismatch]:
     """Each account's role, platform, status, password and session generation are what its latest
     entry says; an account without entries was added behind the service's back."""
-    latest = context.keyed("account_id", *ACCOUNT_ACTIONS)
+    ledger = LEDGERS["account"]
     by_name: dict[str, Entry] = {}
-    for entry in context.by_action(*ACCOUNT_ACTIONS):
+    for entry in context.by_action(*ledger.actions):
         if "account_id" not in entry.detail and isinstance(entry.detail.get("account"), str):
             by_name[entry.detail["account"]] = entry
     accounts = Accounts(context.db, context.key)
     created = context.keyed("account_id", "account-create", "bootstrap")
-    present: set[int] = set()
-    for (account_id,) in context.db.execute("SELECT id FROM accounts ORDER BY id"):
-        present.add(account_id)
-        state = accounts.state(account_id)
-        last = latest.get(account_id)
-        if last is None:
-            legacy = by_name.get(state["account"])
-            if not context.legacy("accounts", account_id):
-                yield Mismatch("account", account_id, f"{state['account']}: no trail entry: this account was added "
-                                                      "behind the service's back")
-            elif legacy is not None and _differs(state, legacy.detail, ("role", "platform")):
-                yield Mismatch("account", account_id, f"{state['account']}: role or platform differ from trail "
-                                                      f"{legacy.id}")
-            continue
+
+    def differs(state: Row, last: Entry) -> Iterator[Mismatch]:
         changed = _differs(state, last.detail, ("account", "role", "platform", "disabled", "password", "generation"))
-        creation = created.get(account_id)
-        if creation is not None and (creation.at, creation.actor) != _creation(context, account_id):
+        creation = created.get(state["id"])
+        if creation is not None and (creation.at, creation.actor) != _creation(context, state["id"]):
             changed.append("created_at or created_by")
         if changed:
-            yield Mismatch("account", account_id, f"{state['account']}: {', '.join(changed)} changed behind the "
-                                                  f"service's back (the trail says {_shown(last.detail, changed)}, "
-                                                  f"trail {last.id})")
-    for account_id, entry in latest.items():
-        if account_id not in present:
-            yield Mismatch("account", account_id, f"{entry.detail.get('account')}: deleted (trail {entry.id})")
+            yield Mismatch("account", state["id"], f"{state['account']}: {', '.join(changed)} changed behind the "
+                                                   f"service's back (the trail says {_shown(last.detail, changed)}, "
+                                                   f"trail {last.id})")
+
+    def unentered(state: Row) -> Iterator[Mismatch]:  # from before m004: its role and platform by name
+        legacy = by_name.get(state["account"])
+        if context.legacy("accounts", state["id"]) and legacy is not None and _differs(
+                state, legacy.detail, ("role", "platform")):
+            yield Mismatch("account", state["id"], f"{state['account']}: role or platform differ from trail "
+                                                   f"{legacy.id}")
+
+    states = ({"id": account_id, **accounts.state(account_id)} for (account_id,) in context.db.execute(ledger.rows))
+    yield from _both_ways(context, ledger, differs, rows=states, unentered=unentered)
 
 
 def _creation(context: Context, account_id: int) -> tuple[Any, Any]:
@@ -669,17 +735,10 @@ def _shown(detail: dict[str, Any], names: list[str]) -> str:
 def check_tokens(context: Context) -> Iterator[Mismatch]:
     """Each token was created through the service, belongs to whom it did, and is revoked iff the
     trail revoked it."""
-    created = context.keyed("token_id", "token-create")
     revoked = context.keyed("token_id", "token-revoke")
-    present: set[int] = set()
-    for row in context.rows("SELECT * FROM tokens ORDER BY id"):
-        present.add(row["id"])
-        entry = created.get(row["id"])
-        if entry is None:
-            if not context.legacy("tokens", row["id"]):
-                yield Mismatch("token", row["id"], f"{row['prefix']}…: no trail entry: this token was added behind "
-                                                   "the service's back")
-        elif (entry.detail.get("account_id"), entry.detail.get("token_hash")) != (
+
+    def differs(row: Row, entry: Entry) -> Iterator[Mismatch]:
+        if (entry.detail.get("account_id"), entry.detail.get("token_hash")) != (
                 row["account_id"], trail.fingerprint(context.key, str(row["token_hash"]))):
             yield Mismatch("token", row["id"], f"{row['prefix']}…: its account or hash changed (trail {entry.id})")
         elif (row["prefix"], row["created_at"], row["created_by"] or "system") != (
@@ -687,20 +746,24 @@ def check_tokens(context: Context) -> Iterator[Mismatch]:
                 "label" in entry.detail and entry.detail["label"] != row["label"]):
             yield Mismatch("token", row["id"], f"{row['prefix']}…: prefix, label or creation changed "
                                                f"(trail {entry.id})")
-        gone = revoked.get(row["id"])
-        if gone is None and row["revoked_by"] is not None:
-            yield Mismatch("token", row["id"], f"{row['prefix']}…: names who revoked it, but the trail never did")
-        if gone is not None and row["revoked_at"] is not None and (row["revoked_at"], row["revoked_by"] or "system") != (
-                gone.at, gone.actor):
-            yield Mismatch("token", row["id"], f"{row['prefix']}…: revoked at or by differ from trail {gone.id}")
-        if row["id"] in revoked and row["revoked_at"] is None:
-            yield Mismatch("token", row["id"], f"{row['prefix']}…: revoked (trail {revoked[row['id']].id}) but "
-                                               "working again")
-        elif row["revoked_at"] is not None and row["id"] not in revoked and entry is not None:
-            yield Mismatch("token", row["id"], f"{row['prefix']}…: marked revoked without a trail entry")
-    for token_id, entry in created.items():
-        if token_id not in present:
-            yield Mismatch("token", token_id, f"deleted (trail {entry.id})")
+        yield from _revocation(row, revoked, created=True)
+
+    yield from _both_ways(context, LEDGERS["token"], differs,
+                          unentered=lambda row: _revocation(row, revoked, created=False))
+
+
+def _revocation(row: Row, revoked: dict[int, Entry], *, created: bool) -> Iterator[Mismatch]:
+    """A token's revocation against its `token-revoke` entry (`created`: the token has its creation entry)."""
+    gone = revoked.get(row["id"])
+    if gone is None and row["revoked_by"] is not None:
+        yield Mismatch("token", row["id"], f"{row['prefix']}…: names who revoked it, but the trail never did")
+    if gone is not None and row["revoked_at"] is not None and (row["revoked_at"], row["revoked_by"] or "system") != (
+            gone.at, gone.actor):
+        yield Mismatch("token", row["id"], f"{row['prefix']}…: revoked at or by differ from trail {gone.id}")
+    if gone is not None and row["revoked_at"] is None:
+        yield Mismatch("token", row["id"], f"{row['prefix']}…: revoked (trail {gone.id}) but working again")
+    elif row["revoked_at"] is not None and gone is None and created:
+        yield Mismatch("token", row["id"], f"{row['prefix']}…: marked revoked without a trail entry")
 
 
 # ----- receipts and cases (issue 11) ---------------------------------------------------------
@@ -713,26 +776,19 @@ CASE_STATUS_AFTER = {"case-open": "open", "case-decide": "decided", "case-close"
 def check_receipts(context: Context) -> Iterator[Mismatch]:
     """Every receipt of a submitted item against its `receipt` entry, both ways: a receipt edited,
     forged or deleted behind the service's back is named."""
-    entries = context.keyed("receipt_id", "receipt")
-    present: set[int] = set()
-    for row in context.db.query("SELECT * FROM receipts ORDER BY id"):  # streamed: one a record, and more
-        present.add(row["id"])
-        entry = entries.get(row["id"])
-        if entry is None:
-            yield Mismatch("receipt", row["id"], "receipt without a trail entry: added behind the service's back")
-            continue
-        changed = _differs(row, entry.detail, ("game_id", "sha256", "source", "outcome"))
-        if "row_sha256" in entry.detail and entry.detail["row_sha256"] != row_digest(row):
-            changed.append("a column (uploader, platform, file, line, errors, ...)")
-        if row["at"] != entry.at or row["record_id"] != entry.record_id:
-            changed.append("time or record")
-        if " ".join(entry.detail.get("errors") or []) != (row["error_codes"] or ""):
-            changed.append("error codes")
-        if changed:
-            yield Mismatch("receipt", row["id"], f"receipt changed ({', '.join(changed)}; trail {entry.id})")
-    for receipt_id, entry in entries.items():
-        if receipt_id not in present:
-            yield Mismatch("receipt", receipt_id, f"receipt deleted (trail {entry.id})")
+    yield from _both_ways(context, LEDGERS["receipt"], _receipt_differs)  # streamed: one a record, and more
+
+
+def _receipt_differs(row: Row, entry: Entry) -> Iterator[Mismatch]:
+    changed = _differs(row, entry.detail, ("game_id", "sha256", "source", "outcome"))
+    if "row_sha256" in entry.detail and entry.detail["row_sha256"] != row_digest(row):
+        changed.append("a column (uploader, platform, file, line, errors, ...)")
+    if row["at"] != entry.at or row["record_id"] != entry.record_id:
+        changed.append("time or record")
+    if " ".join(entry.detail.get("errors") or []) != (row["error_codes"] or ""):
+        changed.append("error codes")
+    if changed:
+        yield Mismatch("receipt", row["id"], f"receipt changed ({', '.join(changed)}; trail {entry.id})")
 
 
 @check("cases")
@@ -740,7 +796,6 @@ def check_cases(context: Context) -> Iterator[Mismatch]:
     """Each case against its `case-open` entry (number, platform, player, complaint digest), its
     status against the last entry of the case, and its decisions and attached records against
     theirs, both ways."""
-    opened = context.keyed("case_id", "case-open")
     last: dict[int, Entry] = {}
     touched: dict[int, Entry] = {}
     for entry in context.by_action(*CASE_STATUS_AFTER, "case-attach"):
@@ -749,14 +804,8 @@ def check_cases(context: Context) -> Iterator[Mismatch]:
             touched[case_id] = entry
             if entry.action in CASE_STATUS_AFTER:
                 last[case_id] = entry
-    present: set[int] = set()
-    for row in context.rows("SELECT * FROM cases"):
-        present.add(row["id"])
-        found = opened.get(row["id"])
-        if found is None:
-            yield Mismatch("case", row["id"], f"case {row['number']}: no trail entry: added behind the service's back")
-            continue
-        entry = found
+
+    def differs(row: Row, entry: Entry) -> Iterator[Mismatch]:
         changed = _differs(row, entry.detail, ("number", "platform", "player"))
         if entry.detail.get("complaint_sha256") != hashlib.sha256(str(row["complaint"]).encode("utf-8")).hexdigest():
             changed.append("complaint")
@@ -772,35 +821,23 @@ def check_cases(context: Context) -> Iterator[Mismatch]:
         if final is not None and CASE_STATUS_AFTER[final.action] != row["status"]:
             yield Mismatch("case", row["id"], f"case {row['number']}: status {row['status']!r}, but the trail "
                                               f"(entry {final.id}) left it {CASE_STATUS_AFTER[final.action]!r}")
-    for case_id, entry in opened.items():
-        if case_id not in present:
-            yield Mismatch("case", case_id, f"case {entry.detail.get('number')} deleted (trail {entry.id})")
-    yield from _check_decisions(context)
+
+    yield from _both_ways(context, LEDGERS["case"], differs)
+    yield from _both_ways(context, LEDGERS["decision"], _decision_differs)
     yield from _check_case_records(context)
 
 
-def _check_decisions(context: Context) -> Iterator[Mismatch]:
-    """Each decision against its `case-decide` entry (outcome, payments, audit, note digest)."""
-    entries = context.keyed("decision_id", "case-decide")
-    present: set[int] = set()
-    for row in context.rows("SELECT * FROM case_decisions"):
-        present.add(row["id"])
-        entry = entries.get(row["id"])
-        if entry is None:
-            yield Mismatch("decision", row["id"], "decision without a trail entry: added behind the service's back")
-            continue
-        changed = _differs({**row, "audit_id": row["audit_id"]}, entry.detail, ("case_id", "outcome", "audit_id"))
-        if entry.detail.get("payments") != _json_or_none(row["payments_json"]):
-            changed.append("payments")
-        if entry.detail.get("note_sha256") != hashlib.sha256(str(row["note"]).encode("utf-8")).hexdigest():
-            changed.append("note")
-        if (row["decided_at"], row["decided_by"] or "system") != (entry.at, entry.actor):
-            changed.append("decided_at or decided_by")
-        if changed:
-            yield Mismatch("decision", row["id"], f"decision changed ({', '.join(changed)}; trail {entry.id})")
-    for decision_id, entry in entries.items():
-        if decision_id not in present:
-            yield Mismatch("decision", decision_id, f"decision deleted (trail {entry.id})")
+def _decision_differs(row: Row, entry: Entry) -> Iterator[Mismatch]:
+    """A decision against its `case-decide` entry (outcome, payments, audit, note digest)."""
+    changed = _differs(row, entry.detail, ("case_id", "outcome", "audit_id"))
+    if entry.detail.get("payments") != _json_or_none(row["payments_json"]):
+        changed.append("payments")
+    if entry.detail.get("note_sha256") != hashlib.sha256(str(row["note"]).encode("utf-8")).hexdigest():
+        changed.append("note")
+    if (row["decided_at"], row["decided_by"] or "system") != (entry.at, entry.actor):
+        changed.append("decided_at or decided_by")
+    if changed:
+        yield Mismatch("decision", row["id"], f"decision changed ({', '.join(changed)}; trail {entry.id})")
 
 
 def _check_case_records(context: Context) -> Iterator[Mismatch]:
@@ -828,20 +865,13 @@ def _check_case_records(context: Context) -> Iterator[Mismatch]:
 def check_conformance(context: Context) -> Iterator[Mismatch]:
     """Every conformance run against the digest of its whole row its `conformance` entry recorded,
     both ways."""
-    entries = context.keyed("run_id", "conformance")
-    present: set[int] = set()
-    for row in context.rows("SELECT * FROM conformance_runs"):
-        present.add(row["id"])
-        entry = entries.get(row["id"])
-        if entry is None:
-            if not context.legacy("conformance_runs", row["id"]):
-                yield Mismatch("conformance", row["id"], "run without a trail entry: added behind the service's back")
-        elif entry.detail.get("row_sha256") != run_digest(row) or (row["created_at"], row["uploader"] or "system") != (
-                entry.at, entry.actor):
-            yield Mismatch("conformance", row["id"], f"run changed after it was stored (trail {entry.id})")
-    for run_id, entry in entries.items():
-        if run_id not in present:
-            yield Mismatch("conformance", run_id, f"run deleted (trail {entry.id})")
+    yield from _both_ways(context, LEDGERS["conformance"], _run_differs)
 
 
-__all__ = ["CASE_STATUS_AFTER", "CHECKS", "FIRST", "NOT_EVIDENCE", "SEARCH_TEXT", "STORE_UNREADABLE", "Context", "Entry", "check", "verify"]
+def _run_differs(row: Row, entry: Entry) -> Iterator[Mismatch]:
+    if entry.detail.get("row_sha256") != run_digest(row) or (row["created_at"], row["uploader"] or "system") != (
+            entry.at, entry.actor):
+        yield Mismatch("conformance", row["id"], f"run changed after it was stored (trail {entry.id})")
+
+
+__all__ = ["CASE_STATUS_AFTER", "CHECKS", "FIRST", "LEDGERS", "NOT_EVIDENCE", "SEARCH_TEXT", "STORE_UNREADABLE", "Context", "Entry", "Ledger", "check", "verify"]

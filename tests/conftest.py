@@ -37,9 +37,11 @@ REFERENCE = SPEC / "reference"
 # Generation speed is wall-clock: on a shared 2-core machine (and in CI) it fails for
 # reasons that have nothing to do with the code under test. Tests that set their own
 # `suppress_health_check` list include `too_slow` themselves.
-settings.register_profile("project", suppress_health_check=[HealthCheck.too_slow])
+# For the same reason no example has a deadline (hypothesis's default is 200 ms of wall time): a
+# property test fails on what the code does, never on how busy the machine was (tests/deadlines.py).
+settings.register_profile("project", suppress_health_check=[HealthCheck.too_slow], deadline=None)
 settings.register_profile("ci", parent=settings.get_profile("project"), derandomize=True, database=None,
-                          deadline=None, print_blob=True)
+                          print_blob=True)
 """In CI (`CI` set: .ci/run sets it) every property test draws the same examples on every run, so a red
 build is the code's doing, never the draw's (issue 35.4); a developer's run keeps exploring new ones."""
 

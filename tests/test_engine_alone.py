@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from tests.conftest import ROOT
+from tests.deadlines import scaled
 
 BLOCKED = ("flask", "werkzeug", "sqlite_utils", "weasyprint")
 ENGINE_TESTS = ("tests/audit", "tests/sim", "tests/report", "tests/kit")
@@ -30,7 +31,7 @@ sys.exit(pytest.main({args!r}))
 
 def _run(args: list[str]) -> subprocess.CompletedProcess[str]:
     code = RUNNER.format(blocked=BLOCKED, args=["-p", "no:cacheprovider", "-p", "no:xdist", "-q", *args])
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=scaled(900))
 
 
 def test_the_engines_tests_are_collected_without_the_web_stack() -> None:
@@ -49,5 +50,5 @@ def test_a_sample_of_them_passes_without_the_web_stack() -> None:
 
 def test_the_blocker_blocks() -> None:
     code = RUNNER.split("import pytest")[0].format(blocked=BLOCKED) + "\nimport flask\n"
-    failed = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    failed = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=scaled(60))
     assert failed.returncode != 0 and "not installed here" in failed.stderr

@@ -10,9 +10,10 @@ import subprocess
 import sys
 
 from tests.conftest import ROOT
+from tests.deadlines import scaled
 
 
 def test_mypy_finds_nothing() -> None:
     out = subprocess.run([sys.executable, "-m", "mypy", "--no-error-summary"], cwd=ROOT, capture_output=True,
-                         text=True, timeout=600)
+                         text=True, timeout=scaled(600))
     assert out.returncode == 0, out.stdout + out.stderr

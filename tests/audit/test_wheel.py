@@ -12,14 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.deadlines import scaled
 from tests.kit.kit_clients import answer_kit
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _run(cmd: list[str], cwd: Path, timeout: int = 600) -> subprocess.CompletedProcess[str]:
+def _run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=scaled(600), check=False)
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import http.client
 import json
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from records.db import BUSY_TIMEOUT_MS, connect
 from records.rows import sha256
 from records.store import Store
 from records.verify import verify
+from tests.deadlines import scaled, wait_until
 from web.db import get_store
 
 
@@ -38,10 +38,10 @@ def test_wal_and_busy_timeout_are_set(app: Flask) -> None:
 def test_concurrent_uploads_and_reads_are_all_accounted_for(tmp_path: Path) -> None:
     db_path = tmp_path / "load.sqlite3"
     token = admin_token(db_path)
-    server = Server(db_path, log_path=tmp_path / "server.log").start()
+    server = Server(db_path, log_path=tmp_path / "server.log").start(timeout=scaled(30))
     records = generated(160, "suite")
     try:
-        tally, elapsed = run_load(server.port, token, records, uploaders=16, readers=4, batch=5, deadline_s=240)
+        tally, elapsed = run_load(server.port, token, records, uploaders=16, readers=4, batch=5, deadline_s=scaled(240))
     finally:
         server.stop()
     assert account_for(db_path, records, tally) == []
@@ -70,12 +70,11 @@ def _kill_mid_batch(server: Server, token: str, records: list[tuple[str, bytes]]
                for i in range(4)]
     for thread in threads:
         thread.start()
-    deadline = time.monotonic() + 120
-    while len(tally.results) < 80 and time.monotonic() < deadline and any(t.is_alive() for t in threads):
-        time.sleep(0.01)
+    wait_until(lambda: len(tally.results) >= 80 or not any(t.is_alive() for t in threads), 120,
+               "80 acknowledged uploads")
     server.kill()
     for thread in threads:
-        thread.join(timeout=60)
+        thread.join(timeout=scaled(60))
     return tally
 
 
@@ -110,7 +109,7 @@ def test_sigkill_mid_batch_keeps_every_acknowledged_record_whole(tmp_path: Path)
     token = admin_token(db_path)
     records = generated(400, "kill")
     sent = dict(records)
-    tally = _kill_mid_batch(Server(db_path).start(), token, records)
+    tally = _kill_mid_batch(Server(db_path).start(timeout=scaled(30)), token, records)
     acknowledged = {result["game_id"]: result["record_id"] for result in tally.results}
     assert len(acknowledged) >= 80 and len(acknowledged) < len(records)
 
@@ -121,7 +120,7 @@ def test_sigkill_mid_batch_keeps_every_acknowledged_record_whole(tmp_path: Path)
     assert all(by_game[game]["verdict"] is not None for game in acknowledged)  # acknowledged = audited
     _check_whole(rows, sent)
 
-    server = Server(db_path).start()  # restart, and the clients retry everything
+    server = Server(db_path).start(timeout=scaled(30))  # restart, and the clients retry everything
     try:
         retry = Tally()
         for batch in batches(records, 50):

@@ -32,6 +32,7 @@ from records.trail import Head
 from records.verify import verify
 from web.db import trail_key
 from tests.conftest import ROOT, api_token, app_config, dumps, load_example, variant
+from tests.deadlines import scaled
 
 CHILD = textwrap.dedent("""
     import json, os, sys
@@ -78,7 +79,7 @@ def run_child(folder: Path, config: dict[str, Any], kill_at: int, request: dict[
     spec = folder / "child.json"
     spec.write_text(json.dumps([config, kill_at, request]), encoding="utf-8")
     done = subprocess.run([sys.executable, "-c", CHILD, str(ROOT), str(spec)], capture_output=True, text=True,
-                          timeout=300)
+                          timeout=scaled(300))
     if done.returncode == 137:
         return None
     assert done.returncode == 0, done.stderr

@@ -16,6 +16,7 @@ from records.db import atomic, connect
 from records.migrations import m006_conformance, migrate, migrations
 from records.store import Store
 from tests.conftest import app_config, example_path
+from tests.deadlines import scaled
 from tests.records.test_store import put
 
 Schema = list[tuple[str, str, str, str]]
@@ -177,7 +178,7 @@ def test_two_processes_starting_on_a_new_database_at_once_both_succeed(tmp_path:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=60)
+        thread.join(timeout=scaled(60))
     assert errors == []
     assert applied(path) == EVERY_STEP
 

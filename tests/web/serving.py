@@ -13,6 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
+from tests.deadlines import patient, playwright_ms, scaled
+
 
 @contextmanager
 def serving(app: Flask, client: FlaskClient) -> Iterator[str]:
@@ -32,20 +34,37 @@ def serving(app: Flask, client: FlaskClient) -> Iterator[str]:
         yield f"http://127.0.0.1:{server.server_port}"
     finally:
         server.shutdown()
-        thread.join(timeout=10)
+        thread.join(timeout=scaled(10))
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 """Debian's Chromium (scripts/install-system.sh), driven by Playwright without `playwright install`."""
 
 
+class Chromium:
+    """A Playwright browser whose contexts and pages wait as long as the machine needs: every
+    action, navigation and request deadline is Playwright's 30 s scaled (tests/deadlines.py)."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        """A fresh context (its own cookies and storage) with scaled default timeouts."""
+        return patient(self.browser.new_context(**options))
+
+    def new_page(self, **options: Any) -> Any:
+        """A page in a context of its own, with scaled default timeouts."""
+        return patient(self.browser.new_page(**options))
+
+
 @contextmanager
-def headless_chromium() -> Iterator[Any]:
-    """A headless Chromium for a browser test's fixture (the test is skipped without Playwright)."""
+def headless_chromium() -> Iterator[Chromium]:
+    """A headless Chromium for a browser test's fixture (the test is skipped without Playwright);
+    the only place the suite launches one, so every page gets the scaled deadlines."""
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
-        chrome = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        chrome = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"], timeout=playwright_ms())
         try:
-            yield chrome
+            yield Chromium(chrome)
         finally:
             chrome.close()

@@ -16,6 +16,7 @@ from flask import Flask
 
 from audit.rulebook import rule_text
 from tests.conftest import ROOT, login
+from tests.deadlines import scaled
 from tests.web.serving import CHROMIUM, headless_chromium, serving
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (Debian package `chromium`; "
@@ -44,7 +45,7 @@ def chromium(tmp_path: Path, *args: str) -> str:
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
              "--disable-background-networking", "--disable-component-update", "--disable-sync",
              "--hide-scrollbars", f"--user-data-dir={tmp_path / 'chromium-profile'}"]
-    done = subprocess.run([CHROMIUM, *flags, *args], capture_output=True, text=True, timeout=180)
+    done = subprocess.run([CHROMIUM, *flags, *args], capture_output=True, text=True, timeout=scaled(180))
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 

@@ -4,7 +4,6 @@ with a logged-in admin's session. Skips where Chromium or Playwright is missing.
 to tests/artifacts/ (gitignored), for looking at."""
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,10 +12,10 @@ import pytest
 from flask import Flask
 
 from tests.conftest import ROOT, dumps, load_example, login, missettled, variant
-from tests.web.serving import serving
+from tests.deadlines import wait_until
+from tests.web.serving import CHROMIUM, headless_chromium, serving
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-playwright = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (Debian package `chromium`)")
 ARTIFACTS = ROOT / "tests" / "artifacts"
 
@@ -41,12 +40,8 @@ def site(app: Flask) -> Iterator[tuple[str, dict[str, int]]]:
 @pytest.fixture
 def page() -> Iterator[Any]:
     """A fresh Chromium page."""
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield browser.new_page(viewport={"width": 1280, "height": 900})
-        finally:
-            browser.close()
+    with headless_chromium() as browser:
+        yield browser.new_page(viewport={"width": 1280, "height": 900})
 
 
 def shot(page: Any, name: str) -> None:
@@ -149,18 +144,13 @@ def test_upload_sends_only_on_send_and_totals_the_results(site: tuple[str, dict[
     page.goto(f"{url}/upload")
     page.set_input_files("#files", [str(good), str(bad)])
     assert "2" in page.inner_text("#chosen")
-    page.wait_for_timeout(300)
     before = page.request.get(f"{url}/api/receipts?q=up-").json()["total"]
-    assert before == 0  # choosing uploaded nothing
+    assert before == 0  # choosing uploaded nothing (a late upload of the choice shows below as 已存在 1)
     page.click("#send")
     # polled from here: wait_for_function's own polling evaluates a string, which the page's CSP
     # (no 'unsafe-eval') refuses whenever the first check is not already true
     results = page.locator("#upload-results li.result-created, #upload-results li.result-rejected")
-    for _ in range(300):
-        if results.count() == 2:
-            break
-        page.wait_for_timeout(100)
-    assert results.count() == 2
+    wait_until(lambda: results.count() == 2, 30, "both files' results on the upload page")
     totals = page.inner_text("#upload-totals")
     assert "新保存 1" in totals and "拒收 1" in totals and "已存在 0" in totals
     number = page.locator("#upload-results a.record-number")  # the record number, linked to its case bar

@@ -18,6 +18,7 @@ from records.access import path_for
 from records.security import Accounts
 from records.store import Store
 from tests.conftest import ROOT, app_config
+from tests.deadlines import scaled
 from web.commands import Text
 from web.db import trail_key
 
@@ -120,7 +121,7 @@ def test_bytes_that_are_not_utf8_on_a_real_command_line(tmp_path: Path) -> None:
            "FLASK_SECRET_KEY": "not written to the checkout", "PYTHONUTF8": "1"}
     done = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "create-user", "feed", "--role", "uploader",
                            b"--platform", b"al\xffpha", "--password-stdin"], input=b"a long password\n", cwd=ROOT,
-                          env=env, capture_output=True, timeout=120)
+                          env=env, capture_output=True, timeout=scaled(120))
     assert done.returncode == 2, done.stderr
     assert b"UTF-8" in done.stderr and b"Traceback" not in done.stderr
 

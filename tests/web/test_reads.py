@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import time
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -20,11 +19,11 @@ def test_reading_a_record_while_a_writer_holds_the_lock(app: Flask, client: Flas
     writer = sqlite3.connect(app.config["DATABASE"], isolation_level=None, timeout=0)
     writer.execute("BEGIN IMMEDIATE")  # an upload holding the main write lock
     try:
-        started = time.monotonic()
         for url in (f"/records/{record_id}", f"/api/records/{record_id}", f"/api/records/{record_id}/raw",
                     "/records", f"/api/records/{record_id}/trail"):
+            # a read that needed the write lock would wait out the busy timeout and fail: the writer
+            # keeps it until after the reads, so an answer at all says nothing waited for it
             assert client.get(url).status_code == 200, url
-        assert time.monotonic() - started < 4.0  # the busy timeout is 5 s: nothing waited for the lock
     finally:
         writer.execute("ROLLBACK")
         writer.close()
@@ -57,11 +56,11 @@ def test_a_long_read_does_not_delay_an_upload(app: Flask, client: FlaskClient) -
     thread = threading.Thread(target=slow_views)
     try:
         thread.start()
-        started = time.monotonic()
         doc = variant(load_example("hot-shot-weile"), game_id="during-a-read")
         response = client.post("/api/records", data=dumps(doc), content_type="application/json")
-        elapsed = time.monotonic() - started
-        assert response.status_code == 201 and elapsed < 4.0
+        # the read stays open until after the upload: had it held the upload back, the upload would
+        # have waited out the busy timeout and failed, so a 201 is the proof (no clock needed)
+        assert response.status_code == 201
     finally:
         thread.join()
         reader.execute("ROLLBACK")

@@ -10,7 +10,6 @@ import re
 import secrets
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from flask.testing import FlaskClient
 
 from bench.load_test import HOST, TRAIL_KEY, free_port
 from tests.conftest import ROOT
+from tests.deadlines import scaled, wait_until
 from web import gunicorn_conf
 from web.errors import DEFAULT_MAX_HEADER_FIELD_SIZE, DEFAULT_MAX_HEADER_FIELDS
 from web.server import headers_answer
@@ -96,19 +96,19 @@ def gunicorn(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
                                     f"{HOST}:{port}", "--workers", "1", "--threads", "2", "app:create_app()"],
                                    cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
     try:
-        deadline = time.monotonic() + 60
-        while _status(port, "/health") != 200:  # waits on the server answering, not on a clock
+        def answering() -> bool:
             assert process.poll() is None, (folder / "server.log").read_text(errors="replace")
-            assert time.monotonic() < deadline, "gunicorn did not answer /health within 60 s"
-            time.sleep(0.05)
+            return _status(port, "/health") == 200
+
+        wait_until(answering, 60, "gunicorn answering /health")
         yield port
     finally:
         process.terminate()
         try:
-            process.wait(timeout=30)
+            process.wait(timeout=scaled(30))
         except subprocess.TimeoutExpired:
             process.kill()
-            process.wait(timeout=30)
+            process.wait(timeout=scaled(30))
     assert "Traceback" not in (folder / "server.log").read_text(encoding="utf-8", errors="replace")
 
 
@@ -121,7 +121,7 @@ def _status(port: int, path: str) -> int | None:
 
 def _get(port: int, path: str, headers: dict[str, str]) -> tuple[int, str, bytes]:
     """One GET on its own connection: (status, content type, body)."""
-    connection = http.client.HTTPConnection(HOST, port, timeout=30)
+    connection = http.client.HTTPConnection(HOST, port, timeout=scaled(30))
     try:
         connection.request("GET", path, headers=headers)
         response = connection.getresponse()

@@ -23,6 +23,7 @@ from typing import Any
 
 from audit import api
 from audit.catalogue import Lang, rerender, seat_names
+from audit.profiles import Profile
 from records import receipts
 from records.ingest import Unit
 from records.rows import VERDICTS, now
@@ -86,10 +87,13 @@ class Engine:
     a test double is called with exactly `profile` and `options`."""
 
     def run(self, doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
-            count: int = 1, schema_checked: bool = False) -> list[dict[str, Any]]:
+            count: int = 1, schema_checked: bool = False, base_profile: Profile | None = None) -> list[dict[str, Any]]:
         """The engine's audits of `doc`, checked to be `count` contract audits; AuditFailed if not.
-        `schema_checked` only for a document `audit.schema` passed with nothing to say."""
-        extra = {"schema_checked": True} if schema_checked and self.takes_schema_checked else {}
+        `schema_checked` only for a document `audit.schema` passed with nothing to say;
+        `base_profile` (a platform's profile in force, issue 36.3) only when there is one."""
+        extra: dict[str, Any] = {"schema_checked": True} if schema_checked and self.takes_schema_checked else {}
+        if base_profile is not None:
+            extra["base_profile"] = base_profile
         try:
             audits = self.auditor(doc, profile=profile, options=options, **extra)
         except Exception as exc:  # the engine promises not to raise; never store half a unit if it does

@@ -40,7 +40,7 @@ from records import receipts, search, search_index, trail
 from records.ingest import Hand, Origin, Problem, Unit
 from records.migrations import migrate
 from records.queries import Queries, UnknownRecord
-from records.rows import audit_digest, identity, now, players_of, rule_codes, searchable, section_of, sha256
+from records.rows import JUDGED_BY, audit_digest, identity, now, players_of, rule_codes, searchable, section_of, sha256
 
 Outcome = list[dict[str, Any]] | str | None
 """What the engine made of a unit: its audits, why it failed, or None (not run: nothing to audit)."""
@@ -311,12 +311,16 @@ class Store(Queries):
                "engine_version": engine_version, "verdict": audit["verdict"],
                "findings_json": _AUDIT_JSON.encode(findings),
                "settlement_json": _AUDIT_JSON.encode(audit.get("settlement")), "created_at": stamp}
+        judged_by = audit.get(JUDGED_BY)
+        if judged_by is not None:  # the platform profile version it was judged under (issue 36.3)
+            row["platform_profile_id"] = judged_by
         audit_id = self._insert("audits", row)
         if trail_action is not None:
             trail.append(self.db, at=stamp, actor=actor, action=trail_action, record_id=record_id, key=self.trail_key,
                          detail={"audit_id": audit_id, "profile": audit.get("profile"), "options": options,
                                  "verdict": audit["verdict"], "engine_version": engine_version,
                                  "previous_audit_id": previous, "audit_sha256": audit_digest({**row, "id": audit_id}),
+                                 **({"platform_profile_id": judged_by} if judged_by is not None else {}),
                                  **({"reason": reason} if reason else {})})
         codes = rule_codes(findings)
         self._insert_many("audit_rules", [{"audit_id": audit_id, "rule": code, "section": section_of(code)}

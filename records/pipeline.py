@@ -24,9 +24,9 @@ from typing import Any
 from audit import api
 from audit.catalogue import Lang, rerender, seat_names
 from audit.profiles import Profile
-from records import receipts
+from records import platforms, receipts
 from records.ingest import Unit
-from records.rows import VERDICTS, now
+from records.rows import JUDGED_BY, VERDICTS, now
 from records.store import Outcome, Store, Stored, stored_line
 
 Auditor = Callable[..., list[dict[str, Any]]]
@@ -106,6 +106,13 @@ class Engine:
             if not isinstance(audit, dict) or audit.get("verdict") not in VERDICTS:
                 raise AuditFailed("the audit engine returned an audit without a known verdict", "engine_no_verdict")
         return audits
+
+
+def judged(audits: list[dict[str, Any]], judge: platforms.Version | None) -> list[dict[str, Any]]:
+    """The audits, each naming the platform profile version that judged them when one did."""
+    if judge is None:
+        return audits
+    return [{**audit, JUDGED_BY: judge.id} for audit in audits]
 
 
 def default_engine() -> Engine:
@@ -214,8 +221,11 @@ class Pipeline:
             if not todo:
                 outcomes.append(None)
                 continue
+            judge = platforms.judge_of(self.store.db, unit.doc)
             try:
-                outcomes.append(self.engine.run(unit.doc, count=unit.audit_count, schema_checked=unit.schema_checked))
+                audits = self.engine.run(unit.doc, count=unit.audit_count, schema_checked=unit.schema_checked,
+                                         base_profile=judge.profile() if judge is not None else None)
+                outcomes.append(judged(audits, judge))
             except AuditFailed as exc:
                 outcomes.append(str(exc))
         return outcomes
@@ -223,10 +233,15 @@ class Pipeline:
     def what_if(self, record_id: int, *, profile: str | None = None, options: dict[str, Any] | None = None,
                 lang: Lang = Lang.EN) -> dict[str, Any]:
         """The audit a stored record would get (under another profile or options), not stored,
-        its messages in `lang`. A match hand is audited with its whole match (continuity matters)."""
+        its messages in `lang`. A match hand is audited with its whole match (continuity matters).
+        Without a what-if `profile`, the platform's profile in force on the record's day judges it
+        when there is one (issue 36.3), `options` on top; the audit then names that version
+        (`records.rows.JUDGED_BY`)."""
         doc, index, count = self.store.audit_target(self.store.record(record_id))
-        audit = self.engine.run(doc, profile=profile, options=options, count=count)[index]
-        return rerender(audit, lang, seat_names(self.store.document(record_id)))
+        judge = None if profile else platforms.judges_of(self.store.db, [record_id]).get(record_id)
+        audit = self.engine.run(doc, profile=profile, options=options, count=count,
+                                base_profile=judge.profile() if judge is not None else None)[index]
+        return judged([rerender(audit, lang, seat_names(self.store.document(record_id)))], judge)[0]
 
     def reaudit(self, record_id: int, *, profile: str | None = None, options: dict[str, Any] | None = None,
                 actor: str | None = None, reason: str | None = None) -> dict[str, Any]:

@@ -24,7 +24,7 @@ import datetime
 import hashlib
 import json
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -220,6 +220,42 @@ def record_day(played_at: object, uploaded_at: str | None = None) -> str:
     return (uploaded_at or now())[:10]
 
 
+def pick(candidates: Iterable[Version], day: str) -> Version | None:
+    """Of a platform's versions, the one in force on `day` (`in_force` without the database)."""
+    return max((v for v in candidates if v.effective_from <= day), key=lambda v: (v.effective_from, v.version),
+               default=None)
+
+
+IDS_PER_QUERY = 500
+"""Record ids looked up per query by `judges_of` (SQLite's limit on parameters is far above)."""
+
+
+def judges_of(db: Database, ids: Sequence[int]) -> dict[int, Version]:
+    """The version that judges each of these stored records, for those that have one: the version
+    in force on the record's day (a match hand: its match's first hand's day, as at upload), read
+    from the records' rows in a few queries."""
+    known: dict[str, list[Version]] = {}
+    out: dict[int, Version] = {}
+    adopted = {row[0] for row in db.execute("SELECT DISTINCT platform FROM platform_profiles")}
+    if not adopted:
+        return out
+    for start in range(0, len(ids), IDS_PER_QUERY):
+        chunk = list(ids[start:start + IDS_PER_QUERY])
+        rows = db.execute(
+            "SELECT r.id, r.platform, coalesce(f.played_at, r.played_at), coalesce(f.uploaded_at, r.uploaded_at) "
+            "FROM records r LEFT JOIN records f ON r.match_id IS NOT NULL AND f.match_id = r.match_id "
+            f"AND f.match_index = 0 WHERE r.id IN ({', '.join('?' for _ in chunk)})", chunk)
+        for record_id, platform, played_at, uploaded_at in rows:
+            if platform not in adopted:
+                continue
+            if platform not in known:
+                known[platform] = versions(db, platform)
+            found = pick(known[platform], record_day(played_at, uploaded_at))
+            if found is not None:
+                out[record_id] = found
+    return out
+
+
 def judge_of(db: Database, doc: object, uploaded_at: str | None = None) -> Version | None:
     """The version that judges this record or match document, None when its platform has none in
     force on its day (a match: its `platform` and `played_at`, else those of its first hand)."""
@@ -280,4 +316,4 @@ def compare(old: Version, new: Version) -> list[Difference]:
 
 
 __all__ = ["Difference", "PlatformProfileRefused", "Version", "adopt", "by_number", "check_day", "compare", "get",
-           "in_force", "judge_of", "latest_number", "load_text", "platforms", "record_day", "versions"]
+           "in_force", "judge_of", "judges_of", "latest_number", "pick", "load_text", "platforms", "record_day", "versions"]

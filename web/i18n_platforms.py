@@ -5,8 +5,8 @@ from __future__ import annotations
 PLATFORMS_ZH: dict[str, str] = {
     "Platforms": "平台规则",
     "Platform profiles": "平台规则",
-    "A platform's own profile judges its records from the day it is in force; the record's own rules.options apply on top. Adopt one from a fit of the platform's stored records, or write a new version.":
-        "平台自己的规则从生效之日起判定该平台的牌局；记录自带的 rules.options 在其上生效。可以从对该平台已存牌局的拟合结果采用，也可以直接写一个新版本。",
+    "A platform's own profile judges its records from the day it is in force; the record's own options apply on top. Adopt one from a fit of the platform's stored records, or write a new version.":
+        "平台自己的规则从生效之日起判定该平台的牌局；记录自带的选项在其上生效。可以从对该平台已存牌局的拟合结果采用，也可以直接写一个新版本。",
     "Fit a platform's profile from its records": "用平台的牌局拟合它的规则",
     "Current records": "现有牌局",
     "Versions": "版本数",
@@ -42,8 +42,8 @@ PLATFORMS_ZH: dict[str, str] = {
     "Version %(version)s adopted. From %(day)s on, uploads of %(platform)s are judged under it.":
         "已采用第 %(version)s 版。自 %(day)s 起，平台 %(platform)s 的上传按此版本判定。",
     "Precedence": "优先顺序",
-    "This version replaces the profile a record names; the record's own rules.options apply on top of it; a what-if profile chosen on a record's page replaces both.":
-        "此版本取代记录自带的规则名；记录自带的 rules.options 在其上生效；在记录页面选择的假设规则则取代两者。",
+    "This version replaces the profile a record names; the record's own options apply on top of it; a what-if profile chosen on a record's page replaces both.":
+        "此版本取代记录所写的规则方案；记录自带的选项在其上生效；在记录页面选择的假设规则则取代两者。",
     "Re-audit the stored history": "重新审计已存牌局",
     "%(count)s stored records of %(platform)s fall in this version's span.": "平台 %(platform)s 有 %(count)s 局已存牌局在此版本的生效范围内。",
     "Re-audit these records under version %(version)s": "按第 %(version)s 版重新审计这些牌局",
@@ -65,7 +65,7 @@ PLATFORMS_ZH: dict[str, str] = {
     "From a fit starting at %(base)s: %(usable)s of %(records)s records fitted, clean %(before)s before and %(after)s after.":
         "来自以 %(base)s 为起点的拟合：%(records)s 局中拟合了 %(usable)s 局，无误局数由 %(before)s 变为 %(after)s。",
     "In force from (YYYY-MM-DD)": "生效日期（年-月-日）",
-    "Profile file (TOML)": "规则文件（TOML）",
+    "Profile file (TOML)": "规则文件（toml）",
     "Adopt this version": "采用此版本",
     "Starting profile": "起点规则",
     "Fitted profile": "拟合出的规则",
@@ -78,8 +78,10 @@ PLATFORMS_ZH: dict[str, str] = {
     "Or adopt it as the platform's profile here, without any file: review and edit it first.": "也可以直接在这里把它采用为平台规则，无需放置文件：先审阅、可修改。",
     "Adopt for a platform…": "采用为平台规则…",
     "Judged under": "判定所用规则",
+    "platform profile adopted": "采用平台规则",
+    "platform re-audit": "平台重新审计",
     "platform %(platform)s, version %(version)s (in force from %(day)s)": "平台 %(platform)s 第 %(version)s 版（自 %(day)s 起）",
-    "the record's own rules.options apply on top": "记录自带的 rules.options 在其上生效",
+    "the record's own options apply on top": "记录自带的选项在其上生效",
 }
 """The platform pages' message ids and their Chinese."""
 

@@ -64,6 +64,14 @@ def _number(field: str) -> int | None:
     return read_number(request.values.get(field), field, low=1, high=1_000_000)
 
 
+@bp.before_request
+def _to_the_list() -> ResponseReturnValue | None:
+    """A page of one platform asked for without naming it: the list of platforms to choose from."""
+    if request.method == "GET" and request.endpoint != "platforms.index" and not request.args.get("platform"):
+        return redirect(url_for("platforms.index"), 303)
+    return None
+
+
 @bp.get("")
 @requires(ADMIN)
 def index() -> ResponseReturnValue:

@@ -122,8 +122,8 @@ def test_versions_are_listed_and_compared(app: Flask) -> None:
     assert "version 1" in versions and "version 2" in versions and "edited by hand" in versions
     compared = client.get(f"/admin/platforms/compare?platform={PLATFORM}&a=1&b=2&lang=zh")
     text = compared.get_data(as_text=True)
-    assert compared.status_code == 200 and "<code>players</code>" in text and "人数" in text
-    assert "<code>[3, 4]</code>" in text
+    assert compared.status_code == 200 and ">players</code>" in text and "人数" in text
+    assert "[3, 4]</code>" in text
     missing = client.get(f"/admin/platforms/compare?platform={PLATFORM}&a=1&b=9")
     assert missing.status_code == 404 and 'platform_version_missing' in missing.get_data(as_text=True)
 

@@ -16,7 +16,8 @@ from records.pipeline import Pipeline, default_engine
 from records.platform_reaudit import ReauditRefused
 from records.rows import JUDGED_BY
 from records.store import Store
-from tests.records.test_platforms import KEY, profile_text
+from records.verify import verify
+from tests.records.test_platforms import profile_text
 from tests.records.test_store import put
 
 SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "clean-r17-1-baoji.json"
@@ -31,7 +32,7 @@ def record(game_id: str = "g1", played_at: str = "2026-11-29T20:15:00+08:00") ->
 
 def adopt(store: Store, effective_from: str = "2026-11-01", **values: str) -> platforms.Version:
     return platforms.adopt(store.db, "acme", profile_text("acme", **values), who="admin", why="test",
-                           effective_from=effective_from, key=KEY)
+                           effective_from=effective_from, key=store.trail_key)
 
 
 def latest(store: Store, record_id: int) -> dict[str, Any]:
@@ -87,7 +88,7 @@ def test_reaudit_of_the_history_counts_before_and_after_and_writes_the_trail(sto
     ids = history(store, 5)
     assert {latest(store, i)["verdict"] for i in ids} == {"clean"}
     version = adopt(store, self_draw_bonus="2")
-    done = platform_reaudit.run(Pipeline(store), version, who="admin", key=KEY)
+    done = platform_reaudit.run(Pipeline(store), version, who="admin", key=store.trail_key)
     assert (done.status, done.total, done.done, done.failed) == ("finished", 5, 5, 0)
     assert done.before["verdicts"] == {"clean": 5} and done.before["codes"] == {}
     assert done.after is not None and done.after["verdicts"] == {"missettled": 5}
@@ -98,6 +99,7 @@ def test_reaudit_of_the_history_counts_before_and_after_and_writes_the_trail(sto
     assert detail["before"] == done.before and detail["after"] == done.after and detail["version"] == 1
     changes = dict((name, (old, new)) for name, old, new in done.changes()["verdicts"])
     assert changes == {"clean": (5, 0), "missettled": (0, 5)}
+    assert [m.code for m in verify(store.db, store.trail_key)] == []  # every audit row as its entry says
 
 
 def test_a_killed_reaudit_leaves_each_record_old_or_new_and_resumes(store: Store,
@@ -113,17 +115,17 @@ def test_a_killed_reaudit_leaves_each_record_old_or_new_and_resumes(store: Store
         raise Killed
 
     with pytest.raises(Killed):
-        platform_reaudit.run(Pipeline(store), version, who="admin", key=KEY, on_batch=kill)
+        platform_reaudit.run(Pipeline(store), version, who="admin", key=store.trail_key, on_batch=kill)
     (halfway,) = platform_reaudit.runs(store.db, version.id)
     assert (halfway.status, halfway.done, halfway.total) == ("running", 2, 5)
     judged = [latest(store, i)["platform_profile_id"] == version.id for i in ids]
     assert sorted(judged) == [False, False, False, True, True]
     assert all(latest(store, i)["verdict"] == ("missettled" if j else "clean") for i, j in zip(ids, judged))
     with pytest.raises(ReauditRefused) as excinfo:  # still fresh: taken as at work
-        platform_reaudit.run(Pipeline(store), version, who="admin", key=KEY)
+        platform_reaudit.run(Pipeline(store), version, who="admin", key=store.trail_key)
     assert excinfo.value.code == "platform_reaudit_running"
     monkeypatch.setattr(platform_reaudit, "STALE_SECONDS", -1)  # its process is gone: resume it
-    done = platform_reaudit.run(Pipeline(store), version, who="admin", key=KEY)
+    done = platform_reaudit.run(Pipeline(store), version, who="admin", key=store.trail_key)
     assert done.id == halfway.id and (done.status, done.done, done.total) == ("finished", 5, 5)
     assert done.before["verdicts"] == {"clean": 5}
     assert done.after is not None and done.after["verdicts"] == {"missettled": 5}

@@ -40,7 +40,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(overview.bp)
     app.register_blueprint(conformance.bp)
     app.register_blueprint(fit.bp)
-    app.register_blueprint(platforms.bp)
+    platforms.init_app(app)
     app.register_blueprint(receipts.bp)
     listing.favicon(app)
     cases.init_app(app)

@@ -17,7 +17,9 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from flask import Blueprint, redirect, render_template, request, url_for
+import click
+from flask import Blueprint, Flask, redirect, render_template, request, url_for
+from flask.cli import with_appcontext
 from flask.typing import ResponseReturnValue
 
 from audit.catalogue import Lang
@@ -28,6 +30,7 @@ from records.platform_reaudit import ReauditRefused
 from records.platforms import PlatformProfileRefused, Version
 from records.security import ADMIN
 from web.auth import account_name, requires
+from web.commands import TEXT, CommandError, open_store
 from web.db import get_pipeline, get_store
 from web.errors import ApiError, coded, fail, option_words
 from web.i18n import page_language
@@ -211,4 +214,35 @@ def reaudit() -> ResponseReturnValue:
     return redirect(url_for("platforms.version", platform=found.platform, version=found.version), 303)
 
 
-__all__ = ["bp"]
+@click.command("platform-reaudit")
+@click.option("--platform", "platform", type=TEXT, required=True, help="The platform, as its records name it.")
+@click.option("--version", "number", type=click.IntRange(min=1), required=True, help="The version to re-audit under.")
+@click.option("--actor", type=TEXT, default="cli", show_default=True, help="Name the trail records.")
+@with_appcontext
+def platform_reaudit_command(platform: str, number: int, actor: str) -> None:
+    """Re-audit the stored records a platform profile version judges, under it (or resume its
+    interrupted run): the page's button, for a history too long for one request. Prints the
+    counts per verdict before and after."""
+    store = open_store()
+    found = platforms.by_number(store.db, platform, number)
+    if found is None:
+        raise CommandError(f"platform {platform} has no version {number}")
+
+    def progress(run: platform_reaudit.Run) -> None:
+        click.echo(f"{run.done + run.failed} of {run.total}", err=True)
+
+    try:
+        done = platform_reaudit.run(get_pipeline(), found, who=actor, key=store.trail_key, on_batch=progress)
+    except ReauditRefused as exc:
+        raise CommandError(str(exc)) from None
+    click.echo(f"{done.done} re-audited, {done.failed} failed; before {done.before['verdicts']}, "
+               f"after {(done.after or {}).get('verdicts')}")
+
+
+def init_app(app: Flask) -> None:
+    """Register the pages and the command."""
+    app.register_blueprint(bp)
+    app.cli.add_command(platform_reaudit_command)
+
+
+__all__ = ["bp", "init_app"]

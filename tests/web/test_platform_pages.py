@@ -197,3 +197,19 @@ def test_the_trail_tells_adoptions_and_reaudits(app: Flask) -> None:
     assert actions == ["platform-adopt", "platform-reaudit"]
     trail_page = client.get("/admin/trail?lang=zh").get_data(as_text=True)
     assert "采用第 1 版规则" in trail_page
+
+
+def test_the_command_reaudits_a_history_too_long_for_a_request(app: Flask, hands: list[dict[str, Any]]) -> None:
+    client = login(app)
+    assert client.post("/api/records", data=_jsonl(hands[:3]), content_type="application/x-ndjson").status_code in (
+        201, 207)
+    r = client.post("/admin/platforms/adopt", data={"platform": PLATFORM, "why": "w", "effective_from": "2000-01-01",
+                                                   "profile_file": profile_text()})
+    assert r.status_code == 303
+    runner = app.test_cli_runner()
+    done = runner.invoke(args=["platform-reaudit", "--platform", PLATFORM, "--version", "1", "--actor", "ops"])
+    assert done.exit_code == 0, done.output
+    assert "3 re-audited, 0 failed" in done.output
+    assert {judge for _, judge in _verdicts(app).values()} == {1}
+    missing = runner.invoke(args=["platform-reaudit", "--platform", PLATFORM, "--version", "2"])
+    assert missing.exit_code == 2 and "no version 2" in missing.output

@@ -12,10 +12,13 @@ profile names) does not load the replayer.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from audit.catalogue import Lang, render_finding, render_note
 from audit.views import ChickenView, Marker, MarkerKind, MeldView, SeatView, StepView, Trace
+
+if TYPE_CHECKING:  # the profile module is loaded on first use, as the engine is
+    from audit.profiles import Profile
 
 ENGINE_VERSION = "1.0.0"
 
@@ -48,7 +51,7 @@ def audit_record(doc: object, *, profile: str | None = None, options: dict[str, 
 
 def audit_document(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
                    schema_checked: bool = False, lang: Lang | str = Lang.EN,
-                   items: bool = True) -> list[dict[str, Any]]:
+                   items: bool = True, base_profile: Profile | None = None) -> list[dict[str, Any]]:
     """One audit per hand of a record or a match (continuity findings included), in `lang`.
     The batch calls it once per hand, so what it does around the engine is kept to the least.
 
@@ -59,24 +62,32 @@ def audit_document(doc: object, *, profile: str | None = None, options: dict[str
     `items=False` leaves out each settlement's `items` (everything else as with
     True): for a caller that keeps only the verdict, findings and totals (the
     batch's rows), whose item notes would be rendered for nothing (about 2% of
-    a hand's instructions, docs/batch.md). Never for an audit that is stored or shown."""
+    a hand's instructions, docs/batch.md). Never for an audit that is stored or shown.
+    `base_profile` (issue 36.3, a platform's adopted profile: `audit.profiles.parse_profile`)
+    judges the record under that profile instead of the one its `rules.profile` names; the
+    record's `rules.options` still apply on top, and a what-if `profile` replaces both."""
     import audit.engine as engine  # not `from audit.engine import ...`: that form cost 2-3 us a call here
 
     lang = lang if isinstance(lang, Lang) else Lang(lang)  # Lang(lang) costs 1 us even on a Lang
     if is_match(doc):
         assert isinstance(doc, dict)
         return [a.to_json(lang, items) for a in engine.audit_match_hands(doc, profile=profile, options=options,
-                                                                         schema_checked=schema_checked)]
-    hand = engine.audit_hand(doc, profile=profile, options=options, schema_checked=schema_checked)
+                                                                         schema_checked=schema_checked,
+                                                                         base_profile=base_profile)]
+    hand = engine.audit_hand(doc, profile=profile, options=options, schema_checked=schema_checked,
+                             base_profile=base_profile)
     return [hand.to_json(lang, items)]
 
 
 def trace_record(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
-                 lang: Lang | str = Lang.EN, schema_checked: bool = False) -> Trace:
+                 lang: Lang | str = Lang.EN, schema_checked: bool = False,
+                 base_profile: Profile | None = None) -> Trace:
     """The audit plus the table after every step, for a step-by-step report, in `lang`.
-    `schema_checked`: the document is a stored one that passed the schema (audit_hand)."""
+    `schema_checked`: the document is a stored one that passed the schema (audit_hand);
+    `base_profile` as in `audit_document`."""
     from audit.trace import trace
 
-    return trace(doc, profile=profile, options=options, lang=Lang(lang), schema_checked=schema_checked)
+    return trace(doc, profile=profile, options=options, lang=Lang(lang), schema_checked=schema_checked,
+                 base_profile=base_profile)
 
 

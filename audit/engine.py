@@ -65,13 +65,18 @@ def _from_schema(e: SchemaError, prefix: str = "") -> Finding:
     return _schema_finding(e.code, e.params, e.rule, prefix)
 
 
-def resolve_profile(doc: dict[str, Any], profile: str | None, options: dict[str, Any] | None) -> Profile:
-    """The record's profile and options, or a what-if profile (whose options replace the record's)."""
+def resolve_profile(doc: dict[str, Any], profile: str | None, options: dict[str, Any] | None,
+                    base: Profile | None = None) -> Profile:
+    """The record's profile and options, or a what-if profile (whose options replace the record's).
+    `base` (issue 36.3: the platform's profile in force) takes the place of the profile the
+    record names; the record's own options still apply on top of it. A what-if `profile`
+    replaces both."""
     rules = doc.get("rules", {})
     own = rules.get("profile", DEFAULT_PROFILE)
     name = profile or own
     base_options = rules.get("options") if name == own else None
-    prof = apply_options(load_profile(name), base_options)
+    start = base if base is not None and not profile else load_profile(name)
+    prof = apply_options(start, base_options)
     return apply_options(prof, options) if options else prof
 
 
@@ -80,30 +85,35 @@ def _game_id(doc: object) -> str | None:
     return gid if isinstance(gid, str) else None
 
 
-def _profile_name(doc: object, profile: str | None) -> str:
+def _profile_name(doc: object, profile: str | None, base: Profile | None = None) -> str:
     if profile:
         return profile
+    if base is not None:
+        return base.name
     rules = doc.get("rules") if isinstance(doc, dict) else None
     name = rules.get("profile") if isinstance(rules, dict) else None
     return name if isinstance(name, str) else DEFAULT_PROFILE
 
 
 def audit_hand(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
-               observer: Observer | None = None, path_prefix: str = "", schema_checked: bool = False) -> HandAudit:
+               observer: Observer | None = None, path_prefix: str = "", schema_checked: bool = False,
+               base_profile: Profile | None = None) -> HandAudit:
     """Audit one `zhuoji/1` document; never raises on bad input.
 
     `schema_checked`: the caller already ran `audit.schema.validate_record` on
     this very document and it reported nothing (the service validates every
     upload before storing it), so the engine does not pay for a second pass.
+    `base_profile`: judge under this profile instead of the one `rules.profile` names
+    (`resolve_profile`).
     """
-    out = HandAudit(_game_id(doc), _profile_name(doc, profile), [], names=seat_names(doc))
+    out = HandAudit(_game_id(doc), _profile_name(doc, profile, base_profile), [], names=seat_names(doc))
     errors = [] if schema_checked and isinstance(doc, dict) else validate_record(doc)
     if errors:
         out.findings = [_from_schema(e, path_prefix) for e in errors]
         return out
     assert isinstance(doc, dict)
     try:
-        prof = resolve_profile(doc, profile, options)
+        prof = resolve_profile(doc, profile, options, base_profile)
     except ProfileError as exc:
         out.findings = [_schema_finding(exc.code, exc.params, "P", path_prefix)]
         return out
@@ -153,7 +163,8 @@ def _named(findings: list[Finding], rep: Replay, sett: Settlement, claimed: list
 
 
 def audit_match_hands(doc: dict[str, Any], *, profile: str | None = None,
-                      options: dict[str, Any] | None = None, schema_checked: bool = False) -> list[HandAudit]:
+                      options: dict[str, Any] | None = None, schema_checked: bool = False,
+                      base_profile: Profile | None = None) -> list[HandAudit]:
     """Audit every hand of a `zhuoji-match/1` document, then their continuity.
 
     `schema_checked`: `audit.schema.validate_match` already found nothing wrong."""
@@ -161,10 +172,11 @@ def audit_match_hands(doc: dict[str, Any], *, profile: str | None = None,
     envelope = [] if schema_checked else [e for e in validate_match(doc) if not e.path.startswith("hands[")]
     if envelope or not isinstance(hands, list):
         table = doc.get("table_id")
-        out = HandAudit(table if isinstance(table, str) else None, _profile_name(doc, profile), [])
+        out = HandAudit(table if isinstance(table, str) else None, _profile_name(doc, profile, base_profile), [])
         out.findings = [_from_schema(e) for e in envelope]
         return [out]
-    audits = [audit_hand(h, profile=profile, options=options, path_prefix=f"hands[{i}]", schema_checked=schema_checked)
+    audits = [audit_hand(h, profile=profile, options=options, path_prefix=f"hands[{i}]", schema_checked=schema_checked,
+                         base_profile=base_profile)
               for i, h in enumerate(hands)]
     for i in range(1, len(audits)):
         prev, cur = audits[i - 1], audits[i]

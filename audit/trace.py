@@ -16,6 +16,7 @@ from audit.engine import audit_hand
 from audit.attributed import due_step
 from audit.findings import Finding
 from audit.kinds import EventType
+from audit.profiles import Profile
 from audit.settle import Settlement
 from audit.state import Event, GameState
 from audit.tiles import code, format_counts
@@ -35,8 +36,9 @@ def seat_views(st: GameState) -> tuple[SeatView, ...]:
 
 
 def trace(doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
-          lang: Lang = Lang.EN, schema_checked: bool = False) -> Trace:
-    """Audit `doc` and keep a view of the table after every step; words in `lang`."""
+          lang: Lang = Lang.EN, schema_checked: bool = False, base_profile: Profile | None = None) -> Trace:
+    """Audit `doc` and keep a view of the table after every step; words in `lang` (`base_profile`:
+    `audit.engine.audit_hand`)."""
     steps: list[StepView] = []
     prev_locks: list[object] = []
     raw_events = doc.get("events") if isinstance(doc, dict) else None
@@ -55,7 +57,8 @@ def trace(doc: object, *, profile: str | None = None, options: dict[str, Any] | 
         markers = _markers(st, ev) + tuple(Marker.of(MarkerKind.PASS_LOCK, seat=i) for i in newly)
         steps.append(StepView(index, event, seat_views(st), st.wall_left, markers, found))
 
-    hand = audit_hand(doc, profile=profile, options=options, observer=observe, schema_checked=schema_checked)
+    hand = audit_hand(doc, profile=profile, options=options, observer=observe, schema_checked=schema_checked,
+                      base_profile=base_profile)
     out = Trace(hand.to_json(lang), steps)
     if hand.replay is not None:
         _mark_endings(out, hand.replay.state)

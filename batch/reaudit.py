@@ -10,14 +10,16 @@ record is reported for that record and stores nothing for it, as `Pipeline.reaud
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from batch.inputs import parse
 from batch.runner import Failure, Progress, Task, execute
 from batch.store_source import StorePartition, selection
-from records.pipeline import UNITS_PER_TRANSACTION, AuditFailed, Engine
+from records import platforms
+from records.pipeline import UNITS_PER_TRANSACTION, AuditFailed, Engine, judged
+from records.platforms import Version
 from records.store import Store
 
 PARTITION_RECORDS = 500
@@ -27,8 +29,12 @@ Result = tuple[int, dict[str, Any] | str]
 """(record id, its new audit or why the engine failed on it)."""
 
 
-def reaudit_partition(partition: StorePartition, engine: Engine) -> list[Result]:
-    """On a worker: the engine's audit of each record of the partition (a match hand with its match)."""
+def reaudit_partition(partition: StorePartition, engine: Engine,
+                      judges: Mapping[int, Version] | None = None) -> list[Result]:
+    """On a worker: the engine's audit of each record of the partition (a match hand with its match),
+    under the platform profile version `judges` names for it, if any (issue 36.3: read by the
+    writing process, `records.platforms.judges_of`, and sent with the task)."""
+    judges = judges or {}
     results: list[Result] = []
     # (cache key, audits) of the last match: its hands come one after the other, each with the
     # match's bytes, which are parsed and audited once.
@@ -46,8 +52,9 @@ def reaudit_partition(partition: StorePartition, engine: Engine) -> list[Result]
             continue
         hands = doc.get("hands") if document.pick is not None and isinstance(doc, dict) else None
         count = len(hands) if isinstance(hands, list) else 1
+        judge = judges.get(record_id)
         try:
-            audits = engine.run(doc, count=count)
+            audits = judged(engine.run(doc, count=count, base_profile=judge.profile() if judge else None), judge)
         except AuditFailed as exc:
             results.append((record_id, str(exc)))
             continue
@@ -77,7 +84,9 @@ def reaudit(store: Store, path: str, ids: Sequence[int], engine: Engine, client:
     """Re-audit records `ids` of the store at `path` on the cluster of `client`, writing back in batches."""
     outcome = Reaudit()
     parts = selection(path, ids, partition_records)
-    tasks = [Task(reaudit_partition, (part, engine), part.estimate, part.inputs(), f"reaudit-{index:05d}")
+    judges = platforms.judges_of(store.db, ids)
+    tasks = [Task(reaudit_partition, (part, engine, {i: judges[i] for i in part.ids if i in judges}), part.estimate,
+                  part.inputs(), f"reaudit-{index:05d}")
              for index, part in enumerate(parts)]
     progress = Progress(len(ids), stream)
     progress.tasks = len(tasks)

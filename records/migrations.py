@@ -298,6 +298,33 @@ def m011_search_index(db: Database) -> None:
     search_index.install(db)
 
 
+@migrations()
+def m012_platform_profiles(db: Database) -> None:
+    """Issue 36.3: a platform's own profiles in versions (`records.platforms`): each version's
+    profile file as text, who adopted it, when, why, from which fit, and from which day it is in
+    force; the audit rows name the version that judged them; a platform re-audit keeps its run
+    (status, progress, the counts before and after). Versions are insert-only (triggers)."""
+    db.table("platform_profiles").create({"id": int, "platform": str, "version": int, "name": str, "text": str,
+                                          "who": str, "created_at": str, "why": str, "fit": str,
+                                          "effective_from": str, "text_sha256": str},
+                                         pk="id", not_null={"platform", "version", "name", "text", "who",
+                                                            "created_at", "why", "effective_from", "text_sha256"})
+    db.table("platform_profiles").create_index(["platform", "version"], unique=True)
+    db.table("platform_profiles").create_index(["platform", "effective_from"])
+    for event in ("UPDATE", "DELETE"):
+        db.execute(f"CREATE TRIGGER platform_profiles_no_{event.lower()} BEFORE {event} ON platform_profiles "
+                   f"BEGIN SELECT RAISE(ABORT, 'platform_profiles is append-only: {event} refused'); END")
+    db.execute("ALTER TABLE audits ADD COLUMN platform_profile_id INTEGER REFERENCES platform_profiles(id)")
+    db.table("platform_reaudits").create({"id": int, "platform": str, "profile_id": int, "who": str,
+                                          "started_at": str, "updated_at": str, "finished_at": str,
+                                          "status": str, "total": int, "done": int, "failed": int,
+                                          "before_json": str, "after_json": str},
+                                         pk="id", not_null={"platform", "profile_id", "who", "started_at",
+                                                            "status", "total", "done", "failed", "before_json"},
+                                         foreign_keys=[("profile_id", "platform_profiles", "id")])
+    db.table("platform_reaudits").create_index(["profile_id"])
+
+
 MIGRATIONS_DAMAGED = "migrations_damaged"
 """Code of a record of applied steps (`_sqlite_migrations`) that `damage` finds wrong."""
 LEGACY_GAPS = {"m006_conformance": "before issue 24 a database made by init-db had every step but m006, "

@@ -23,11 +23,12 @@ from typing import Any
 
 from audit import api
 from audit.catalogue import Lang, rerender, seat_names
-from records import receipts
+from audit.profiles import Profile
+from records import platforms, receipts
 from records.db import atomic
 from records.ingest import Batch, Limits, Problem, Unit, Validators, read_upload
 from records.receipts import Stored
-from records.rows import VERDICTS, now, sha256
+from records.rows import JUDGED_BY, VERDICTS, now, sha256
 from records.store import Outcome, Store
 
 Auditor = Callable[..., list[dict[str, Any]]]
@@ -83,10 +84,13 @@ class Engine:
     a test double is called with exactly `profile` and `options`."""
 
     def run(self, doc: object, *, profile: str | None = None, options: dict[str, Any] | None = None,
-            count: int = 1, schema_checked: bool = False) -> list[dict[str, Any]]:
+            count: int = 1, schema_checked: bool = False, base_profile: Profile | None = None) -> list[dict[str, Any]]:
         """The engine's audits of `doc`, checked to be `count` contract audits; AuditFailed if not.
-        `schema_checked` only for a document `audit.schema` passed with nothing to say."""
-        extra = {"schema_checked": True} if schema_checked and self.takes_schema_checked else {}
+        `schema_checked` only for a document `audit.schema` passed with nothing to say;
+        `base_profile` (a platform's profile in force, issue 36.3) only when there is one."""
+        extra: dict[str, Any] = {"schema_checked": True} if schema_checked and self.takes_schema_checked else {}
+        if base_profile is not None:
+            extra["base_profile"] = base_profile
         try:
             audits = self.auditor(doc, profile=profile, options=options, **extra)
         except Exception as exc:  # the engine promises not to raise; never store half a unit if it does
@@ -99,6 +103,13 @@ class Engine:
             if not isinstance(audit, dict) or audit.get("verdict") not in VERDICTS:
                 raise AuditFailed("the audit engine returned an audit without a known verdict", "engine_no_verdict")
         return audits
+
+
+def judged(audits: list[dict[str, Any]], judge: platforms.Version | None) -> list[dict[str, Any]]:
+    """The audits, each naming the platform profile version that judged them when one did."""
+    if judge is None:
+        return audits
+    return [{**audit, JUDGED_BY: judge.id} for audit in audits]
 
 
 def default_engine() -> Engine:
@@ -281,8 +292,11 @@ class Pipeline:
             if not todo:
                 outcomes.append(None)
                 continue
+            judge = platforms.judge_of(self.store.db, unit.doc)
             try:
-                outcomes.append(self.engine.run(unit.doc, count=unit.audit_count, schema_checked=unit.schema_checked))
+                audits = self.engine.run(unit.doc, count=unit.audit_count, schema_checked=unit.schema_checked,
+                                         base_profile=judge.profile() if judge is not None else None)
+                outcomes.append(judged(audits, judge))
             except AuditFailed as exc:
                 outcomes.append(str(exc))
         return outcomes
@@ -290,10 +304,15 @@ class Pipeline:
     def what_if(self, record_id: int, *, profile: str | None = None, options: dict[str, Any] | None = None,
                 lang: Lang = Lang.EN) -> dict[str, Any]:
         """The audit a stored record would get (under another profile or options), not stored,
-        its messages in `lang`. A match hand is audited with its whole match (continuity matters)."""
+        its messages in `lang`. A match hand is audited with its whole match (continuity matters).
+        Without a what-if `profile`, the platform's profile in force on the record's day judges it
+        when there is one (issue 36.3), `options` on top; the audit then names that version
+        (`records.rows.JUDGED_BY`)."""
         doc, index, count = self.store.audit_target(self.store.record(record_id))
-        audit = self.engine.run(doc, profile=profile, options=options, count=count)[index]
-        return rerender(audit, lang, seat_names(self.store.document(record_id)))
+        judge = None if profile else platforms.judges_of(self.store.db, [record_id]).get(record_id)
+        audit = self.engine.run(doc, profile=profile, options=options, count=count,
+                                base_profile=judge.profile() if judge is not None else None)[index]
+        return judged([rerender(audit, lang, seat_names(self.store.document(record_id)))], judge)[0]
 
     def reaudit(self, record_id: int, *, profile: str | None = None, options: dict[str, Any] | None = None,
                 actor: str | None = None, reason: str | None = None) -> dict[str, Any]:

@@ -191,7 +191,8 @@ class Queries:
         return {"id": row["id"], "record_id": row["record_id"], "profile": row["profile"],
                 "options": _loads(row["options_json"]) if row["options_json"] else None,
                 "engine_version": row["engine_version"], "verdict": row["verdict"],
-                "created_at": row["created_at"], "audit": _contract(row)}
+                "created_at": row["created_at"], "platform_profile_id": row.get("platform_profile_id"),
+                "audit": _contract(row)}
 
     def latest_audit(self, record_id: int) -> dict[str, Any]:
         """The contract audit JSON of the record's latest audit."""

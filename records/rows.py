@@ -22,6 +22,10 @@ AUDIT_FIELDS = ("id", "record_id", "game_id", "profile", "options_json", "engine
                 "settlement_json", "created_at")
 """The columns of an audit row its trail entry's digest covers (all of them)."""
 
+JUDGED_BY = "platform_profile_id"
+"""The key the pipeline adds to an engine audit that a platform's profile judged (issue 36.3): the
+id of that version (`records.platforms`); the store keeps it in the audit row's column of that name."""
+
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
 
@@ -36,8 +40,12 @@ def sha256(data: bytes) -> str:
 
 
 def audit_digest(row: dict[str, Any]) -> str:
-    """sha256 of an audit row as stored: its trail entry records it, `verify` recomputes it."""
-    return trail.digest([row.get(name) for name in AUDIT_FIELDS])
+    """sha256 of an audit row as stored: its trail entry records it, `verify` recomputes it. The
+    platform profile version that judged it (m012, issue 36.3) is covered when there is one, so the
+    digests of the rows written before it stay what their entries say."""
+    judged_by = row.get("platform_profile_id")
+    extra = [] if judged_by is None else [judged_by]
+    return trail.digest([row.get(name) for name in AUDIT_FIELDS] + extra)
 
 
 def searchable(doc: dict[str, Any]) -> dict[str, Any]:

@@ -41,7 +41,7 @@ from records.ingest import Hand, Unit
 from records.migrations import migrate
 from records.queries import Queries, UnknownRecord
 from records.receipts import Stored, stored_line
-from records.rows import audit_digest, now, record_values, rule_codes, section_of, sha256
+from records.rows import JUDGED_BY, audit_digest, now, record_values, rule_codes, section_of, sha256
 
 Outcome = list[dict[str, Any]] | str | None
 """What the engine made of a unit: its audits, why it failed, or None (not run: nothing to audit)."""
@@ -289,6 +289,9 @@ class Store(Queries):
                "engine_version": engine_version, "verdict": audit["verdict"],
                "findings_json": _AUDIT_JSON.encode(findings),
                "settlement_json": _AUDIT_JSON.encode(audit.get("settlement")), "created_at": stamp}
+        judged_by = audit.get(JUDGED_BY)
+        if judged_by is not None:  # the platform profile version it was judged under (issue 36.3)
+            row["platform_profile_id"] = judged_by
         audit_id = self._insert("audits", row)
         codes = rule_codes(findings)
         sections = list(map(section_of, codes))
@@ -297,6 +300,7 @@ class Store(Queries):
                          detail={"audit_id": audit_id, "profile": audit.get("profile"), "options": options,
                                  "verdict": audit["verdict"], "engine_version": engine_version,
                                  "previous_audit_id": previous, "audit_sha256": audit_digest({**row, "id": audit_id}),
+                                 **({"platform_profile_id": judged_by} if judged_by is not None else {}),
                                  **({"reason": reason} if reason else {})})
         self._insert_many("audit_rules", [{"audit_id": audit_id, "rule": code, "section": section}
                                           for code, section in zip(codes, sections)])

@@ -37,7 +37,7 @@ GENESIS = "0" * 64
 ACTIONS = ("upload", "view", "export", "audit", "reaudit", "annotate", "login", "login-failed", "logout",
            "account-create", "account-update", "token-create", "token-revoke", "bootstrap", "chain-keyed",
            "receipt", "case-open", "case-attach", "case-decide", "case-close", "case-reopen", "conformance",
-           "audit-failed")
+           "audit-failed", "platform-adopt", "platform-reaudit")
 """Every action the trail records."""
 DECISIONS = ("open", "confirmed", "dismissed", "escalated", "closed")
 """What an auditor may record as the decision on a case."""

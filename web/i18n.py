@@ -15,6 +15,7 @@ from flask import Flask, Response, g, request, url_for
 from audit.catalogue import Lang, seat_label
 from web.i18n_cases import CASES_ZH
 from web.i18n_pdf import PDF_ZH
+from web.i18n_platforms import PLATFORMS_ZH
 from web.i18n_table import TABLE_ZH
 
 LANGUAGES = ("zh", "en")
@@ -575,6 +576,7 @@ ZH: dict[str, str] = {
 """Chinese for every message id; English is the id itself."""
 ZH.update(PDF_ZH)
 ZH.update(CASES_ZH)
+ZH.update(PLATFORMS_ZH)
 ZH.update(TABLE_ZH)
 
 

@@ -21,6 +21,7 @@ from audit.views import StepView, Trace
 from report.match import HandInput, match_view, running_totals
 from report.model import ReportModel, build_report, key_steps, record_result, whatif_side
 from report.table import TableView, opening_position, table_view
+from records import platforms
 from records.store import Store
 from web.numbers import read_number
 from web.db import get_store
@@ -35,14 +36,24 @@ def trace_for(document: Any, audit_row: dict[str, Any] | None, record: dict[str,
     shows its own pass locks), in the page's language; None when the engine cannot replay the
     record."""
     profile = options = None
-    if audit_row is not None and (audit_row["options"] is not None or audit_row["profile"] != record["profile"]):
+    judge = judged_by(audit_row)
+    if judge is not None:  # the platform's profile version that judged it (issue 36.3), its options on top
+        options = audit_row["options"] if audit_row is not None else None
+    elif audit_row is not None and (audit_row["options"] is not None or audit_row["profile"] != record["profile"]):
         profile, options = audit_row["profile"], audit_row["options"]
     try:
         return engine_api.trace_record(document, profile=profile, options=options, lang=page_language(),
-                                       schema_checked=True)
+                                       schema_checked=True, base_profile=judge.profile() if judge else None)
     except Exception:  # the engine promises not to raise; a report without steps beats a 500
         current_app.logger.exception("trace of record %s failed", record["id"])
         return None
+
+
+def judged_by(audit_row: dict[str, Any] | None) -> platforms.Version | None:
+    """The platform profile version an audit was judged under (issue 36.3), None for one judged
+    under the profile its record names."""
+    version_id = audit_row.get("platform_profile_id") if audit_row is not None else None
+    return platforms.get(get_store().db, version_id) if version_id is not None else None
 
 
 def report_context(detail: dict[str, Any], *, table: bool = True) -> dict[str, Any]:
@@ -61,6 +72,7 @@ def report_context(detail: dict[str, Any], *, table: bool = True) -> dict[str, A
         **model.context(),
         **(table_context(detail, model) if table else {}),
         "trace_verdict": current_verdict(detail, latest, trace),
+        "judged_by": judged_by(latest),
         "match_hands": get_store().match_hands(detail["match_id"]) if detail.get("match_id") is not None else [],
         "current_revision": next((r for r in detail.get("revisions", []) if r["is_current"]), None),
     }

@@ -121,7 +121,7 @@ def build_site(app: Flask, kits: Any = None) -> Site:
         site.values["run_id"] = _conformance_runs(client, kits, site.data)
         site.values["base_id"] = site.values["run_id"][:1]
     first_bad = ids[1]
-    site.extra = [
+    site.extra = [*_platform_pages(client, site.data), 
         f"/records/{first_bad}/whatif?profile=cuocuo",
         f"/records/{first_bad}/whatif?opt.hot_shot.burn=that_kong&opt.chicken.charge=3",
         f"/records/{revision}/diff",
@@ -130,6 +130,25 @@ def build_site(app: Flask, kits: Any = None) -> Site:
         "/overview?focus=R8",
     ]
     return site
+
+
+def _platform_pages(client: Any, site_data: set[str]) -> list[str]:
+    """Two versions of a platform's profile (issue 36.3) with a re-audit, and the pages showing them.
+    The platform has no stored records, so the samples' verdicts stay as they are."""
+    text = (ROOT / "audit" / "profiles" / "weile.toml").read_text(encoding="utf-8").replace(
+        'name = "weile"', 'name = "club"', 1)
+    for version, players in ((1, "[4]"), (2, "[3, 4]")):
+        edited = text.replace("players = [4]", f"players = {players}", 1)
+        site_data.add(edited)
+        response = client.post("/admin/platforms/adopt", data={"platform": "club.example", "why": "按平台规则",
+                                                               "effective_from": "2000-01-01", "profile_file": edited})
+        assert response.status_code == 303, response.get_data(as_text=True)
+    site_data.add("club")
+    response = client.post("/admin/platforms/reaudit", data={"platform": "club.example", "version": "2"})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    base = "/admin/platforms"
+    return [f"{base}/platform?platform=club.example", f"{base}/version?platform=club.example&version=2",
+            f"{base}/compare?platform=club.example&a=1&b=2", f"{base}/new?platform=club.example"]
 
 
 def _conformance_runs(client: Any, kits: Any, site_data: set[str]) -> list[int]:

@@ -6,11 +6,13 @@ model, the templates and WeasyPrint's fetcher): one entry is a call into a helpe
 outside it (the helper's own calls inside it are not counted)."""
 from __future__ import annotations
 
+import ast
 import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -91,3 +93,21 @@ def test_the_counter_counts_entries_not_inner_calls(app: Any) -> None:
             labels.option_value_words("chicken.charge", [True, 2])  # calls itself, and web.i18n once
             labels.tile_name("1m")
     assert counts["web.labels"] == 2 and counts["web.i18n"] == 1
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module and `module.name` a file imports, imports inside functions included."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
+    return found
+
+
+@pytest.mark.parametrize("path", ["web/report_model.py", "web/pdf/model.py"])
+def test_the_report_is_built_from_plain_inputs(path: str) -> None:
+    """No request, no store, no audit: the view reads those (web/report_inputs.py) and passes them."""
+    imported = imports_of(ROOT / path)
+    assert not imported & {"flask.request", "flask.g", "records.store", "web.db", "web.views", "records.pipeline"}

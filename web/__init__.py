@@ -3,7 +3,7 @@
 `register(app)` wires everything onto an app made by `app.create_app`. Blueprints
 (`pages`, `api`, `report`, `overview`, `trail`, `admin`, `login`, `fit`, ...) never import each
 other; what several need is in modules that are not blueprints (`views`,
-`upload_request`, `report_model`, `drawings`, `labels`, `pdf`, the guard `auth`).
+`upload_request`, `report_inputs`, `report_model`, `drawings`, `labels`, `pdf`, the guard `auth`).
 """
 from __future__ import annotations
 

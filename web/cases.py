@@ -602,9 +602,9 @@ def case_pdf(case_id: int) -> ResponseReturnValue:
     reports, differing = [], []
     for row in detail["records"]:
         record = record_detail(store, row["id"], lang)
-        body, differs = record_pdf_parts(store, record)
+        body, differs = record_pdf_parts(store, record, lang)
         reports.append(body)
-        if differs:  # page 1 names the payments each record gets wrong (issue 33.6), the disputed one first
+        if differs.rows:  # page 1 names the payments each record gets wrong (issue 33.6), the disputed one first
             differing.append({"record": record, "payments": differs,
                               "disputed": row["id"] == detail["disputed_record"]})
     differing.sort(key=lambda entry: not entry["disputed"])

@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from audit import render
 from web.i18n import gettext as _
-from web.pdf.images import embedded, picture_url
+from web.pdf.images import embedded, embedded_all, picture_url, picture_urls
 
 TILE_PX = 20
 """Width of a tile in the step table, in CSS pixels."""
@@ -31,10 +31,11 @@ def _width(text: str) -> float:
     return sum(16.0 if ord(ch) > 0x2E80 else 9.0 for ch in text)
 
 
-def seat_label_text(seat: int, name: str, dealer: bool) -> str:
+def seat_label_text(seat: int, name: str, dealer: bool, dealer_mark: str | None = None) -> str:
     """One seat's label in a drawing: its number, its player (shortened with … to fit the label's
-    room, the full name is beside the drawing) and the dealer's mark: `0 阿明 庄`."""
-    mark = f" {_('D')}" if dealer else ""
+    room, the full name is beside the drawing) and the dealer's mark: `0 阿明 庄` (`dealer_mark`,
+    the page's `D` when not given)."""
+    mark = f" {dealer_mark if dealer_mark is not None else _('D')}" if dealer else ""
     short = name
     while short and _width(f"{seat} {short}{mark}") > LABEL_ROOM:
         short = short[:-1]
@@ -43,11 +44,12 @@ def seat_label_text(seat: int, name: str, dealer: bool) -> str:
     return f"{seat} {short}{mark}" if short else f"{seat}{mark}"
 
 
-def seat_labels(count: int, dealer: Any, seats: Sequence[Any] = ()) -> list[str]:
+def seat_labels(count: int, dealer: Any, seats: Sequence[Any] = (), dealer_mark: str | None = None) -> list[str]:
     """Short seat labels for the drawings: the number, the player's name (the record's `seats`, as
     dicts with `name`, or the store's player rows) and the dealer's mark."""
     names = [str(s.get("name") or "") if isinstance(s, dict) else "" for s in seats]
-    return [seat_label_text(seat, names[seat] if seat < len(names) else "", seat == dealer) for seat in range(count)]
+    return [seat_label_text(seat, names[seat] if seat < len(names) else "", seat == dealer, dealer_mark)
+            for seat in range(count)]
 
 
 def tile(code: str, width: float = 16, highlight: bool = False) -> Markup:
@@ -83,6 +85,22 @@ def step_picture(step: Any, dealer: Any, slots: int, width: float = PDF_TILE_PX,
     labels = seat_labels(len(step.seats), dealer, seats)
     picture = render.table_picture(step, width=width, labels=labels, discard_slots=slots)
     return Markup('<img class="table-image" alt="{}" src="{}">').format(picture.label, picture_url(picture))
+
+
+def step_pictures(steps: Sequence[Any], dealer: Any, slots: int, dealer_mark: str, width: float = PDF_TILE_PX,
+                  seats: Sequence[Any] = ()) -> list[Markup]:
+    """`step_picture` for every step of a PDF in one call (issue 35.2: the report is drawn
+    before its templates run, and a PDF enters this module a fixed number of times, whatever
+    the hand's length); `dealer_mark` the language's `D`."""
+    labels = seat_labels(len(steps[0].seats), dealer, seats, dealer_mark) if steps else []  # one table, one seat count
+    pictures = [render.table_picture(step, width=width, labels=labels, discard_slots=slots) for step in steps]
+    return [Markup('<img class="table-image" alt="{}" src="{}">').format(picture.label, url)
+            for picture, url in zip(pictures, picture_urls(pictures))]
+
+
+def embedded_hands(hands: Sequence[Sequence[str]], width: float = PDF_TILE_PX) -> list[Markup]:
+    """Rows of tiles for a PDF (`hand(codes, width, embed=True)` each), in one call."""
+    return embedded_all([render.hand_svg(list(codes), width=width) for codes in hands], "hand-image")
 
 
 def compact_tiles(codes: Iterable[str]) -> list[tuple[str, str]]:

@@ -9,7 +9,7 @@ from flask.typing import ResponseReturnValue
 from web.auth import READERS, requires
 from web.db import get_store
 from web.errors import fail
-from web.report_model import match_page
+from web.report_inputs import match_page
 from web.views import find_record
 
 bp = Blueprint("matches", __name__)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import render_template
+from flask import render_template, request
 
 from web import engine
 from web.db import get_store
 from web.i18n import page_language
+from web.report_inputs import report_inputs
 from web.report_model import report_context
 from web.views import record_detail
 
@@ -17,9 +18,11 @@ from web.views import record_detail
 def report_page(record_id: int, **extra: Any) -> str:
     """The record's page; `extra` for its templates (a refused case form shown again)."""
     store = get_store()
-    detail = record_detail(store, record_id, page_language())
+    lang = page_language()
+    detail = record_detail(store, record_id, lang)
+    context = report_context(report_inputs(store, detail, lang, request.args))
     return render_template("report/steps_page.html", record=detail, audit=detail["audit"],
-                           uploads=store.uploads(record_id), profiles=profiles(), **report_context(detail), **extra)
+                           uploads=store.uploads(record_id), profiles=profiles(), **context, **extra)
 
 
 def profiles() -> list[str]:

@@ -1,8 +1,8 @@
 """The report's routes besides the page itself (`pages.report`): its PDF, and the what-if comparison.
 
-What they show comes from `web.report_model`; the drawings and labels are
-template globals (`web.drawings`, `web.labels`); the PDF is typeset by
-`web.pdf.typeset`.
+What they show comes from `web.report_model`, built from what the view reads
+(`web.report_inputs`); the PDF's words and drawings are finished before its
+templates run (`web.pdf.model`), and `web.pdf.typeset` typesets it.
 """
 from __future__ import annotations
 
@@ -33,8 +33,9 @@ def report_pdf(record_id: int) -> ResponseReturnValue:
     findings, their steps drawn large, the ledger) and what the document is evidence of, then
     the whole hand, one line per event, the whole table drawn at its key steps."""
     store = get_store()
-    detail = record_detail(store, record_id, page_language())
-    html = record_pdf_html(store, detail)
+    lang = page_language()
+    detail = record_detail(store, record_id, lang)
+    html = record_pdf_html(store, detail, lang)
     return pdf_response(html, f"{detail['game_id']}.r{detail['revision']}.pdf")
 
 

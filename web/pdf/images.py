@@ -7,6 +7,7 @@ places the pieces of each registered picture.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from flask import g
 from markupsafe import Markup
 
@@ -45,6 +46,26 @@ def picture_url(picture: Picture) -> str:
     placed = tuple((image_url(piece.svg), piece.x, piece.y, piece.width, piece.height) for piece in picture.pieces)
     g.setdefault("pdf_pictures", {})[url] = (picture.units, placed)
     return url
+
+
+def picture_urls(pictures: Sequence[Picture]) -> list[str]:
+    """Register several pictures at once (`picture_url` each), in one call for a report built
+    before its templates run (issue 35.2): every piece is named first, so the pictures' SVGs
+    look the names up rather than calling back into this module per piece."""
+    names = {piece.svg: image_url(piece.svg) for picture in pictures for piece in picture.pieces}
+    pictures_of: dict[str, tuple[tuple[float, float], Placed]] = g.setdefault("pdf_pictures", {})
+    urls = []
+    for picture in pictures:
+        url = image_url(picture.svg(names.__getitem__))
+        pictures_of[url] = (picture.units, tuple((names[piece.svg], piece.x, piece.y, piece.width, piece.height)
+                                                 for piece in picture.pieces))
+        urls.append(url)
+    return urls
+
+
+def embedded_all(svgs: Sequence[str], css_class: str) -> list[Markup]:
+    """`embedded` for several SVGs in one call."""
+    return [embedded(svg, css_class) for svg in svgs]
 
 
 def images() -> dict[str, str]:

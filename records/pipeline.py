@@ -288,15 +288,15 @@ class Pipeline:
         unit of this batch: the same bytes sent twice in one upload are audited once). Runs
         outside any transaction."""
         outcomes: list[Outcome] = []
-        for unit, todo in zip(units, self.store.needs_audit(units)):
+        judges = platforms.judges_of_documents(self.store.db, [unit.doc for unit in units])
+        for unit, todo, judge in zip(units, self.store.needs_audit(units), judges):
             if not todo:
                 outcomes.append(None)
                 continue
-            judge = platforms.judge_of(self.store.db, unit.doc)
             try:
                 audits = self.engine.run(unit.doc, count=unit.audit_count, schema_checked=unit.schema_checked,
                                          base_profile=judge.profile() if judge is not None else None)
-                outcomes.append(judged(audits, judge))
+                outcomes.append(audits if judge is None else judged(audits, judge))
             except AuditFailed as exc:
                 outcomes.append(str(exc))
         return outcomes

@@ -12,6 +12,7 @@ from audit.profiles import PROFILE_DIR
 from records import platforms
 from records.platforms import PlatformProfileRefused
 from records.store import Store
+from tests.deadlines import scaled
 
 KEY = b"k" * 32
 
@@ -90,7 +91,7 @@ def test_two_adoptions_at_once_one_wins_the_other_is_refused(tmp_path: Path) -> 
     def run(name: str) -> None:
         store = Store.open(path)
         try:
-            barrier.wait(timeout=30)
+            barrier.wait(timeout=scaled(30))
             outcomes.append(platforms.adopt(store.db, "acme", profile_text(name), who=name, why="race",
                                             effective_from="2026-01-01", expected_latest=0, key=KEY))
         except PlatformProfileRefused as exc:
@@ -102,7 +103,7 @@ def test_two_adoptions_at_once_one_wins_the_other_is_refused(tmp_path: Path) -> 
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=60)
+        thread.join(timeout=scaled(60))
     won = [o for o in outcomes if isinstance(o, platforms.Version)]
     refused = [o for o in outcomes if isinstance(o, PlatformProfileRefused)]
     assert len(won) == 1 and won[0].version == 1
@@ -127,7 +128,7 @@ def test_without_an_expected_version_racing_adoptions_get_the_next_numbers(tmp_p
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=60)
+        thread.join(timeout=scaled(60))
     store = Store.open(path)
     assert sorted(row[0] for row in store.db.execute("SELECT version FROM platform_profiles")) == [1, 2, 3, 4]
     store.close()

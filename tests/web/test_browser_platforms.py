@@ -13,10 +13,9 @@ from flask import Flask
 
 from sim.simulate import simulate
 from tests.conftest import login
-from tests.web.serving import serving
-from tests.web.test_browser_disputes import ARTIFACTS, CHROMIUM
+from tests.web.serving import CHROMIUM, headless_chromium, serving
+from tests.web.test_browser_disputes import ARTIFACTS
 
-playwright = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (Debian package `chromium`)")
 
 PLATFORM = "club.example"
@@ -50,36 +49,32 @@ def _fits(page: Any, width: int, name: str) -> None:
 @pytest.mark.parametrize("width", [1400, 390])
 def test_an_admin_onboards_a_platform_in_the_browser(site: tuple[str, int], width: int) -> None:
     url, record_id = site
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            page = browser.new_page(viewport={"width": width, "height": 900})
-            page.goto(f"{url}/fit?lang=zh")
-            page.check("input[name=source][value=stored]")
-            page.select_option("#platform", PLATFORM)
-            page.fill("#name", "club")
-            page.click("form.fit button[type=submit]")
-            page.wait_for_load_state()
-            _fits(page, width, "fit")
-            page.click("form.adopt-fit button[type=submit]")
-            page.wait_for_load_state()
-            assert page.input_value("form.adopt input[name=platform]") == PLATFORM
-            assert 'name = "club"' in page.input_value("form.adopt textarea[name=profile_file]")
-            _fits(page, width, "adopt")
-            page.fill("form.adopt input[name=why]", "按已存牌局拟合")
-            page.fill("form.adopt input[name=effective_from]", "2000-01-01")
-            page.click("form.adopt button[type=submit]")
-            page.wait_for_load_state()
-            assert page.locator("p.adopted").count() == 1
-            _fits(page, width, "adopted")
-            page.click("section.reaudit-offer form button[type=submit]")
-            page.wait_for_load_state()
-            assert page.locator("div.reaudit-run[data-status=finished]").count() == 1
-            _fits(page, width, "reaudited")
-            page.goto(f"{url}/records/{record_id}?lang=zh", wait_until="domcontentloaded")
-            judged = page.locator("dd.judged-by")
-            assert judged.get_attribute("data-platform-version") == "1"
-            assert "判定所用规则" in page.content()
-            _fits(page, width, "record")
-        finally:
-            browser.close()
+    with headless_chromium() as browser:
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        page.goto(f"{url}/fit?lang=zh")
+        page.check("input[name=source][value=stored]")
+        page.select_option("#platform", PLATFORM)
+        page.fill("#name", "club")
+        page.click("form.fit button[type=submit]")
+        page.wait_for_load_state()
+        _fits(page, width, "fit")
+        page.click("form.adopt-fit button[type=submit]")
+        page.wait_for_load_state()
+        assert page.input_value("form.adopt input[name=platform]") == PLATFORM
+        assert 'name = "club"' in page.input_value("form.adopt textarea[name=profile_file]")
+        _fits(page, width, "adopt")
+        page.fill("form.adopt input[name=why]", "按已存牌局拟合")
+        page.fill("form.adopt input[name=effective_from]", "2000-01-01")
+        page.click("form.adopt button[type=submit]")
+        page.wait_for_load_state()
+        assert page.locator("p.adopted").count() == 1
+        _fits(page, width, "adopted")
+        page.click("section.reaudit-offer form button[type=submit]")
+        page.wait_for_load_state()
+        assert page.locator("div.reaudit-run[data-status=finished]").count() == 1
+        _fits(page, width, "reaudited")
+        page.goto(f"{url}/records/{record_id}?lang=zh", wait_until="domcontentloaded")
+        judged = page.locator("dd.judged-by")
+        assert judged.get_attribute("data-platform-version") == "1"
+        assert "判定所用规则" in page.content()
+        _fits(page, width, "record")

@@ -15,7 +15,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from records import search, search_index, tally
+from records import fit_jobs, search, search_index, tally
 from records.db import atomic
 
 migrations = Migrations("zhuoji-records")
@@ -296,6 +296,13 @@ def m011_search_index(db: Database) -> None:
     here from the texts already stored; `record_search` becomes insert-only (its text comes from
     immutable columns), so the trigram index, which reads it as external content, cannot drift."""
     search_index.install(db)
+
+
+@migrations()
+def m012_fit_jobs(db: Database) -> None:
+    """Issue 36.2: fits run in the background (`records.fit_jobs`): the jobs, their progress and
+    kept result, and the records of an uploaded set until its job is done."""
+    fit_jobs.install(db)
 
 
 MIGRATIONS_DAMAGED = "migrations_damaged"

@@ -41,6 +41,7 @@ PRIOR_RATE: Final = 25.0
 Python engine's rate in docs/fit.md); the estimate then follows the rate measured."""
 ERROR: Final = "fit_job_error"
 PROFILE: Final = "fit_job_profile"
+CLUSTER: Final = "fit_job_cluster"
 MIN_CELL: Final = 5
 """Records a cell needs to be fitted: fewer say too little to set a value apart."""
 
@@ -240,9 +241,12 @@ def _run(db: Any, job: dict[str, Any], state: State, client: Any) -> tuple[dict[
 
 
 def work(path: str | Path, *, owner: str | None = None, once: bool = False, stop: threading.Event | None = None,
-         client: Any = None, poll_s: float = POLL_S, stale_s: float = fit_jobs.STALE_S, beat_s: float = BEAT_S) -> int:
+         client: Any = None, scheduler: str | None = None, poll_s: float = POLL_S, stale_s: float = fit_jobs.STALE_S,
+         beat_s: float = BEAT_S) -> int:
     """Take and run queued jobs until `stop` is set (or, with `once`, until none is queued); first,
-    and between jobs, jobs left by a stopped process are recovered. The jobs run."""
+    and between jobs, jobs left by a stopped process are recovered. The fits run on the cluster of
+    `client`, or of the scheduler at `scheduler` (connected for each job, checked by
+    `batch.preflight`), else in this process. The number of jobs run."""
     owner = owner or owner_name()
     stop = stop or threading.Event()
     ran = 0
@@ -256,11 +260,33 @@ def work(path: str | Path, *, owner: str | None = None, once: bool = False, stop
                     break
                 stop.wait(poll_s)
                 continue
-            run_job(str(path), job, owner, client=client, beat_s=beat_s)
+            if client is None and scheduler:
+                _on_cluster(str(path), job, owner, scheduler, beat_s)
+            else:
+                run_job(str(path), job, owner, client=client, beat_s=beat_s)
             ran += 1
     finally:
         close(db)
     return ran
+
+
+def _on_cluster(path: str, job: dict[str, Any], owner: str, scheduler: str, beat_s: float) -> None:
+    """One job on the cluster at `scheduler`; a cluster that cannot be reached or runs another
+    engine fails the job (`fit_job_cluster`): the operator configured it, so it is not bypassed."""
+    from batch import preflight
+    from batch.runner import SchedulerError, check_address, cluster
+
+    try:
+        check_address(scheduler)
+        with cluster(None, scheduler) as client:
+            preflight.check(client)
+            run_job(path, job, owner, client=client, beat_s=beat_s)
+    except (SchedulerError, preflight.ClusterMismatch, OSError) as exc:
+        db = connect(path)
+        try:
+            fit_jobs.fail(db, job["id"], owner, CLUSTER, {"scheduler": scheduler, "error": str(exc)})
+        finally:
+            close(db)
 
 
 def recover_left(db: Any, stale_s: float = fit_jobs.STALE_S) -> list[int]:
@@ -270,5 +296,5 @@ def recover_left(db: Any, stale_s: float = fit_jobs.STALE_S) -> list[int]:
     return fit_jobs.recover(db, stale_s=stale_s, only=dead) + fit_jobs.recover(db, stale_s=stale_s)
 
 
-__all__ = ["BEAT_S", "ERROR", "MIN_CELL", "POLL_S", "PROFILE", "dead_here", "owner_name", "recover_left",
+__all__ = ["BEAT_S", "CLUSTER", "ERROR", "MIN_CELL", "POLL_S", "PROFILE", "dead_here", "owner_name", "recover_left",
            "run_job", "work"]

@@ -37,7 +37,8 @@ def _docs(count: int, seed: int = 41) -> list[dict[str, Any]]:
 
 
 def _load(store: Store, docs: list[dict[str, Any]]) -> None:
-    audit = {"game_id": None, "profile": "weile", "verdict": "clean", "settlement": None, "findings": []}
+    audit: dict[str, Any] = {"game_id": None, "profile": "weile", "verdict": "clean", "settlement": None,
+                             "findings": []}
     store.load_audited([(Hand(Origin("t.jsonl"), d, json.dumps(d).encode("utf-8"), "file"), audit) for d in docs],
                        engine_version="test")
 

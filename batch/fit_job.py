@@ -13,7 +13,6 @@ also the heartbeat that tells a live job from one left by a stopped process (`fi
 """
 from __future__ import annotations
 
-import json
 import os
 import socket
 import threading
@@ -25,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from audit import jsontext
+from audit.numtext import NumberProblem, parse_number
 from audit.profiles import ProfileError
 from fit.api import fit_records
 from fit.periods import CellFit, changes, dates, split
@@ -55,9 +56,11 @@ def dead_here(owner: str | None) -> bool:
     """Whether `owner` was a process of this host that is no longer alive: its job was left, and is
     recovered at once rather than after `fit_jobs.STALE_S`."""
     parts = (owner or "").split(":")
-    if len(parts) != 3 or parts[0] != socket.gethostname() or not parts[1].isascii() or not parts[1].isdecimal():
+    if len(parts) != 3 or parts[0] != socket.gethostname():
         return False
-    pid = int(parts[1])
+    pid = parse_number(parts[1], 1, 2**31 - 1)
+    if isinstance(pid, NumberProblem):
+        return False
     if pid == os.getpid():
         return False
     try:
@@ -118,7 +121,7 @@ def read_records(db: Any, job: dict[str, Any], state: State) -> tuple[list[Recor
         selection = fit_jobs.Selection(**job["params"]["selection"])
         for chunk in fit_jobs.stored_chunks(db, selection):
             for record_id, raw in chunk:
-                found = records_of(json.loads(raw), f"record {record_id}")
+                found = records_of(jsontext.loads(raw), f"record {record_id}")
                 ids.update((r.source, record_id) for r in found)
                 out += found
             state.records_done = len(ids)

@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from sqlite_utils import Database
 
+from audit import jsontext
 from records.db import atomic
 from records.queries import RecordQuery, where_filters
 from records.rows import now
@@ -184,7 +185,7 @@ def uploaded_chunks(db: Database, job_id: int, size: int = CHUNK) -> Iterator[li
                           "ORDER BY seq LIMIT ?", [job_id, after, size]).fetchall()
         if not rows:
             return
-        yield [(source, json.loads(doc)) for _, source, doc in rows]
+        yield [(source, jsontext.loads(doc)) for _, source, doc in rows]
         after = rows[-1][0]
 
 
@@ -204,9 +205,9 @@ def listing(db: Database, limit: int = 50) -> list[dict[str, Any]]:
 
 def _read(row: dict[str, Any]) -> dict[str, Any]:
     out = dict(row)
-    out["params"] = json.loads(out.pop("params_json") or "{}")
-    out["result"] = json.loads(out.pop("result_json")) if out.get("result_json") else None
-    out["error_params"] = json.loads(out.pop("error_params_json")) if out.get("error_params_json") else {}
+    out["params"] = jsontext.loads(out.pop("params_json") or "{}")
+    out["result"] = jsontext.loads(out.pop("result_json")) if out.get("result_json") else None
+    out["error_params"] = jsontext.loads(out.pop("error_params_json")) if out.get("error_params_json") else {}
     return out
 
 

@@ -9,13 +9,17 @@ other builds keep weile's. The cell logic is also checked on hand-made fits, che
 from __future__ import annotations
 
 import datetime
+import io
+import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from audit.catalogue import Lang
 from fit.api import fit_records
+from fit.cli import run
 from fit.periods import (NO_CLIENT, Cell, CellFit, Change, cell_of, change_text, changes, fit_cells, period_start,
                          played_date, split)
 from fit.search import Record
@@ -140,3 +144,21 @@ def test_the_change_as_json() -> None:
     j = change.to_json(Lang.ZH)
     assert (j["clients"], j["cells"], j["since"]) == (["ios 4.9"], ["ios 4.9"], "2026-11-20")
     assert j["text"] != change.to_json(Lang.EN)["text"]
+
+
+def test_the_command_line_fits_by_client(history: list[Record], tmp_path: Path) -> None:
+    """`python -m fit --by client`: the change in the text and in the JSON."""
+    path = tmp_path / "history.jsonl"
+    path.write_text("".join(json.dumps(r.doc, ensure_ascii=False) + "\n" for r in history), encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    run([str(path), "--by", "client", "--json"], out=out, err=err)
+    found = json.loads(out.getvalue())["by"]
+    assert [(c["parameter"], c["value"], c["since"], c["clients"]) for c in found["changes"]] == [
+        ("dou_unready", "reverse", "2026-11-20", ["ios 4.9"])]
+    assert [c["client"] for c in found["cells"]] == ["android 5.0", "ios 4.8", "ios 4.9"]
+    text = io.StringIO()
+    run([str(path), "--by", "client", "--lang", "zh"], out=text, err=err)
+    assert "2026-11-20" in text.getvalue() and "ios 4.9" in text.getvalue()
+    with pytest.raises(SystemExit) as excinfo:  # argparse refuses a split it does not know
+        run([str(path), "--by", "colour"], out=io.StringIO(), err=io.StringIO())
+    assert excinfo.value.code == 2

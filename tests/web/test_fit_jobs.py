@@ -159,3 +159,12 @@ def test_an_uploaded_set_is_fitted_by_the_thread_of_the_web_process(tmp_path: Pa
     finally:
         stop_worker(app)
 
+
+
+def test_the_fit_worker_command_runs_the_queue(app: Flask) -> None:
+    client = login(app, create=False)
+    job_id = _job_id(_start(client, client="ios"))
+    result = app.test_cli_runner().invoke(args=["fit-worker", "--once"])
+    assert result.exit_code == 0, result.output
+    assert "1" in result.output
+    assert client.get(f"/fit/jobs/{job_id}.json").get_json()["status"] == "done"

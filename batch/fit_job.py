@@ -28,7 +28,8 @@ from audit import jsontext
 from audit.numtext import NumberProblem, parse_number
 from audit.profiles import ProfileError
 from fit.api import fit_records
-from fit.periods import CellFit, changes, dates, split
+from audit.catalogue import Lang
+from fit.periods import CellFit, change_text, changes, dates, split
 from fit.search import Record, records_of
 from records import fit_jobs
 from records.db import close, connect
@@ -236,7 +237,8 @@ def _run(db: Any, job: dict[str, Any], state: State, client: Any) -> tuple[dict[
     listed = {u["source"] for u in whole["unexplained"] + whole["invalid"]}
     result = {"fit": whole, "by": by, "period": period if by and "period" in by else None,
               "cells": [c.to_json() for c in cell_fits],
-              "changes": [c.to_json(args[3]) for c in changes(cell_fits)],
+              "changes": [{**c.to_json(args[3]), "texts": {lang.value: change_text(c, lang) for lang in Lang}}
+                          for c in changes(cell_fits)],
               "record_ids": {s: i for s, i in ids.items() if s in listed},
               "engine": "dask" if client is not None else "in-process",
               "seconds": round(time.monotonic() - started, 1)}

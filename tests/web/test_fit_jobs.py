@@ -168,3 +168,26 @@ def test_the_fit_worker_command_runs_the_queue(app: Flask) -> None:
     assert result.exit_code == 0, result.output
     assert "1" in result.output
     assert client.get(f"/fit/jobs/{job_id}.json").get_json()["status"] == "done"
+
+
+def test_the_job_page_says_where_a_value_changes_in_both_languages(app: Flask) -> None:
+    """Client ios 4.9 pays 4 for a 冲锋鸡, android 5.0 plays plain weile: a job by client build."""
+    docs = []
+    for client, options, seed in (("android 5.0", {}, 3), ("ios 4.9", PLAYED, 4)):
+        for i, gen in enumerate(simulate("weile", options, 10, seed)):
+            doc = gen.record
+            doc["rules"] = {"profile": "weile"}
+            doc["client"] = client
+            doc["played_at"] = f"2026-11-{1 + i:02d}T20:00:00+08:00"
+            docs.append(doc)
+    client = login(app, create=False)
+    data = "".join(json.dumps(d) + "\n" for d in docs).encode("utf-8")
+    job_id = _job_id(client.post("/fit/jobs?lang=en", data={"source": "upload", "profile": "weile", "by": "client",
+                                                            "files": (io.BytesIO(data), "two.jsonl")},
+                                 content_type="multipart/form-data"))
+    assert work(app.config["DATABASE"], once=True) == 1
+    en = client.get(f"/fit/jobs/{job_id}?lang=en").get_data(as_text=True)
+    zh = client.get(f"/fit/jobs/{job_id}?lang=zh").get_data(as_text=True)
+    for html in (en, zh):
+        assert 'data-parameter="chicken.charge"' in html and "ios 4.9" in html
+    assert "client ios 4.9 only" in en and "仅客户端 ios 4.9" in zh

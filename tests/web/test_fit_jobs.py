@@ -173,11 +173,11 @@ def test_the_fit_worker_command_runs_the_queue(app: Flask) -> None:
 def test_the_job_page_says_where_a_value_changes_in_both_languages(app: Flask) -> None:
     """Client ios 4.9 pays 4 for a 冲锋鸡, android 5.0 plays plain weile: a job by client build."""
     docs = []
-    for client, options, seed in (("android 5.0", {}, 3), ("ios 4.9", PLAYED, 4)):
+    for build, options, seed in (("android 5.0", {}, 3), ("ios 4.9", PLAYED, 4)):
         for i, gen in enumerate(simulate("weile", options, 10, seed)):
             doc = gen.record
             doc["rules"] = {"profile": "weile"}
-            doc["client"] = client
+            doc["client"] = build
             doc["played_at"] = f"2026-11-{1 + i:02d}T20:00:00+08:00"
             docs.append(doc)
     client = login(app, create=False)

@@ -26,6 +26,7 @@ from audit.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UsageError, parse_l
 from audit.profiles import ProfileError, check_profile_name, load_profile
 from audit.rulebook import RulebookError, value_label
 from audit.numtext import argument
+from fit.periods import BY, PERIODS, CellFit, change_text, changes, fit_cells
 from fit.search import MIN_GAIN, Evidence, Fit, Record, Tally, Unexplained, fit, records_of
 
 LINES = (".jsonl", ".ndjson")
@@ -47,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", default=Lang.EN.value, metavar="en|zh", help="language of the text and messages")
     p.add_argument("--min-gain", type=argument(), default=MIN_GAIN, metavar="N",
                    help=f"records a value must make clean, net, to be taken (default {MIN_GAIN})")
+    p.add_argument("--by", choices=BY, help="also fit each client build, period, or both apart, and say where a "
+                                            "fitted value changes (issue 36.4)")
+    p.add_argument("--period", choices=PERIODS, default="week", help="the period of --by period (default week)")
     return p
 
 
@@ -193,6 +197,20 @@ def summary_lines(result: Fit, lang: Lang = Lang.EN) -> list[str]:
     return lines
 
 
+def by_lines(cells: list[CellFit], lang: Lang = Lang.EN) -> list[str]:
+    """The fit by group for people: each group's changed values, then where a value changes."""
+    w = lambda key: render_value("fit_by", key, lang)  # noqa: E731 - a short local alias
+    lines = [f"{w('groups')}:"]
+    for c in cells:
+        taken = ", ".join(f"{p} = {_said(p, v, lang)}" for p, v in c.fit.get("options", {}).items()) or "-"
+        lines.append(f"  {c.cell.label()}: {c.records} {_word('records', lang)} "
+                     f"({c.first or '?'} .. {c.last or '?'}): {taken}")
+    found = changes(cells)
+    lines.append(f"{w('changes')}:" if found else w("no_change"))
+    lines += [f"  {change_text(c, lang)}" for c in found]
+    return lines
+
+
 # ---------------------------------------------------------------- the profile file
 
 def write_atomically(path: Path, text: str) -> None:
@@ -225,6 +243,9 @@ def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr)
         if not records:
             raise UsageError("no record in " + ", ".join(args.records))
         result = fit(records, args.profile, name=name, min_gain=args.min_gain)
+        cells = fit_cells(records, lambda rs: fit(list(rs), args.profile, name=name, min_gain=args.min_gain).to_json(lang),
+                          by_client="client" in args.by, period=args.period if "period" in args.by else None) \
+            if args.by else []
         if args.out:
             try:
                 write_atomically(Path(args.out), result.profile_text())
@@ -234,9 +255,13 @@ def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr)
         print(f"error: {exc}", file=err)
         return EXIT_ERROR
     if args.json:
-        out.write(jsontext.pretty(result.to_json(lang)) + "\n")
+        found = result.to_json(lang)
+        if args.by:
+            found["by"] = {"split": args.by, "period": args.period if "period" in args.by else None,
+                           "cells": [c.to_json() for c in cells], "changes": [c.to_json(lang) for c in changes(cells)]}
+        out.write(jsontext.pretty(found) + "\n")
     else:
-        out.write("\n".join(summary_lines(result, lang)) + "\n")
+        out.write("\n".join(summary_lines(result, lang) + (by_lines(cells, lang) if args.by else [])) + "\n")
         if args.out:
             out.write(f"{_word('written', lang)} {args.out}\n")
     return EXIT_CLEAN if not result.unexplained and not result.invalid else EXIT_FINDINGS

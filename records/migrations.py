@@ -15,7 +15,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from records import search, search_index, tally
+from records import fit_jobs, search, search_index, tally
 from records.db import atomic
 
 migrations = Migrations("zhuoji-records")
@@ -323,6 +323,13 @@ def m012_platform_profiles(db: Database) -> None:
                                                             "status", "total", "done", "failed", "before_json"},
                                          foreign_keys=[("profile_id", "platform_profiles", "id")])
     db.table("platform_reaudits").create_index(["profile_id"])
+
+
+@migrations()
+def m013_fit_jobs(db: Database) -> None:
+    """Issue 36.2: fits run in the background (`records.fit_jobs`): the jobs, their progress and
+    kept result, and the records of an uploaded set until its job is done."""
+    fit_jobs.install(db)
 
 
 MIGRATIONS_DAMAGED = "migrations_damaged"

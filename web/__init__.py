@@ -16,7 +16,7 @@ def register(app: Flask) -> None:
     The modules are imported here, not at the top, so that importing one of them (`web.charts`,
     `web.i18n` in a test) does not load every blueprint."""
     from web import admin, api, auth, cli, db, drawings, errors, i18n, labels, login, maintenance, pages, trail
-    from web import api_guide, cases, cli_trust, clock, conformance, fit, listing, matches, overview, platforms, receipts, report, trail_words, whatif_fields
+    from web import api_guide, cases, cli_trust, clock, conformance, fit, fit_jobs, fit_worker, listing, matches, overview, platforms, receipts, report, trail_words, whatif_fields
 
     clock.init_app(app)  # first: a bad TIME_ZONE stops the start before anything else is wired
     db.init_app(app)
@@ -41,6 +41,8 @@ def register(app: Flask) -> None:
     app.register_blueprint(conformance.bp)
     app.register_blueprint(fit.bp)
     platforms.init_app(app)
+    app.register_blueprint(fit_jobs.bp)
+    fit_worker.init_app(app)
     app.register_blueprint(receipts.bp)
     listing.favicon(app)
     cases.init_app(app)

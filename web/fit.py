@@ -10,7 +10,6 @@
 """
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
 from flask import Blueprint, Response, render_template, request
@@ -19,42 +18,22 @@ from flask.typing import ResponseReturnValue
 from audit import api
 from fit.api import fit_records
 from audit.catalogue import Lang
-from audit.profiles import ProfileError, is_profile_name, parse_profile
+from audit.profiles import ProfileError, parse_profile
 from web import engine
 from web.auth import READERS, requires
 from web.db import get_store
 from web.downloads import content_disposition
 from web.errors import ApiError, fail, option_words, unknown_profile
 from web.numbers import ROW_ID_MAX, read_number
-from web.fit_records import Chosen, max_records, stored, uploaded
+from web.fit_records import Chosen, form_context, form_date, form_name, stored, uploaded
 from web.i18n import page_language
 
 bp = Blueprint("fit", __name__)
 
 
 def _context(**extra: Any) -> dict[str, Any]:
-    """What the form needs: the profiles, the platforms stored, the cap, and what was asked."""
-    return {"profiles": engine.profiles(), "platforms": get_store().distinct("platform"), "cap": max_records(),
-            "asked": request.form.to_dict() if request.method == "POST" else {}, **extra}
-
-
-def _name(form: dict[str, str], profile: str) -> str:
-    """The fitted profile's name (a profile file is named after it): the engine's one rule
-    (`audit.profiles.is_profile_name`)."""
-    name = (form.get("name") or "").strip() or f"{profile}_fit"
-    if not is_profile_name(name):
-        raise fail(400, "profile_name_bad", field="name", name=name)
-    return name
-
-
-def _date(form: dict[str, str], key: str) -> str | None:
-    text = (form.get(key) or "").strip()
-    if not text:
-        return None
-    try:
-        return datetime.date.fromisoformat(text).isoformat()
-    except ValueError:
-        raise fail(400, "date_bad", field=key, value=text) from None
+    """What the form needs (`web.fit_records.form_context`)."""
+    return form_context(**extra)
 
 
 def _limit(form: dict[str, str]) -> int | None:
@@ -68,7 +47,7 @@ def _chosen(form: dict[str, str]) -> Chosen:
         if not platform:
             raise fail(400, "fit_platform_missing", field="platform")
         return stored(get_store(), platform, client=(form.get("client") or "").strip() or None,
-                      date_from=_date(form, "date_from"), date_to=_date(form, "date_to"), limit=_limit(form))
+                      date_from=form_date(form, "date_from"), date_to=form_date(form, "date_to"), limit=_limit(form))
     files = [(f.filename, f.read()) for f in request.files.getlist("files") if f.filename]
     if not files:
         raise fail(400, "fit_files_missing", field="files")
@@ -92,7 +71,7 @@ def run() -> ResponseReturnValue:
     try:
         if profile not in engine.profiles():
             raise unknown_profile(profile, list(engine.profiles()))
-        name = _name(form, profile)
+        name = form_name(form, profile)
         chosen = _chosen(form)
         if not chosen.records:
             raise fail(400, "fit_nothing_read", field="files")
@@ -108,7 +87,7 @@ def run() -> ResponseReturnValue:
 def download() -> ResponseReturnValue:
     """The profile file the page shows, as `<name>.toml`, once the loader accepts it."""
     text = request.form.get("profile_file", "")
-    name = _name({"name": request.form.get("name", "")}, "")
+    name = form_name({"name": request.form.get("name", "")}, "")
     try:
         parse_profile(text, name)
     except ProfileError as exc:

@@ -8,16 +8,20 @@ shows them. Either way at most `FIT_MAX_RECORDS` records (default 2000; the comm
 """
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import current_app
+from flask import current_app, request, render_template
+
+from audit.profiles import is_profile_name
 
 from audit.numtext import NumberProblem
 from records.ingest import read_upload
 from records.queries import RecordQuery
 from records.store import Store
-from web.db import ingest_limits, validators
+from web import engine
+from web.db import get_store, ingest_limits, validators
 from web.errors import ApiError, fail, refused_upload
 from web.i18n import request_language
 from web.numbers import number_error
@@ -45,9 +49,9 @@ def _over(count: int) -> ApiError:
     return fail(413, "fit_too_many", field="files", count=count, cap=cap)
 
 
-def uploaded(files: list[tuple[str, bytes]]) -> Chosen:
+def uploaded(files: list[tuple[str, bytes]], cap: int | None = None) -> Chosen:
     """The hands of uploaded files (a match gives one per hand); a file or hand that cannot be read
-    is a problem, the rest are read. 413 past `max_records()`."""
+    is a problem, the rest are read. 413 past `cap` (default `max_records()`)."""
     out = Chosen()
     seen = 0
     limits = ingest_limits()
@@ -58,8 +62,9 @@ def uploaded(files: list[tuple[str, bytes]]) -> Chosen:
         seen += batch.records
         out.problems += [p.describe(request_language()) for p in batch.problems]
         out.records += [(hand.origin.label(), hand.doc) for unit in batch.units for hand in unit.hands]
-    if len(out.records) > max_records():
-        raise _over(len(out.records))
+    if len(out.records) > (cap or max_records()):
+        raise _over(len(out.records)) if cap is None else fail(413, "fit_job_too_many", field="files",
+                                                                 count=len(out.records), cap=cap)
     return out
 
 
@@ -80,4 +85,36 @@ def stored(store: Store, platform: str, *, client: str | None = None, date_from:
     return out
 
 
-__all__ = ["Chosen", "max_records", "stored", "uploaded"]
+def form_name(form: dict[str, str], profile: str) -> str:
+    """The fitted profile's name (a profile file is named after it): the engine's one rule
+    (`audit.profiles.is_profile_name`)."""
+    name = (form.get("name") or "").strip() or f"{profile}_fit"
+    if not is_profile_name(name):
+        raise fail(400, "profile_name_bad", field="name", name=name)
+    return name
+
+
+def form_date(form: dict[str, str], key: str) -> str | None:
+    """A date field of the form (YYYY-MM-DD), None when empty; 400 naming the field otherwise."""
+    text = (form.get(key) or "").strip()
+    if not text:
+        return None
+    try:
+        return datetime.date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise fail(400, "date_bad", field=key, value=text) from None
+
+
+def form_context(**extra: Any) -> dict[str, Any]:
+    """What the fit form needs: the profiles, the platforms stored, the cap, and what was asked."""
+    return {"profiles": engine.profiles(), "platforms": get_store().distinct("platform"), "cap": max_records(),
+            "asked": request.form.to_dict() if request.method == "POST" else {}, **extra}
+
+
+def form_page(error: ApiError, chosen: Chosen | None = None) -> tuple[str, int]:
+    """The fit form again with `error` beside it, and its status."""
+    return render_template("fit.html", **form_context(result=None, chosen=chosen, error=error.description,
+                                                      error_code=error.error_code)), error.code or 400
+
+
+__all__ = ["Chosen", "form_context", "form_date", "form_name", "form_page", "max_records", "stored", "uploaded"]

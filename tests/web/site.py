@@ -116,12 +116,13 @@ def build_site(app: Flask, kits: Any = None) -> Site:
         finally:
             store.close()
     assert match_ids, "the samples hold a match (illegal-match-dealer)"
-    site.values = {"record_id": ids, "case_id": [case_id], "account_id": account_ids, "match_id": match_ids}
+    site.values = {"record_id": ids, "case_id": [case_id], "account_id": account_ids, "match_id": match_ids,
+                   "job_id": _fit_jobs(app, client, site.data)}
     if kits is not None:
         site.values["run_id"] = _conformance_runs(client, kits, site.data)
         site.values["base_id"] = site.values["run_id"][:1]
     first_bad = ids[1]
-    site.extra = [*_platform_pages(client, site.data), 
+    site.extra = [*_platform_pages(client, site.data),
         f"/records/{first_bad}/whatif?profile=cuocuo",
         f"/records/{first_bad}/whatif?opt.hot_shot.burn=that_kong&opt.chicken.charge=3",
         f"/records/{revision}/diff",
@@ -149,6 +150,23 @@ def _platform_pages(client: Any, site_data: set[str]) -> list[str]:
     base = "/admin/platforms"
     return [f"{base}/platform?platform=club.example", f"{base}/version?platform=club.example&version=2",
             f"{base}/compare?platform=club.example&a=1&b=2", f"{base}/new?platform=club.example"]
+def _fit_jobs(app: Flask, client: Any, site_data: set[str]) -> list[int]:
+    """Two fit jobs (issue 36.2): one run to its result by client build, one left queued."""
+    from batch.fit_job import work
+
+    body = "".join((ROOT / "samples" / f"{name}.json").read_text(encoding="utf-8").replace("\n", " ") + "\n"
+                   for name in ("clean-weile-cha-jiao", "clean-weile-hot-shot")).encode("utf-8")
+    ids = []
+    for _ in range(2):
+        response = client.post("/fit/jobs", data={"source": "upload", "profile": "weile", "by": "client",
+                                                  "files": (io.BytesIO(body), "club.jsonl")},
+                               content_type="multipart/form-data")
+        assert response.status_code == 303, response.get_data(as_text=True)
+        ids.append(int(response.headers["Location"].rsplit("/", 1)[1]))
+        if len(ids) == 1:
+            assert work(app.config["DATABASE"], once=True) == 1
+    site_data |= {"club.jsonl", "weile_fit"}
+    return ids
 
 
 def _conformance_runs(client: Any, kits: Any, site_data: set[str]) -> list[int]:

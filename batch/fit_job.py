@@ -1,0 +1,305 @@
+"""The fit-job worker (issue 36.2, docs/fit.md, docs/decisions.md 36.2a): takes queued fit jobs
+(`records.fit_jobs`) and runs them, writing progress as it goes and the result when done.
+
+A job: read its records in chunks (`fit_jobs.CHUNK` at a time from the store, or from the job's
+own inputs for an upload), then the fits: the whole set (`fit.api.fit_records`, as a black box),
+and, when the job asks for it (`by`), one fit per cell of client build and period
+(`fit.periods`), from which the changes of a fitted value are read (issue 36.4). The fits are
+independent, so with a Dask cluster configured (`scheduler`: the address `python -m batch
+--scheduler` takes, `batch.runner.cluster`) they run on its workers in parallel, each a task;
+without one they run here, one after the other. Progress (records read, fits done, values weighed,
+an estimate of the time left) is written every `BEAT_S` seconds by a thread of its own, which is
+also the heartbeat that tells a live job from one left by a stopped process (`fit_jobs.recover`).
+"""
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from audit import jsontext
+from audit.numtext import NumberProblem, parse_number
+from audit.profiles import ProfileError
+from fit.api import fit_records
+from audit.catalogue import Lang
+from fit.periods import CellFit, change_text, changes, dates, split
+from fit.search import Record, records_of
+from records import fit_jobs
+from records.db import close, connect
+
+BEAT_S: Final = 5.0
+"""Seconds between two progress writes (the heartbeat; `fit_jobs.STALE_S` is far above it)."""
+POLL_S: Final = 2.0
+"""Seconds an idle worker waits before looking at the queue again."""
+PRIOR_RATE: Final = 25.0
+"""Records a second one fit is assumed to do before the first fit of a job has finished (the plain
+Python engine's rate in docs/fit.md); the estimate then follows the rate measured."""
+ERROR: Final = "fit_job_error"
+PROFILE: Final = "fit_job_profile"
+CLUSTER: Final = "fit_job_cluster"
+MIN_CELL: Final = 5
+"""Records a cell needs to be fitted: fewer say too little to set a value apart."""
+
+
+def owner_name() -> str:
+    """Who runs a job: host, process and a random part (`host:pid:abcd1234`)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def dead_here(owner: str | None) -> bool:
+    """Whether `owner` was a process of this host that is no longer alive: its job was left, and is
+    recovered at once rather than after `fit_jobs.STALE_S`."""
+    parts = (owner or "").split(":")
+    if len(parts) != 3 or parts[0] != socket.gethostname():
+        return False
+    pid = parse_number(parts[1], 1, 2**31 - 1)
+    if isinstance(pid, NumberProblem):
+        return False
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+@dataclass
+class State:
+    """What the heartbeat writes; the main thread updates it."""
+
+    phase: str = "reading"
+    records_done: int = 0
+    values_weighed: int = 0
+    seconds_left: float | None = None
+    stopped: threading.Event = field(default_factory=threading.Event)
+    """Set when the store says the job is no longer ours (cancelled): the worker stops there."""
+
+
+@contextmanager
+def heartbeat(path: str, job_id: int, owner: str, state: State, beat_s: float = BEAT_S) -> Iterator[None]:
+    """Write `state` every `beat_s` seconds on a connection of its own until the block ends."""
+    done = threading.Event()
+
+    def beat() -> None:
+        db = connect(path)
+        try:
+            while not done.wait(beat_s):
+                if not fit_jobs.progress(db, job_id, owner, phase=state.phase, records_done=state.records_done,
+                                         values_weighed=state.values_weighed, seconds_left=state.seconds_left):
+                    state.stopped.set()
+                    return
+        finally:
+            close(db)
+
+    thread = threading.Thread(target=beat, name=f"fit-job-{job_id}-beat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+
+
+class Cancelled(Exception):
+    """The job was cancelled (or taken from this worker) while it ran."""
+
+
+def read_records(db: Any, job: dict[str, Any], state: State) -> tuple[list[Record], dict[str, int]]:
+    """The job's records, a chunk at a time, and the stored record behind each source."""
+    out: list[Record] = []
+    ids: dict[str, int] = {}
+    if job["source"] == "platform":
+        selection = fit_jobs.Selection(**job["params"]["selection"])
+        for chunk in fit_jobs.stored_chunks(db, selection):
+            for record_id, raw in chunk:
+                found = records_of(jsontext.loads(raw), f"record {record_id}")
+                ids.update((r.source, record_id) for r in found)
+                out += found
+            state.records_done = len(ids)
+            if state.stopped.is_set():
+                raise Cancelled
+    else:
+        for pairs in fit_jobs.uploaded_chunks(db, job["id"]):
+            for source, doc in pairs:
+                out += records_of(doc, source)
+            state.records_done += len(pairs)
+            if state.stopped.is_set():
+                raise Cancelled
+    return out, ids
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One fit of a job: the whole set (`cell` None) or one cell's records."""
+
+    cell: Any
+    records: list[Record]
+
+
+def fit_piece(records: Sequence[Record], profile: str, name: str | None, min_gain: int, lang: str) -> dict[str, Any]:
+    """One fit, as a task (module-level, so Dask can ship it to a worker)."""
+    return fit_records([(r.source, r.doc) for r in records], profile=profile, name=name, min_gain=min_gain, lang=lang)
+
+
+def run_pieces(pieces: Sequence[Piece], fit_one: Callable[[Sequence[Record]], dict[str, Any]], client: Any,
+               args: tuple[Any, ...], on_done: Callable[[Piece, dict[str, Any]], None], state: State) -> None:
+    """Every piece's fit: on the cluster of `client` in parallel, else here one after the other."""
+    if client is None:
+        for piece in pieces:
+            if state.stopped.is_set():
+                raise Cancelled
+            on_done(piece, fit_one(piece.records))
+        return
+    from distributed import as_completed
+
+    futures = {client.submit(fit_piece, piece.records, *args, pure=False): piece for piece in pieces}
+    try:
+        for future in as_completed(list(futures)):
+            on_done(futures[future], future.result())
+            if state.stopped.is_set():
+                raise Cancelled
+    finally:
+        for future in futures:
+            future.cancel()
+
+
+@dataclass
+class Estimate:
+    """The time left: records still to fit over the rate measured (PRIOR_RATE until one fit ends)."""
+
+    to_fit: int
+    started: float = field(default_factory=time.monotonic)
+    fitted: int = 0
+
+    def left(self) -> float:
+        elapsed = time.monotonic() - self.started
+        rate = self.fitted / elapsed if self.fitted and elapsed > 0 else PRIOR_RATE
+        return max(self.to_fit - self.fitted, 0) / rate
+
+
+def run_job(path: str, job: dict[str, Any], owner: str, *, client: Any = None, beat_s: float = BEAT_S) -> None:
+    """Run one claimed job to its end: done with its result, failed with a code, or dropped when it
+    was cancelled meanwhile (nothing written then)."""
+    state = State()
+    db = connect(path)
+    try:
+        with heartbeat(path, job["id"], owner, state, beat_s):
+            try:
+                result, weighed = _run(db, job, state, client)
+            except Cancelled:
+                return
+            except ProfileError as exc:
+                fit_jobs.fail(db, job["id"], owner, PROFILE, {"profile": job["params"].get("profile"),
+                                                              "problem": str(exc)})
+                return
+            except Exception as exc:  # noqa: BLE001  (whatever stopped the fit is the job's error)
+                fit_jobs.fail(db, job["id"], owner, ERROR, {"error": f"{type(exc).__name__}: {exc}"})
+                return
+        fit_jobs.finish(db, job["id"], owner, result, records_done=state.records_done, values_weighed=weighed)
+    finally:
+        close(db)
+
+
+def _run(db: Any, job: dict[str, Any], state: State, client: Any) -> tuple[dict[str, Any], int]:
+    params = job["params"]
+    started = time.monotonic()
+    records, ids = read_records(db, job, state)
+    by, period = params.get("by"), params.get("period") or "week"
+    cells = split(records, by_client="client" in (by or ""), period=period if "period" in (by or "") else None) \
+        if by else {}
+    pieces = [Piece(None, records)] + [Piece(cell, members) for cell, members in cells.items()
+                                       if len(members) >= MIN_CELL]
+    args = (params.get("profile") or "weile", params.get("name"), int(params.get("min_gain") or 1),
+            params.get("lang") or "zh")
+    estimate = Estimate(sum(len(p.records) for p in pieces))
+    state.phase, state.seconds_left = "fitting", estimate.left()
+    found: dict[Any, dict[str, Any]] = {}
+
+    def done(piece: Piece, result: dict[str, Any]) -> None:
+        found[piece.cell] = result
+        estimate.fitted += len(piece.records)
+        state.values_weighed += int(result.get("search", {}).get("pairs", 0))
+        state.seconds_left = estimate.left()
+
+    run_pieces(pieces, lambda rs: fit_piece(rs, *args), client, args, done, state)
+    whole = found[None]
+    cell_fits = [CellFit(p.cell, len(p.records), *dates(p.records), found[p.cell]) for p in pieces[1:]]
+    listed = {u["source"] for u in whole["unexplained"] + whole["invalid"]}
+    result = {"fit": whole, "by": by, "period": period if by and "period" in by else None,
+              "cells": [c.to_json() for c in cell_fits],
+              "changes": [{**c.to_json(args[3]), "texts": {lang.value: change_text(c, lang) for lang in Lang}}
+                          for c in changes(cell_fits)],
+              "record_ids": {s: i for s, i in ids.items() if s in listed},
+              "engine": "dask" if client is not None else "in-process",
+              "seconds": round(time.monotonic() - started, 1)}
+    return result, state.values_weighed
+
+
+def work(path: str | Path, *, owner: str | None = None, once: bool = False, stop: threading.Event | None = None,
+         client: Any = None, scheduler: str | None = None, poll_s: float = POLL_S, stale_s: float = fit_jobs.STALE_S,
+         beat_s: float = BEAT_S) -> int:
+    """Take and run queued jobs until `stop` is set (or, with `once`, until none is queued); first,
+    and between jobs, jobs left by a stopped process are recovered. The fits run on the cluster of
+    `client`, or of the scheduler at `scheduler` (connected for each job, checked by
+    `batch.preflight`), else in this process. The number of jobs run."""
+    owner = owner or owner_name()
+    stop = stop or threading.Event()
+    ran = 0
+    db = connect(str(path))
+    try:
+        while not stop.is_set():
+            recover_left(db, stale_s)
+            job = fit_jobs.claim(db, owner)
+            if job is None:
+                if once:
+                    break
+                stop.wait(poll_s)
+                continue
+            if client is None and scheduler:
+                _on_cluster(str(path), job, owner, scheduler, beat_s)
+            else:
+                run_job(str(path), job, owner, client=client, beat_s=beat_s)
+            ran += 1
+    finally:
+        close(db)
+    return ran
+
+
+def _on_cluster(path: str, job: dict[str, Any], owner: str, scheduler: str, beat_s: float) -> None:
+    """One job on the cluster at `scheduler`; a cluster that cannot be reached or runs another
+    engine fails the job (`fit_job_cluster`): the operator configured it, so it is not bypassed."""
+    from batch import preflight
+    from batch.runner import SchedulerError, check_address, cluster
+
+    try:
+        check_address(scheduler)
+        with cluster(None, scheduler) as client:
+            preflight.check(client)
+            run_job(path, job, owner, client=client, beat_s=beat_s)
+    except (SchedulerError, preflight.ClusterMismatch, OSError) as exc:
+        db = connect(path)
+        try:
+            fit_jobs.fail(db, job["id"], owner, CLUSTER, {"scheduler": scheduler, "error": str(exc)})
+        finally:
+            close(db)
+
+
+def recover_left(db: Any, stale_s: float = fit_jobs.STALE_S) -> list[int]:
+    """Jobs whose worker stopped: those of a dead process of this host at once, others when stale."""
+    running = db.execute("SELECT id, owner FROM fit_jobs WHERE status = ?", [fit_jobs.Status.RUNNING.value]).fetchall()
+    dead = [int(job_id) for job_id, owner in running if dead_here(owner)]
+    return fit_jobs.recover(db, stale_s=stale_s, only=dead) + fit_jobs.recover(db, stale_s=stale_s)
+
+
+__all__ = ["BEAT_S", "CLUSTER", "ERROR", "MIN_CELL", "POLL_S", "PROFILE", "dead_here", "owner_name", "recover_left",
+           "run_job", "work"]

@@ -1,0 +1,34 @@
+// A fit job's page (issue 36.2): while the job runs, ask its state (GET /fit/jobs/<id>.json) every
+// two seconds and show it; when it ends, reload, so the page shows the kept result from the store.
+// No inline script (CSP); every word comes from the page itself.
+(function () {
+  "use strict";
+  var box = document.getElementById("fit-job");
+  if (!box || box.dataset.final === "true" || !window.fetch) { return; }
+  var url = box.dataset.poll;
+
+  function set(name, text) {
+    var node = box.querySelector('[data-field="' + name + '"]');
+    if (node) { node.textContent = String(text); }
+  }
+
+  function tick() {
+    fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (job) {
+        if (!job) { window.setTimeout(tick, 5000); return; }
+        if (job.final || job.status !== box.dataset.status || job.phase !== box.dataset.phase) { window.location.reload(); return; }
+        set("records_done", job.records_done);
+        set("records_total", job.records_total);
+        set("values_weighed", job.values_weighed);
+        set("updated_at", job.updated_at);
+        var left = box.querySelector('[data-field="seconds_left"]');
+        if (left && job.seconds_left !== null) {
+          left.textContent = left.textContent.replace(/[0-9]+/, String(Math.round(job.seconds_left)));
+        }
+        window.setTimeout(tick, 2000);
+      })
+      .catch(function () { window.setTimeout(tick, 5000); });
+  }
+  window.setTimeout(tick, 2000);
+}());

@@ -1,0 +1,193 @@
+"""Fit jobs on the service (issue 36.2, 36.4): started from the fit page, the job page from the
+store (a reload, a new app on the same database, shows the same job), progress as JSON, the kept
+result with where a fitted value changes; a fit of no record refused in Chinese and English with
+nothing stored; the worker thread of the web process runs a job to its end."""
+from __future__ import annotations
+
+import io
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from app import create_app
+from batch.fit_job import work
+from records.ingest import Hand, Origin
+from records.store import Store
+from sim.simulate import simulate
+from tests.conftest import login
+from tests.service import app_config
+from web.fit_worker import stop_worker
+
+PLAYED = {"chicken.charge": 4}
+
+
+def _docs(count: int, seed: int = 41) -> list[dict[str, Any]]:
+    out = []
+    for i, gen in enumerate(simulate("weile", PLAYED, count, seed)):
+        doc = gen.record
+        doc["rules"] = {"profile": "weile"}
+        doc["platform"] = "club.example"
+        doc["client"] = "ios 4.9" if i % 2 else "android 5.0"
+        doc["played_at"] = f"2026-11-{1 + i:02d}T20:00:00+08:00"
+        out.append(doc)
+    return out
+
+
+@pytest.fixture(scope="module")
+def docs() -> list[dict[str, Any]]:
+    return _docs(12)
+
+
+def _store_records(app: Flask, docs: list[dict[str, Any]]) -> None:
+    store = Store.open(app.config["DATABASE"], trail_key=b"k" * 32)
+    try:
+        audit: dict[str, Any] = {"game_id": None, "profile": "weile", "verdict": "clean", "settlement": None,
+                                 "findings": []}
+        store.load_audited([(Hand(Origin("t.jsonl"), d, json.dumps(d).encode("utf-8"), "file"), audit)
+                            for d in docs], engine_version="test")
+    finally:
+        store.close()
+
+
+@pytest.fixture
+def app(tmp_path: Path, docs: list[dict[str, Any]]) -> Flask:
+    app = create_app(app_config(tmp_path))
+    login(app)  # makes the database
+    _store_records(app, docs)
+    return app
+
+
+def _start(http: Any, lang: str = "en", **form: str) -> Any:
+    fields = {"source": "stored", "platform": "club.example", "profile": "weile", **form}
+    return http.post(f"/fit/jobs?lang={lang}", data=fields, content_type="multipart/form-data")
+
+
+def _job_id(response: Any) -> int:
+    assert response.status_code == 303, response.get_data(as_text=True)[:500]
+    return int(response.headers["Location"].rsplit("/", 1)[1])
+
+
+def test_a_job_starts_runs_and_keeps_its_result_across_a_reload_and_a_new_server(app: Flask, tmp_path: Path) -> None:
+    client = login(app, create=False)
+    job_id = _job_id(_start(client, by="client"))
+    queued = client.get(f"/fit/jobs/{job_id}.json").get_json()
+    assert (queued["status"], queued["records_done"], queued["records_total"], queued["final"]) == (
+        "queued", 0, 12, False)
+    page = client.get(f"/fit/jobs/{job_id}?lang=en").get_data(as_text=True)
+    assert 'data-final="false"' in page and "fit_job.js" in page
+    assert work(app.config["DATABASE"], once=True, beat_s=0.05) == 1
+    done = client.get(f"/fit/jobs/{job_id}.json").get_json()
+    assert (done["status"], done["records_done"], done["final"]) == ("done", 12, True) and done["values_weighed"] > 0
+    again = create_app(app_config(tmp_path))  # a restarted server on the same database
+    fresh = login(again, create=False)
+    for lang in ("en", "zh"):
+        html = fresh.get(f"/fit/jobs/{job_id}?lang={lang}").get_data(as_text=True)
+        assert 'data-final="true"' in html and 'data-parameter' not in html  # both clients pay 4
+        assert "chicken.charge" in html and "ios 4.9" in html
+    assert fresh.get("/fit/jobs?lang=zh").status_code == 200
+    assert f"/fit/jobs/{job_id}" in fresh.get("/fit/jobs?lang=en").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("form", [{"platform": "nobody"}, {"client": "web"}, {"date_from": "2027-01-01"}])
+def test_a_job_of_no_record_is_refused_in_both_languages_nothing_stored(app: Flask, lang: str,
+                                                                       form: dict[str, str]) -> None:
+    client = login(app, create=False)
+    response = _start(client, lang, **form)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400 and 'data-code="fit_no_records"' in html
+    assert client.get("/fit/jobs?lang=en").get_data(as_text=True).count("/fit/jobs/") == 0
+
+
+def test_an_upload_of_nothing_readable_is_refused(app: Flask) -> None:
+    client = login(app, create=False)
+    response = client.post("/fit/jobs?lang=en", data={"source": "upload", "profile": "weile",
+                                                      "files": (io.BytesIO(b"[1, 2"), "bad.json")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 400 and 'data-code="fit_no_records"' in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("form", "code"), [({"by": "colour"}, "fit_choice_bad"), ({"period": "year"}, "fit_choice_bad"),
+                                            ({"profile": "nope"}, "unknown_profile"),
+                                            ({"platform": ""}, "fit_platform_missing")])
+def test_bad_input_names_its_field(app: Flask, form: dict[str, str], code: str) -> None:
+    client = login(app, create=False)
+    for lang in ("en", "zh"):
+        response = _start(client, lang, **form)
+        assert response.status_code == 400 and f'data-code="{code}"' in response.get_data(as_text=True)
+
+
+def test_past_the_job_cap_is_413(tmp_path: Path, docs: list[dict[str, Any]]) -> None:
+    app = create_app(app_config(tmp_path, FIT_JOB_MAX_RECORDS=5))
+    login(app)
+    _store_records(app, docs)
+    response = _start(login(app, create=False))
+    assert response.status_code == 413 and 'data-code="fit_job_too_many"' in response.get_data(as_text=True)
+
+
+def test_cancel_and_missing_jobs(app: Flask) -> None:
+    client = login(app, create=False)
+    job_id = _job_id(_start(client))
+    assert client.post(f"/fit/jobs/{job_id}/cancel").status_code == 303
+    assert client.get(f"/fit/jobs/{job_id}.json").get_json()["status"] == "cancelled"
+    assert client.post(f"/fit/jobs/{job_id}/cancel?lang=en").status_code == 409
+    assert client.get("/fit/jobs/999.json").status_code == 404
+    assert work(app.config["DATABASE"], once=True) == 0  # nothing queued: the cancelled job is not run
+
+
+def test_an_uploaded_set_is_fitted_by_the_thread_of_the_web_process(tmp_path: Path, docs: list[dict[str, Any]]) -> None:
+    """FIT_WORKER on: the first request starts the thread; the job ends without anyone running
+    a worker by hand (the poll's JSON says so, waited on with a deadline)."""
+    app = create_app(app_config(tmp_path, FIT_WORKER=True))
+    try:
+        client = login(app)
+        data = "".join(json.dumps(d) + "\n" for d in docs).encode("utf-8")
+        job_id = _job_id(client.post("/fit/jobs?lang=zh", data={"source": "upload", "profile": "weile",
+                                                                 "files": (io.BytesIO(data), "club.jsonl")},
+                                     content_type="multipart/form-data"))
+        deadline = time.monotonic() + 300
+        while not (state := client.get(f"/fit/jobs/{job_id}.json").get_json())["final"]:
+            assert time.monotonic() < deadline, state
+            time.sleep(0.2)
+        assert state["status"] == "done", state
+        html = client.get(f"/fit/jobs/{job_id}?lang=zh").get_data(as_text=True)
+        assert "冲锋鸡" in html and "chicken.charge" in html
+    finally:
+        stop_worker(app)
+
+
+
+def test_the_fit_worker_command_runs_the_queue(app: Flask) -> None:
+    client = login(app, create=False)
+    job_id = _job_id(_start(client, client="ios"))
+    result = app.test_cli_runner().invoke(args=["fit-worker", "--once"])
+    assert result.exit_code == 0, result.output
+    assert "1" in result.output
+    assert client.get(f"/fit/jobs/{job_id}.json").get_json()["status"] == "done"
+
+
+def test_the_job_page_says_where_a_value_changes_in_both_languages(app: Flask) -> None:
+    """Client ios 4.9 pays 4 for a 冲锋鸡, android 5.0 plays plain weile: a job by client build."""
+    docs = []
+    for build, options, seed in (("android 5.0", {}, 3), ("ios 4.9", PLAYED, 4)):
+        for i, gen in enumerate(simulate("weile", options, 10, seed)):
+            doc = gen.record
+            doc["rules"] = {"profile": "weile"}
+            doc["client"] = build
+            doc["played_at"] = f"2026-11-{1 + i:02d}T20:00:00+08:00"
+            docs.append(doc)
+    client = login(app, create=False)
+    data = "".join(json.dumps(d) + "\n" for d in docs).encode("utf-8")
+    job_id = _job_id(client.post("/fit/jobs?lang=en", data={"source": "upload", "profile": "weile", "by": "client",
+                                                            "files": (io.BytesIO(data), "two.jsonl")},
+                                 content_type="multipart/form-data"))
+    assert work(app.config["DATABASE"], once=True) == 1
+    en = client.get(f"/fit/jobs/{job_id}?lang=en").get_data(as_text=True)
+    zh = client.get(f"/fit/jobs/{job_id}?lang=zh").get_data(as_text=True)
+    for html in (en, zh):
+        assert 'data-parameter="chicken.charge"' in html and "ios 4.9" in html
+    assert "client ios 4.9 only" in en and "仅客户端 ios 4.9" in zh

@@ -874,4 +874,69 @@ def _run_differs(row: Row, entry: Entry) -> Iterator[Mismatch]:
         yield Mismatch("conformance", row["id"], f"run changed after it was stored (trail {entry.id})")
 
 
+
+# ----- platform profiles (issue 36.3) ----------------------------------------------------------
+
+
+@check("platform_profiles")
+def check_platform_profiles(context: Context) -> Iterator[Mismatch]:
+    """Every adopted version against its platform-adopt entry (text digest and every field), both ways."""
+    entries = context.keyed("profile_id", "platform-adopt")
+    rows = {row["id"]: row for row in context.rows("SELECT * FROM platform_profiles")}
+    for version_id, row in rows.items():
+        entry = entries.get(version_id)
+        if entry is None:
+            yield Mismatch("platform profile", version_id, f"{row['platform']} version {row['version']}: no trail "
+                                                           "entry: this version was added behind the service's back")
+            continue
+        text = row["text"] if isinstance(row["text"], str) else ""
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        expected = {"platform": row["platform"], "version": row["version"], "name": row["name"],
+                    "effective_from": row["effective_from"], "why": row["why"], "text_sha256": row["text_sha256"]}
+        changed = [name for name, value in expected.items() if entry.detail.get(name) != value]
+        fit = entry.detail.get("fit")
+        if row["fit"] != (None if fit is None else json.dumps(fit, ensure_ascii=False, sort_keys=True)):
+            changed.append("fit")  # as records.platforms.adopt wrote it
+        if digest != row["text_sha256"]:
+            changed.append("text")
+        if (row["who"], row["created_at"]) != (entry.actor, entry.at):
+            changed.append("who or when")
+        if changed:
+            yield Mismatch("platform profile", version_id, f"{row['platform']} version {row['version']}: "
+                                                           f"{', '.join(changed)} changed after it was adopted "
+                                                           f"(trail {entry.id})")
+    for version_id, entry in entries.items():
+        if version_id not in rows:
+            yield Mismatch("platform profile", version_id, f"deleted: {entry.detail.get('platform')} version "
+                                                           f"{entry.detail.get('version')}, trail {entry.id}")
+
+
+@check("platform_reaudits")
+def check_platform_reaudits(context: Context) -> Iterator[Mismatch]:
+    """Every finished platform re-audit against its platform-reaudit entry (counts before and after,
+    progress, who, when), both ways. A run still going has no entry yet: its progress is a working
+    copy until it finishes (each audit it wrote is checked with the audits)."""
+    entries = context.keyed("run_id", "platform-reaudit")
+    rows = {row["id"]: row for row in context.rows("SELECT * FROM platform_reaudits")}
+    for run_id, row in rows.items():
+        entry = entries.get(run_id)
+        if entry is None:
+            if row["status"] != "running" or row["finished_at"] is not None or row["after_json"] is not None:
+                yield Mismatch("platform re-audit", run_id, f"{row['platform']}: finished without a trail entry")
+            continue
+        expected = {"platform": row["platform"], "profile_id": row["profile_id"], "started_at": row["started_at"],
+                    "total": row["total"], "done": row["done"], "failed": row["failed"],
+                    "before": _json_or_none(row["before_json"]), "after": _json_or_none(row["after_json"])}
+        changed = [name for name, value in expected.items() if entry.detail.get(name) != value]
+        if (row["who"], row["finished_at"], row["updated_at"], row["status"]) != (entry.actor, entry.at, entry.at,
+                                                                                  "finished"):
+            changed.append("who, when or status")
+        if changed:
+            yield Mismatch("platform re-audit", run_id, f"{row['platform']}: {', '.join(changed)} changed after it "
+                                                        f"finished (trail {entry.id})")
+    for run_id, entry in entries.items():
+        if run_id not in rows:
+            yield Mismatch("platform re-audit", run_id, f"deleted: {entry.detail.get('platform')}, trail {entry.id}")
+
+
 __all__ = ["CASE_STATUS_AFTER", "CHECKS", "FIRST", "LEDGERS", "NOT_EVIDENCE", "SEARCH_TEXT", "STORE_UNREADABLE", "Context", "Entry", "Ledger", "check", "verify"]

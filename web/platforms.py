@@ -34,7 +34,7 @@ from web.commands import TEXT, CommandError, open_store
 from web.db import get_pipeline, get_store
 from web.errors import ApiError, coded, fail, option_words
 from web.i18n import page_language
-from web.numbers import read_number
+from web.numbers import CommandNumber, read_number
 
 bp = Blueprint("platforms", __name__, url_prefix="/admin/platforms")
 
@@ -216,7 +216,7 @@ def reaudit() -> ResponseReturnValue:
 
 @click.command("platform-reaudit")
 @click.option("--platform", "platform", type=TEXT, required=True, help="The platform, as its records name it.")
-@click.option("--version", "number", type=click.IntRange(min=1), required=True, help="The version to re-audit under.")
+@click.option("--version", "number", type=CommandNumber(1), required=True, help="The version to re-audit under.")
 @click.option("--actor", type=TEXT, default="cli", show_default=True, help="Name the trail records.")
 @with_appcontext
 def platform_reaudit_command(platform: str, number: int, actor: str) -> None:

@@ -15,7 +15,7 @@ from flask import Flask
 
 from app import create_app
 from kit.build import build_kit, write_kit
-from records import cases, conformance, trail
+from records import cases, conformance, platform_reaudit, platforms, trail
 from records.db import atomic
 from records.ingest import read_upload
 from records.pipeline import Engine, Pipeline
@@ -98,6 +98,14 @@ def build(tmp_path: Path) -> Scenario:
         answers, _ = answer_kit(kits / "cuocuo-5")
         conformance.submit(store.db, kits, kit_name="cuocuo-5", platform=PLATFORM, client_version="2.1.0",
                            answers=("\n".join(answers) + "\n").encode("utf-8"), uploader="feed", stamp=now(), key=key)
+        weile = (ROOT / "audit" / "profiles" / "weile.toml").read_text(encoding="utf-8")
+        for version, bonus in ((1, "1"), (2, "2")):  # issue 36.3: two versions, the history re-audited
+            text = weile.replace('name = "weile"', f'name = "ev{version}"', 1).replace(
+                "self_draw_bonus = 1", f"self_draw_bonus = {bonus}", 1)
+            adopted = platforms.adopt(store.db, PLATFORM, text, who="admin", why=f"v{version}",
+                                      effective_from="2000-01-01", fit={"base": "weile"} if version == 1 else None,
+                                      key=key)
+        platform_reaudit.run(Pipeline(store), adopted, who="admin", key=key)
         head = trail.head(store.db)
         assert head is not None
     finally:

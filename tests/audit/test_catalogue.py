@@ -19,7 +19,8 @@ from audit import catalogue
 from audit.api import audit_document, audit_record, trace_record
 from audit.catalogue import CATALOGUE, LANGS, CatalogueError, Lang, render_finding, render_note
 from audit.engine import audit_hand
-from audit.attribute import Change, Edit, parameter_models
+from audit.attribute import Change, Edit
+from audit.candidates import parameter_models
 from audit.explain import MODELS, not_played_code, settle_under
 from audit.house_rules import SECTIONS
 from sim.mutate import mutants

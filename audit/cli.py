@@ -10,6 +10,7 @@ renders messages, notes and the text lines in Chinese.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -215,5 +216,8 @@ def _print(audits: list[dict[str, Any]], as_json: bool, out: TextIO, lang: Lang)
 
 
 def main() -> None:
-    """Console entry point."""
+    """Console entry point. The engine is imported by now and lives as long as the process: frozen,
+    the garbage collector stops walking its objects again and again while the records are read and
+    audited (issue 35.6: 0.19 s of 1.25 s CPU over 600 long records)."""
+    gc.freeze()
     sys.exit(run(sys.argv[1:]))

@@ -23,18 +23,16 @@ that also holds the code and params.
 
 from __future__ import annotations
 
-import reprlib
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
 from audit.catalogue import Lang, finding_message
+from audit.schema_problems import Msg, Part, Problem, short
 from audit.structure import MATCH_FORMAT, SEAT_COUNTS, TILE_CODES, cross_ok, is_int, is_tile_list, structure_ok
 
 __all__ = ["TILE_CODES", "SchemaError", "envelope_ok", "validate_match", "validate_record"]
-
-MAX_REPR = 40
 
 # One global field order, valid at every level of the format (the tables of
 # record-format.md read top to bottom), so errors sort in document order.
@@ -46,25 +44,6 @@ _FIELD_ORDER = (
     "next_dealer", "flip", "items", "extra",
 )
 _RANK = {name: i for i, name in enumerate(_FIELD_ORDER)}
-
-Part = str | int
-
-
-class Msg(str):
-    """A problem as marshmallow carries it (a str: the code) with its catalogue code and params.
-
-    The words are rendered only when asked (`SchemaError.text`)."""
-
-    code: str
-    params: dict[str, Any]
-
-    def __new__(cls, code: str, **params: Any) -> "Msg":
-        self = super().__new__(cls, code)
-        self.code, self.params = code, params
-        return self
-
-
-Problem = tuple[tuple[Part, ...], Msg, str | None]
 
 
 @dataclass(frozen=True)
@@ -85,33 +64,6 @@ class SchemaError:
     def text(self, lang: Lang | str) -> str:
         """What is wrong, in `lang`, without the path or the rule."""
         return finding_message(self.code, {**self.params, "path": ""}, None, lang)
-
-
-# ---------------------------------------------------------------- messages
-
-
-def short(value: object) -> str:
-    """repr of a bad value, cut to 40 chars, so a message stays one readable line.
-
-    Never raises: documents may hold huge ints (repr fails past 4300 digits),
-    deeply nested lists (repr recurses) or objects with a broken __repr__.
-    """
-    try:
-        text = repr(value[:MAX_REPR + 1]) if isinstance(value, str) else _REPR.repr(value)
-    except Exception:  # noqa: BLE001 - any failure of repr must not escape
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= MAX_REPR else text[: MAX_REPR - 3] + "..."
-
-
-def _make_repr() -> reprlib.Repr:
-    """A depth- and size-limited repr for lists and objects inside messages."""
-    limited = reprlib.Repr()
-    limited.maxlevel, limited.maxlist, limited.maxdict = 2, 4, 3
-    limited.maxstring = limited.maxother = limited.maxlong = MAX_REPR
-    return limited
-
-
-_REPR = _make_repr()
 
 
 # ---------------------------------------------------------------- cross-field checks

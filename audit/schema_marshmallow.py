@@ -21,7 +21,7 @@ from marshmallow.utils import missing
 
 from audit.kinds import EventType, MeldKind
 from audit.ranges import BASE, DEALER_STREAK, DIE, POINTS
-from audit.schema import Msg, Part, Problem, short
+from audit.schema_problems import Msg, Part, Problem, short
 from audit.structure import (
     EVENT_TYPES,
     GAME_ID,

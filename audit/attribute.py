@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Final
 
-from audit.candidates import parameter_models
+from audit.candidates import models
 from audit.explain import MODELS, burned_credits, settle_under
 from audit.house_rules import BY_PATH
 from audit.kinds import ItemKind
@@ -416,9 +416,13 @@ def _model_readings(st: GameState, sett: Settlement, target: tuple[int, ...]) ->
         if ledger is not None and _net(ledger, st.n) == target:
             yield Reading((Change.MODEL,), tuple(ledger), code=code, rule=rule)
     mask = settle_reads(st)
-    for path, value, prof in parameter_models(st.profile):
-        if not _was_read(mask, path):
+    for m in models(st.profile):
+        if not _was_read(mask, m.path):
             continue  # the settlement never asked it: another value cannot change the ledger
+        prof = m.profile  # built here, on first use: most are never asked (issue 35.6)
+        if prof is None:
+            continue  # the loader refuses that value on this profile
+        path, value = m.path, m.value
         ledger = settle_under(st, prof)
         if _net(ledger, st.n) == target:
             yield Reading((Change.PARAMETER,), tuple(ledger), rule=house_rule_section(path, value) or PARAMETER_RULE.get(path),

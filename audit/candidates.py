@@ -72,7 +72,30 @@ def _alternatives(path: str, value: Any, tp: Any) -> list[Any]:
     return []
 
 
-_CANDIDATES: dict[str, list[tuple[str, Any, Profile]]] = {}
+class Model:
+    """One other value R16.16 tries for one parameter of a profile. The profile with that value is
+    built on first use (`profile`): an attribution asks only for the parameters its settlement read,
+    so a command that audits a few hundred records builds a few dozen of the ~660 (issue 35.6)."""
+
+    __slots__ = ("base", "path", "value", "_built")
+
+    def __init__(self, base: Profile, path: str, value: Any) -> None:
+        self.base, self.path, self.value = base, path, value
+        self._built: tuple[Profile | None] | None = None
+
+    @property
+    def profile(self) -> Profile | None:
+        """`base` with this value (and what it brings along); None where the loader refuses it."""
+        if self._built is None:
+            try:
+                self._built = (apply_options(self.base, {self.path: self.value,
+                                                         **_companions(self.base, self.path, self.value)}),)
+            except ProfileError:
+                self._built = (None,)
+        return self._built[0]
+
+
+_CANDIDATES: dict[str, list[Model]] = {}
 
 
 def _companions(prof: Profile, path: str, value: Any) -> dict[str, Any]:
@@ -88,22 +111,23 @@ def _companions(prof: Profile, path: str, value: Any) -> dict[str, Any]:
     return {"flip_counts_discards": base.flip_counts_discards} if base.flip == "next" else {}
 
 
-def parameter_models(prof: Profile) -> list[tuple[str, Any, Profile]]:
-    """(parameter, value, profile with that value) for every amount-changing parameter of `prof`;
-    built once per profile (profiles are immutable and cached by the loader)."""
+def models(prof: Profile) -> list[Model]:
+    """Every other value of every amount-changing parameter of `prof`, in one fixed order, each
+    profile built when first asked; listed once per profile (profiles are immutable and cached by
+    the loader), so a profile built once serves every later record."""
     key = repr(prof)
     if key not in _CANDIDATES:
         if len(_CANDIDATES) >= 64:  # what-if options make new profiles: keep the cache bounded
             _CANDIDATES.clear()
-        out: list[tuple[str, Any, Profile]] = []
-        for path, value, tp in _settings(prof):
-            for alt in _alternatives(path, value, tp):
-                try:
-                    out.append((path, alt, apply_options(prof, {path: alt, **_companions(prof, path, alt)})))
-                except ProfileError:
-                    continue
-        _CANDIDATES[key] = out
+        _CANDIDATES[key] = [Model(prof, path, alt) for path, value, tp in _settings(prof)
+                            for alt in _alternatives(path, value, tp)]
     return _CANDIDATES[key]
+
+
+def parameter_models(prof: Profile) -> list[tuple[str, Any, Profile]]:
+    """(parameter, value, profile with that value) for every amount-changing parameter of `prof`
+    the loader accepts: `models`, every profile built."""
+    return [(m.path, m.value, built) for m in models(prof) if (built := m.profile) is not None]
 
 
 # ---------------------------------------------------------------- the fit's trials

@@ -30,7 +30,7 @@ import string
 import sys
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
@@ -72,10 +72,23 @@ class Entry:
     """For a note: the item kinds it is the note of."""
     about: str = ""
     """For the document: where a note that is no item's is used."""
-    compiled: tuple[Template, ...] = ()
-    """Per language (in LANGS order) the template as a function of (params, lang): built once, at load."""
     keys: frozenset[str] = frozenset()
     """The declared param names."""
+    forms: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """The tables of forms.toml its templates read (checked at load)."""
+    compiled: list[Template | None] = field(default_factory=list, repr=False, compare=False)
+    """Per language (in LANGS order) the template as a function of (params, lang, names), built on
+    its first use (`template`): a command that renders a few dozen codes does not compile the
+    catalogue's four hundred templates (issue 35.6)."""
+
+    def template(self, lang: Lang) -> Template:
+        """The compiled template of `lang`, compiled now if this is its first use."""
+        i = 0 if lang is _EN else LANGS.index(lang)
+        done = self.compiled[i]
+        if done is None:
+            done = self.compiled[i] = _compile(self.code, self.texts[lang.value], self.params, self.forms,
+                                               self.join.get(lang.value, ""), lang)
+        return done
 
 
 # ---------------------------------------------------------------- value renderers
@@ -249,10 +262,9 @@ def _entry(code: str, raw: dict[str, Any], forms: Mapping[str, Any], where: str)
     join = raw.get("join", {})
     if "parts" in params.values() and set(join) != {lang.value for lang in LANGS}:
         raise CatalogueError(f"{where}: a note with parts needs `join` in every language")
-    compiled = tuple(_compile(code, raw[lang.value], params, forms, join.get(lang.value, ""), lang) for lang in LANGS)
     return Entry(code, str(raw.get("kind", "")), _rules(raw, where), params,
                  {lang.value: raw[lang.value] for lang in LANGS}, dict(join), tuple(raw.get("items", ())),
-                 str(raw.get("about", "")), compiled, frozenset(params))
+                 str(raw.get("about", "")), frozenset(params), forms, [None] * len(LANGS))
 
 
 HOUSE_RULE_LISTS: Final[dict[str, Callable[[], list[str]]]] = {
@@ -282,7 +294,7 @@ _INLINE: Final = {
 
 def _compile(code: str, template: str, params: Mapping[str, str], forms: Mapping[str, Any], join: str,
              lang: Lang) -> Template:
-    """A checked template as one function `(params, lang) -> str`, built once at load.
+    """A checked template as one function `(params, lang) -> str`, built on its first use (`Entry.template`).
 
     Rendering runs for every item of every audit JSON, so each template becomes a single
     f-string: its literals, the values of simple types inline, a renderer call for the others
@@ -412,7 +424,7 @@ def _render(table: Mapping[str, Entry], code: str, params: Mapping[str, Any], la
         raise CatalogueError(f"{code}: params {sorted(params)} are not the declared {sorted(entry.params)}")
     lang = _lang(lang)
     try:
-        return entry.compiled[0 if lang is _EN else LANGS.index(lang)](params, lang, names)
+        return entry.template(lang)(params, lang, names)
     except KeyError as exc:
         raise CatalogueError(f"{code}: params {sorted(params)} are not the declared {sorted(entry.params)}") \
             from exc

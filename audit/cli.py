@@ -10,6 +10,7 @@ renders messages, notes and the text lines in Chinese.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -169,8 +170,13 @@ def summary_lines(audit: dict[str, Any], lang: Lang = Lang.EN) -> list[str]:
     return lines
 
 
-def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
-    """Parse arguments, audit every file, print, and return the exit status."""
+def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr, *, freeze: bool = False) -> int:
+    """Parse arguments, audit every file, print, and return the exit status. `freeze` where the process
+    is the command's own (`main`): what lives till the end (the engine, once imported, and each file's
+    documents, plain JSON trees that reference counting frees) is frozen for the garbage collector,
+    which then stops walking it again and again while the records are audited (issue 35.6)."""
+    if freeze:
+        gc.freeze()
     args = build_parser().parse_args(argv)
     try:
         chosen = audit_arguments(args, per_record=True)
@@ -187,6 +193,8 @@ def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr)
             print(f"error: {exc}", file=err)
             failed = True
             continue
+        if freeze:
+            gc.freeze()
         for doc in docs:
             refused = option_refusal(doc, options) if options and args.profile is None else None
             if refused is not None:
@@ -216,4 +224,4 @@ def _print(audits: list[dict[str, Any]], as_json: bool, out: TextIO, lang: Lang)
 
 def main() -> None:
     """Console entry point."""
-    sys.exit(run(sys.argv[1:]))
+    sys.exit(run(sys.argv[1:], freeze=True))

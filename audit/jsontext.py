@@ -399,9 +399,12 @@ def read_file(path: str | Path, *, lines: bool | None = None, max_depth: int = D
     return docs
 
 
-_FLOAT_VALUE = re.compile(rb"(?:^|[:,\[])-?\d+[.eE]")
-"""In orjson's compact text, a number with a fraction or an exponent where a value starts (the text's
-start, after `:`, `,` or `[`): a float, or a string that looks like one (`"a:1.5"`, a false alarm)."""
+_FLOAT_VALUE = re.compile(rb"[:,\[]-?\d+[.eE]")
+_FLOAT_START = re.compile(rb"-?\d+[.eE]")
+"""In orjson's compact text, a number with a fraction or an exponent where a value starts (after `:`,
+`,` or `[`; `_FLOAT_START`: at the text's start): a float, or a string that looks like one
+(`"a:1.5"`, a false alarm). Two patterns, not one with `^|`: the search then skips ahead to a
+`:`, `,` or `[`, three times as fast over an audit of 600 records."""
 
 
 def pretty(value: Any) -> str:
@@ -416,7 +419,7 @@ def pretty(value: Any) -> str:
     orjson refuses (an integer past 64 bits)."""
     try:
         compact = orjson.dumps(value)
-        if _FLOAT_VALUE.search(compact):
+        if _FLOAT_START.match(compact) or _FLOAT_VALUE.search(compact):
             return json.dumps(value, ensure_ascii=False, indent=1)
         written = orjson.dumps(value, option=orjson.OPT_INDENT_2)
     except orjson.JSONEncodeError:

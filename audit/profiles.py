@@ -368,32 +368,54 @@ def _dataclass_type(tp: Any) -> type | None:
     return inner if isinstance(inner, type) and is_dataclass(inner) else None
 
 
+_SHAPES: dict[int, tuple[Any, Any, tuple[Any, ...], IntRange | None]] = {}
+"""id of a type hint -> (the hint, its origin, its arguments, its range): see `_shape`."""
+
+
+def _shape(tp: Any) -> tuple[Any, tuple[Any, ...], IntRange | None]:
+    """(origin, arguments, integer range) of a type hint, read once per hint: an optional's origin
+    is `Union` and its None left out, a parameter dataclass's origin is `dataclass`. `get_origin`,
+    `get_args` and hashing the `Annotated` hints were a third of the cost of building a profile
+    (issue 35.6); keyed by identity, as the hints come from `_hints`, the hint kept alive with it."""
+    hit = _SHAPES.get(id(tp))
+    if hit is not None and hit[0] is tp:
+        return hit[1], hit[2], hit[3]
+    origin, args, span = get_origin(tp), get_args(tp), None
+    if origin in (Union, types.UnionType):
+        origin, args = Union, tuple(a for a in args if a is not type(None))
+    elif origin is Annotated:
+        span = int_range(tp)
+    elif origin is dict:
+        span = int_range(args[1])
+    elif isinstance(tp, type) and is_dataclass(tp):
+        origin = dataclass
+    _SHAPES[id(tp)] = (tp, origin, args, span)
+    return origin, args, span
+
+
 def _convert(tp: Any, value: Any, path: str) -> Any:
     """Check one value against a type hint; returns the value in its stored form."""
-    origin = get_origin(tp)
-    if origin in (Union, types.UnionType):
-        args = [a for a in get_args(tp) if a is not type(None)]
+    origin, args, span = _shape(tp)
+    if origin is Union:
         if value is None:
             return None
         return _convert(args[0], value, path)
     if origin is Annotated:
-        span = int_range(tp)
         assert span is not None, f"{path}: an Annotated parameter without a range"
         return _check_int(value, path, span)
     if origin is Literal:
-        if value not in get_args(tp):
-            raise ProfileError(path, "parameter_not_one_of", {"choices": [repr(c) for c in get_args(tp)],
+        if value not in args:
+            raise ProfileError(path, "parameter_not_one_of", {"choices": [repr(c) for c in args],
                                                               "got": _short(value)})
         return value
     if origin is tuple:
         if not isinstance(value, (list, tuple)):
             raise ProfileError(path, "parameter_not_list", {"got": _short(value)})
-        return tuple(_convert(get_args(tp)[0], v, f"{path}[{i}]") for i, v in enumerate(value))
+        return tuple(_convert(args[0], v, f"{path}[{i}]") for i, v in enumerate(value))
     if origin is dict:
-        span = int_range(get_args(tp)[1])
         assert span is not None, f"{path}: a table of integers without a range"
         return _convert_dict(value, path, span)
-    if isinstance(tp, type) and is_dataclass(tp):
+    if origin is dataclass:
         return build(tp, value, path)
     if tp is bool:
         if not isinstance(value, bool):
@@ -431,26 +453,33 @@ def build(cls: type, data: Any, path: str = "") -> Any:
     if not isinstance(data, dict):
         raise ProfileError(path, "parameter_not_table", {"got": _short(data)})
     hints = _hints(cls)
-    names = {f.name for f in fields(cls)}
+    specs, names = _fields_of(cls)
     for key in data:
         if key not in names:
             raise ProfileError(_join(path, key), "unknown_parameter")
     kwargs = {}
-    for f in fields(cls):
-        if f.name in data:
-            kwargs[f.name] = _convert(hints[f.name], data[f.name], _join(path, f.name))
-        elif f.default is not MISSING:
-            continue
-        else:
-            raise ProfileError(_join(path, f.name), "missing_parameter")
+    for name, optional in specs:
+        if name in data:
+            kwargs[name] = _convert(hints[name], data[name], _join(path, name))
+        elif not optional:
+            raise ProfileError(_join(path, name), "missing_parameter")
     return cls(**kwargs)
+
+
+@lru_cache(maxsize=None)
+def _fields_of(cls: type) -> tuple[tuple[tuple[str, bool], ...], frozenset[str]]:
+    """((name, has a default), ...) of a parameter dataclass's fields in order, and their names."""
+    specs = tuple((f.name, f.default is not MISSING) for f in fields(cls))
+    return specs, frozenset(name for name, _ in specs)
 
 
 def to_data(obj: Any) -> Any:
     """The plain-data form of a profile (what a profile file holds)."""
-    if is_dataclass(obj):
-        return {f.name: to_data(getattr(obj, f.name)) for f in fields(obj)
-                if getattr(obj, f.name) is not None}
+    if obj is None or type(obj) in (bool, int, str):
+        return obj
+    if is_dataclass(obj) and not isinstance(obj, type):
+        return {name: to_data(value) for name, _ in _fields_of(type(obj))[0]
+                if (value := getattr(obj, name)) is not None}
     if isinstance(obj, tuple):
         return [to_data(v) for v in obj]
     if isinstance(obj, dict):

@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 
 import audit.schema
+import audit.schema_marshmallow
 from audit import catalogue
 from audit.api import audit_document, audit_record, trace_record
 from audit.catalogue import CATALOGUE, LANGS, CatalogueError, Lang, render_finding, render_note
 from audit.engine import audit_hand
-from audit.attribute import Change, Edit, parameter_models
+from audit.attribute import Change, Edit
+from audit.candidates import parameter_models
 from audit.explain import MODELS, not_played_code, settle_under
 from audit.house_rules import SECTIONS
 from sim.mutate import mutants
@@ -394,7 +396,7 @@ FINDING_TRIGGERS: dict[str, Trigger] = {
     "internal_validator_error": lambda tmp_path, monkeypatch: (
         monkeypatch.setattr(audit.schema, "_record_problems", lambda doc: 1 / 0), doc(lambda d: None))[1],
     "unexpected_schema_message": lambda tmp_path, monkeypatch: (
-        monkeypatch.setattr(audit.schema, "_MARSHMALLOW", {}), doc(lambda d: d.update(comment=1)))[1],
+        monkeypatch.setattr(audit.schema_marshmallow, "_MARSHMALLOW", {}), doc(lambda d: d.update(comment=1)))[1],
     # profiles and options
     "unknown_profile": t(lambda: doc(lambda d: d["rules"].update(profile="nosuch"))),
     "unknown_profile_name": t(lambda: doc(lambda d: d["rules"].update(profile="bad name!"))),

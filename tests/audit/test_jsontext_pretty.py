@@ -42,3 +42,25 @@ def test_deep_nesting_is_reindented_level_by_level() -> None:
     for _ in range(40):
         value = [value, {"k": "  "}]
     assert jsontext.pretty(value) == json.dumps(value, ensure_ascii=False, indent=1)
+
+
+def test_the_commands_json_is_json_dumps_indent_1_in_chinese_with_findings() -> None:
+    """`python -m audit --json` (orjson underneath) prints what json.dumps(indent=1, ensure_ascii=False)
+    writes, for records with findings, in Chinese (names, messages, notes) and as one array of several."""
+    import io
+
+    from audit.cli import run
+
+    files = sorted(p for p in (ROOT / "samples").glob("*.json")
+                   if not p.name.endswith(".audit.json") and p.name != "manifest.json")
+    faulty = [p for p in files if not p.name.startswith("clean-")][:6]
+    assert len(faulty) == 6
+    for args in ([str(faulty[0])], ["--lang", "zh", str(faulty[1])], ["--lang", "zh", *map(str, faulty)]):
+        out = io.StringIO()
+        run(["--json", *args], out, io.StringIO())
+        payload = json.loads(out.getvalue())
+        audits = payload if isinstance(payload, list) else [payload]
+        assert any(a["findings"] for a in audits)
+        if "zh" in args:
+            assert any(any("\u4e00" <= ch <= "\u9fff" for ch in f["message"]) for a in audits for f in a["findings"])
+        assert out.getvalue() == json.dumps(payload, ensure_ascii=False, indent=1) + "\n", args

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -28,15 +29,16 @@ if str(Path(__file__).resolve().parents[2]) not in sys.path:
 from audit.catalogue import LANGS  # noqa: E402
 from audit.structure import cross_ok, structure_ok  # noqa: E402
 from audit.schema import (  # noqa: E402
-    _RECORD,
     _cross_problems,
     TILE_CODES,
     SchemaError,
-    _schema_problems,
+    envelope_ok,
     validate_match,
     validate_record,
 )
+from audit.schema_marshmallow import _MATCH, _RECORD, schema_problems as _schema_problems  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[2]
 SPEC = Path("/work/shared/spec")
 RECORD_FILES = sorted(
     p
@@ -685,6 +687,33 @@ def test_match_r12_rule_kept() -> None:
 )
 def test_match_envelope(doc: Any, expected: list[tuple[str, str | None]]) -> None:
     assert pairs(validate_match(doc)) == expected
+
+
+ENVELOPES: list[Any] = [
+    match(BASE), match(BASE, extra={}), {"format": "zhuoji-match/1", "hands": [None]}, {"hands": [1], "format": "zhuoji-match/1"},
+    match(), match(BASE, table_id=None), match(BASE, table_id=""), match(BASE, extra=[]), match(BASE, extra=None),
+    {"format": "zhuoji-match/1", "hands": "x"}, {"format": "zhuoji/1", "hands": [1]}, {"format": 1, "hands": [1]},
+    {"format": None, "hands": [1]}, {"hands": [1]}, {"format": "zhuoji-match/1"}, {"format": "zhuoji-match/1", "hands": None},
+    match(BASE, _schema=1), match(BASE, date="x"), {}, [], None, "zhuoji-match/1", 7,
+]
+
+
+@pytest.mark.parametrize("doc", ENVELOPES)
+def test_match_envelope_fast_path_agrees_with_marshmallow(doc: Any) -> None:
+    """`envelope_ok` (marshmallow not imported) says yes exactly when the match schema finds nothing."""
+    assert envelope_ok(doc) == (_schema_problems(_MATCH, doc) == [])
+
+
+def test_a_well_formed_record_or_match_is_checked_without_marshmallow() -> None:
+    """The fast paths answer for well-formed documents: marshmallow is imported only for a document
+    one of them refuses (issue 35.6). Checked in a new interpreter, where nothing imported it before."""
+    code = ("import json, sys; from audit.schema import validate_match, validate_record; "
+            f"doc = json.loads({json.dumps(json.dumps(BASE))}); "
+            "assert validate_record(doc) == [] and validate_match({'format': 'zhuoji-match/1', 'hands': [doc]}) == []; "
+            "assert 'marshmallow' not in sys.modules; "
+            "doc['events'][0]['tile'] = '10m'; assert validate_record(doc); assert 'marshmallow' in sys.modules")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
 
 
 def test_match_with_several_bad_hands_in_order() -> None:

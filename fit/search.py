@@ -62,7 +62,7 @@ EXPLAINED_BY: Final = 3
 DECIDING: Final = 5
 """At most this many records are named beside a value taken, of those it fixes and of those it breaks."""
 
-JOINT_SAMPLE: Final = 30
+JOINT_SAMPLE: Final = 24
 """Records not clean that values taken together (up to JOINT_SIZE of them) are built on, when no
 single value and no pair gains (`_Search.choose_joint`)."""
 
@@ -73,7 +73,7 @@ JOINT_FIRST: Final = 5
 """Per record, the values that change it tried first, the ones that bring its scores nearest the
 claimed scores; each is then tried with the values its answer reads (JOINT_WIDTH of them)."""
 
-JOINT_WIDTH: Final = 40
+JOINT_WIDTH: Final = 24
 """Per value (or pair) of a record's joint search, the values tried with it."""
 
 JOINT_KEEP: Final = 4
@@ -636,8 +636,18 @@ class _Search:
         if opt is None:
             return []
         reads = case.tried[opt.trial.key].reads if opt.trial.key in case.tried else 0
+        cur = case.current
+        assert cur is not None
         params = {o.trial.parameter for o in combo}
-        return [o for o in singles if o.trial.parameter not in params and o.diff & reads][:JOINT_WIDTH]
+        tables = {p.split(".")[0] for p in params}
+
+        def rank(o: Option) -> int:
+            # first what the combination made the record read anew (the 责任鸡 value under `any`), then
+            # the parameters of the same table (`kill_declared.mode` beside its value), then the rest
+            return 0 if o.diff & reads & ~cur.reads else 1 if o.trial.parameter.split(".")[0] in tables else 2
+
+        near = [o for o in singles if o.trial.parameter not in params and o.diff & reads]
+        return sorted(near, key=rank)[:JOINT_WIDTH]
 
     def _nearest(self, case: Case, combos: list[list[Option]], keep: int,
                  made: dict[str, Option | None]) -> list[list[Option]]:

@@ -168,8 +168,10 @@ def _bundled(path: str) -> list[Any]:
 
 
 PROBES: Final = (1, 2)
-"""Values an absent number is tried at when the bundled profiles give it fewer than two: two points
-of a line, from which the fit solves the number the records' scores ask for (`fit.search._solved`)."""
+"""Values an absent number is tried at when the bundled profiles give it none: two points of a line,
+from which the fit solves the number the records' scores ask for (`fit.search._solved`). Where they
+give one, v, the second point is v + 1: a pattern value counts only above the hand's other patterns
+(单吊 at 1 or 2 changes no hand that is also 大对子), and a bundled value is high enough to count."""
 
 
 def _numeric(tp: Any) -> bool:
@@ -183,7 +185,9 @@ def _numeric(tp: Any) -> bool:
 def _probed(values: list[Any]) -> list[Any]:
     """`values` of an absent number, with PROBES added until two numbers are there."""
     numbers = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
-    return values + [p for p in PROBES if p not in numbers][:max(0, 2 - len(numbers))]
+    if len(numbers) == 1:
+        return values + [numbers[0] + 1]
+    return values + (list(PROBES) if not numbers else [])
 
 
 def _more(path: str, value: Any, tp: Any) -> list[Any]:

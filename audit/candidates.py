@@ -13,7 +13,7 @@ import itertools
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
-from typing import Any, Final, Literal, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, Final, Literal, get_args, get_origin, get_type_hints
 
 from audit.house_rules import BY_PATH
 from audit.profiles import HAND_VALUE_KEYS, Profile, ProfileError, apply_options, list_profiles, load_profile, to_data
@@ -191,13 +191,37 @@ def _bundled(path: str) -> list[Any]:
     return out
 
 
+PROBES: Final = (1, 2)
+"""Values an absent number is tried at when the bundled profiles give it none: two points of a line,
+from which the fit solves the number the records' scores ask for (`fit.search._solved`). Where they
+give one, v, the second point is v + 1: a pattern value counts only above the hand's other patterns
+(单吊 at 1 or 2 changes no hand that is also 大对子), and a bundled value is high enough to count."""
+
+
+def _numeric(tp: Any) -> bool:
+    """Whether a parameter's type is an (optional) integer: `Units | None`, `Multiple | None`."""
+    for arg in get_args(tp) or (tp,):
+        if arg is int or (get_origin(arg) is Annotated and get_args(arg)[0] is int):
+            return True
+    return False
+
+
+def _probed(values: list[Any]) -> list[Any]:
+    """`values` of an absent number, with PROBES added until two numbers are there."""
+    numbers = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+    if len(numbers) == 1:
+        return values + [numbers[0] + 1]
+    return values + (list(PROBES) if not numbers else [])
+
+
 def _more(path: str, value: Any, tp: Any) -> list[Any]:
     """What the fit tries beyond R16.16's values: other lists of choices, and an optional parameter
-    the profile leaves out (a table, a number, a switch) as the bundled profiles have it."""
+    the profile leaves out (a table, a number, a switch) as the bundled profiles have it (an absent
+    number at two values at least: `_probed`)."""
     if isinstance(value, tuple):
         return list(_subsets(tp, value))
     if value is None:
-        return _bundled(path)
+        return _probed(_bundled(path)) if _numeric(tp) else _bundled(path)
     return []
 
 
@@ -269,7 +293,8 @@ def trials(prof: Profile, base: Profile) -> list[Trial]:
     for key in HAND_VALUE_KEYS:  # a pattern the profile does not value, as the bundled profiles value it
         if key not in prof.hand_values:
             path = f"hand_values.{key}"
-            add(path, sorted(_known_values(path) | ({base.hand_values[key]} if key in base.hand_values else set())))
+            add(path, _probed(sorted(_known_values(path) | ({base.hand_values[key]} if key in base.hand_values
+                                                             else set()))))
     for f in fields(prof):
         if is_dataclass(getattr(prof, f.name)) and getattr(base, f.name) is None:
             add(f.name, [None])

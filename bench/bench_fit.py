@@ -1,13 +1,23 @@
-"""Benchmark: the fit of a platform's own profile (issue 21.4, docs/fit.md) on 10,000 hands.
+"""Benchmark: the fit of a platform's own profile (issue 21.4, 36.1, docs/fit.md) on 10,000 hands.
 
-The platform is simulated: weile with six conventions of its own (`PLAYED`: a number no
-enumeration names, two R17 house rules, and a 热炮 paid without its bonus but with the kong
-transfer, which only a pair of values explains), its records saying only `rules.profile: weile`;
-one hand in `MISTAKE_EVERY` is replaced by a one-fault mutant (`sim.mutate`), the platform's real
-mistakes. The fit runs once, from weile; the benchmark prints its time, what it found against
-what was played and planted, and how much work the search did (docs/fit.md, "How it searches").
+Two simulated platforms, each weile with conventions of its own, their records saying only
+`rules.profile: weile`; one hand in `MISTAKE_EVERY` is replaced by a one-fault mutant
+(`sim.mutate`), the platform's real mistakes:
 
-Run: `.venv/bin/python bench/bench_fit.py [--hands 10000] [--records FILE.jsonl]`. The records are
+- `--platform six` (issue 21.4, `PLAYED["six"]`): a number no enumeration names, two R17 house
+  rules, and a 热炮 paid without its bonus but with the kong transfer, which only a pair explains;
+- `--platform planted` (issue 36.1, the default, `PLAYED["planted"]`): a 责任鸡 of three values
+  (1 for any claimed 1s, owed only by a discarder who is not ready), numbers outside every bundled
+  profile (单吊 17 where weile values none, 跟庄 4 where no bundled profile plays it), an R19 value
+  (`hot_shot.multiplier` 3) and a value hidden behind another cause (`HIDDEN`: every hand it
+  settles otherwise also names a wrong next dealer, a planted mistake, so no record is clean under
+  it alone).
+
+The fit runs once, from weile; the benchmark prints its time, what it found against what was
+played and planted, every value taken and how (`fit.search.How`), and how much work the search
+did (docs/fit.md, "How it searches").
+
+Run: `.venv/bin/python bench/bench_fit.py [--platform planted|six] [--hands 10000] [--records FILE.jsonl]`. The records are
 simulated into FILE the first time (a few minutes for 10,000) and read from it after, so the timing
 is the fit's alone; `farm-bench -n 1 --timeout 3600 -- .venv/bin/python bench/bench_fit.py ...`
 times the whole process from outside.
@@ -27,53 +37,83 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from audit import jsontext, native  # noqa: E402
+from audit.api import audit_document  # noqa: E402
 from fit.search import Record, fit  # noqa: E402
 from sim.mutate import mutants  # noqa: E402
 from sim.simulate import simulate  # noqa: E402
 
-PLAYED: dict[str, Any] = {"chicken.charge": 4, "dou_unready": "reverse", "chicken.claimed_charge": "to_claimer",
-                          "hot_shot.bonus": 0, "hot_shot.transfer_kong": True, "kong_flower_bonus": 5}
+HIDDEN: dict[str, Any] = {"rob_kong_burn": False}
+"""The planted platform's value hidden behind another cause (the records it touches all also name a
+wrong next dealer)."""
+
+PLAYED: dict[str, dict[str, Any]] = {
+    "six": {"chicken.charge": 4, "dou_unready": "reverse", "chicken.claimed_charge": "to_claimer",
+            "hot_shot.bonus": 0, "hot_shot.transfer_kong": True, "kong_flower_bonus": 5},
+    "planted": {"chicken.responsibility": 1, "chicken.responsibility_claims": "any",
+                "chicken.responsibility_if_discarder_ready": False, "hand_values.dan_diao": 17,
+                "follow_dealer": 4, "hot_shot.multiplier": 3, **HIDDEN},
+}
 MISTAKE_EVERY = 200
 MISTAKES = ("scores_not_zero", "wrong_next_dealer", "chicken_miscount", "responsibility_missing", "wrong_flip",
             "discard_not_held", "dou_not_ready")
 
 
-def as_platform(k: int, doc: dict[str, Any]) -> dict[str, Any]:
+def _hidden(doc: dict[str, Any], played: dict[str, Any]) -> dict[str, Any] | None:
+    """The hand with a wrong next dealer planted, where HIDDEN settles it otherwise (None elsewhere)."""
+    without = {k: v for k, v in played.items() if k not in HIDDEN}
+    if audit_document({**doc, "rules": {"profile": "weile", "options": without}}, items=False)[0]["verdict"] == "clean":
+        return None
+    seats = len(doc["seats"])
+    result = {**doc["result"], "next_dealer": (doc["result"]["next_dealer"] + 1) % seats}
+    return {**doc, "result": result, "planted": "hidden"}
+
+
+def as_platform(k: int, doc: dict[str, Any], played: dict[str, Any]) -> dict[str, Any]:
     """Hand `k` as the platform records it: its rules say weile only; one hand in MISTAKE_EVERY is
-    a one-fault mutant (planted under the platform's own rules), marked `planted`."""
+    a one-fault mutant (planted under the platform's own rules), marked `planted`; a hand HIDDEN
+    settles otherwise gets a wrong next dealer, marked too."""
     if k % MISTAKE_EVERY == MISTAKE_EVERY // 2:
         cls = MISTAKES[(k // MISTAKE_EVERY) % len(MISTAKES)]
         found = [m for m in mutants(doc, seed=k) if m.mutation == cls]
         if found:
             doc = {**found[0].record, "planted": cls}  # not a zhuoji/1 field: removed before the fit
+    elif set(HIDDEN) <= set(played) and (hidden := _hidden(doc, played)) is not None:
+        doc = hidden
     return {**doc, "rules": {"profile": "weile"}}
 
 
-def make_records(path: Path, hands: int, seed: int) -> None:
+def make_records(path: Path, hands: int, seed: int, played: dict[str, Any]) -> None:
     """Simulate the platform's hands into `path`."""
     with path.open("w", encoding="utf-8") as out:
-        for k, gen in enumerate(simulate("weile", PLAYED, hands, seed)):
-            out.write(json.dumps(as_platform(k, gen.record), ensure_ascii=False) + "\n")
+        for k, gen in enumerate(simulate("weile", played, hands, seed)):
+            out.write(json.dumps(as_platform(k, gen.record, played), ensure_ascii=False) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--platform", choices=sorted(PLAYED), default="planted")
     p.add_argument("--hands", type=int, default=10_000)
     p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--records", type=Path, default=ROOT / "build" / "bench-fit-10000.jsonl",
-                   help="the platform's records (.jsonl); simulated there when the file is missing")
+    p.add_argument("--records", type=Path, help="the platform's records (.jsonl); simulated there when the file "
+                   "is missing (default build/bench-fit-PLATFORM-HANDS.jsonl; the six's build/bench-fit-10000.jsonl)")
     args = p.parse_args(argv)
+    played = PLAYED[args.platform]
+    if args.records is None:
+        name = "bench-fit-10000" if args.platform == "six" else f"bench-fit-{args.platform}-{args.hands}"
+        args.records = ROOT / "build" / f"{name}.jsonl"
     if not args.records.exists():
         args.records.parent.mkdir(parents=True, exist_ok=True)
         start = time.perf_counter()
-        make_records(args.records, args.hands, args.seed)
+        make_records(args.records, args.hands, args.seed, played)
         print(f"simulated {args.hands} hands into {args.records} in {time.perf_counter() - start:.0f} s")
-    records, planted = [], set()
+    records, planted, hidden = [], set(), set()
     lines = jsontext.json_lines(args.records.read_text(encoding="utf-8"))  # "\n" only, as every .jsonl reader
     for n, line in itertools.islice(lines, args.hands):
         doc = json.loads(line)
-        if doc.pop("planted", None):
+        if cls := doc.pop("planted", None):
             planted.add(f"line {n}")
+            if cls == "hidden":
+                hidden.add(f"line {n}")
         records.append(Record(f"line {n}", doc))
     engine = f"compiled ({len(native.compiled())} modules)" if native.compiled() else "plain Python"
     start, cpu = time.perf_counter(), time.process_time()
@@ -86,16 +126,23 @@ def main(argv: list[str] | None = None) -> int:
     print(f"fit: {seconds:.1f} s wall, {cpu_seconds:.1f} s cpu, {result.records / seconds:.0f} records/s, "
           f"peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     print(f"options found {result.options}")
-    print(f"options played {PLAYED}: {'found exactly' if result.options == PLAYED else 'NOT found exactly'}")
-    print(f"mistakes planted {len(planted)}, listed {len(listed)}, planted and listed {len(planted & listed)}, "
+    for name, value in played.items():
+        got = result.options.get(name, "(not changed)")
+        print(f"  {name} = {json.dumps(value)}: {'recovered' if got == value else 'NOT recovered, ' + json.dumps(got)}")
+    print(f"options played {played}: {'found exactly' if result.options == played else 'NOT found exactly'}")
+    print(f"mistakes planted {len(planted)} ({len(hidden)} behind the hidden value), listed {len(listed)}, "
+          f"planted and listed {len(planted & listed)}, planted not listed {sorted(planted - listed)[:5]}, "
           f"listed but not planted {sorted(listed - planted)[:5]}")
-    print(f"steps: " + "; ".join(f"{s.parameter}={json.dumps(s.value)}" + "".join(f"+{q}={json.dumps(v)}" for q, v in s.together)
-                                 + f" (+{s.tally.gain})" for s in result.steps))
+    print("steps:")
+    for s in result.steps:
+        print(f"  {s.how.value}: {s.parameter}={json.dumps(s.value)}"
+              + "".join(f" + {q}={json.dumps(v)}" for q, v in s.together)
+              + f" (+{s.tally.gain}, in part {s.tally.partial}; decided by {', '.join(s.decided_by[:3]) or '-'})")
     print(f"search: {c.passes} passes, {c.pairs} (record, value) pairs, {c.skipped} skipped "
           f"({100 * c.skipped / max(c.pairs, 1):.0f}%: the record never read the parameter), {c.reused} reused, "
           f"{c.replays} replays ({c.replays / result.records:.1f} a record), "
           f"{c.settlements} settlements ({c.settlements / result.records:.1f} a record)")
-    return 0 if result.options == PLAYED else 1
+    return 0 if result.options == played and planted == listed else 1
 
 
 if __name__ == "__main__":

@@ -19,7 +19,11 @@ from typing import Any, Final
 
 from audit.play import GameState, Settlement, Trial, Watch, agrees, differing, flatten, replay, settle
 from audit.profiles import Profile
+from audit.tiles import code
 
+
+ILLEGAL: Final = frozenset({"illegal"})
+"""What is wrong with a record the replay finds an illegal move in (no part of it settles)."""
 
 EVERYTHING: Final = -1
 """The reads of an answer found without watching: every bit set, so it holds under no other profile."""
@@ -35,6 +39,11 @@ class Answer:
     computed: int
     scores: tuple[int, ...] | None = None
     """Each seat's net in units (None after an illegal move): what the fit solves a number from."""
+    wrong: frozenset[str] = frozenset()
+    """What differs from the claimed result (a settled record not clean): each payment sum
+    `kind:payer:payee` that differs, `next_dealer`, `flip`, or `scores` where the record lists no
+    items. The fit counts a value that leaves fewer of them wrong, adding none, as fixing part of a
+    record (`fit.search.Tally.partial`): what it would fix once another cause is removed."""
 
 
 class Setting:
@@ -146,6 +155,30 @@ def _digest(sett: Settlement) -> int:
     return hash((tuple(sett.scores()), sett.next_dealer, sett.flip, tuple(sorted(sums.items()))))
 
 
+def _wrong(result: dict[str, Any], sett: Settlement, base: int) -> frozenset[str]:
+    """The parts of a settlement that differ from the claimed result (as `agrees` reads them)."""
+    out: set[str] = set()
+    if result["next_dealer"] != sett.next_dealer:
+        out.add("next_dealer")
+    if "flip" in result and result["flip"] != (code(sett.flip) if sett.flip is not None else None):
+        out.add("flip")
+    if "items" not in result:
+        if list(result["scores"]) != [s * base for s in sett.scores()]:
+            out.add("scores")
+        return frozenset(out)
+    sums: dict[str, int] = {}
+    for it in sett.items:
+        key = f"{it.kind._value_}:{it.payer}:{it.payee}"
+        sums[key] = sums.get(key, 0) + it.amount * base
+    for row in result["items"]:
+        key = f"{row['kind']}:{row['from']}:{row['to']}"
+        sums[key] = sums.get(key, 0) - row["amount"]
+    out.update(k for k, v in sums.items() if v)
+    if not out and list(result["scores"]) != [s * base for s in sett.scores()]:
+        out.add("scores")
+    return frozenset(out)
+
+
 @dataclass
 class Case:
     """A record under the fit: its answer under the current profile and the values tried on it
@@ -154,6 +187,8 @@ class Case:
     doc: dict[str, Any]
     current: Eval | None = None
     tried: dict[str, Eval] = field(default_factory=dict)
+    index: int = 0
+    """The record's place in the set (what an explanation names it by)."""
     table: GameState | None = None
     """The record replayed under the current profile, kept while the replay stays the same (about
     10 kB: settling a value again costs no replay)."""
@@ -165,7 +200,9 @@ class Case:
 
     def answer(self, sett: Settlement) -> Answer:
         """The answer of a settlement against the record's claimed result (R15)."""
-        return Answer(agrees(self.doc["result"], sett, self.doc.get("base", 1)), _digest(sett), tuple(sett.scores()))
+        result, base = self.doc["result"], self.doc.get("base", 1)
+        clean = agrees(result, sett, base)
+        return Answer(clean, _digest(sett), tuple(sett.scores()), frozenset() if clean else _wrong(result, sett, base))
 
     @property
     def claimed(self) -> tuple[int, ...] | None:
@@ -183,7 +220,8 @@ class Case:
         replay_reads = watch.reads.mask if watch is not None else EVERYTHING
         if rep.finding is not None:
             f = rep.finding
-            return Eval(setting, Answer(False, hash((f.rule, f.code, f.step, f.seat))), replay_reads, replay_reads), None
+            answer = Answer(False, hash((f.rule, f.code, f.step, f.seat)), wrong=ILLEGAL)
+            return Eval(setting, answer, replay_reads, replay_reads), None
         sett = settle(rep.state)
         counts.settlements += 1
         reads = watch.reads.mask if watch is not None else EVERYTHING

@@ -126,6 +126,8 @@ def _tally(t: Tally, lang: Lang) -> str:
     parts = [f"{_word('fixes', lang)} {t.fixes}"]
     if t.whole:
         parts += [f"{_word('breaks', lang)} {t.breaks}", f"{_word('changes', lang)} {t.changes}"]
+    if t.partial:
+        parts.append(f"{_word('partial', lang)} {t.partial}")
     return ", ".join(parts)
 
 
@@ -176,7 +178,11 @@ def summary_lines(result: Fit, lang: Lang = Lang.EN) -> list[str]:
     lines.append(f"{w('taken')}:" if result.steps else f"{w('nothing_taken')}")
     for i, s in enumerate(result.steps, 1):
         taken = " + ".join(f"{_param(p, lang)} = {_said(p, v, lang)}" for p, v in ((s.parameter, s.value), *s.together))
-        lines.append(f"  {i}. {taken}: {_tally(s.tally, lang)}; {w('clean')} {s.clean}")
+        lines.append(f"  {i}. {taken}: {_tally(s.tally, lang)}; {w('clean')} {s.clean} ({w('how_' + s.how.value)})")
+        if s.decided_by:
+            lines.append(f"     {w('decided_by')} " + ", ".join(s.decided_by))
+        if s.broke:
+            lines.append(f"     {w('broke')} " + ", ".join(s.broke))
         if s.ties:
             lines.append(f"     {w('ties')} " + "; ".join(f"{p} = {_value(v)}" for p, v in s.ties))
     lines.append(f"{w('evidence')}:")

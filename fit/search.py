@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
+from enum import Enum
 from typing import Any, Final
 
 from audit.catalogue import Lang
@@ -58,6 +59,37 @@ SOLVED: Final = 12
 EXPLAINED_BY: Final = 3
 """At most this many values are named beside a record the fitted profile leaves unexplained."""
 
+DECIDING: Final = 5
+"""At most this many records are named beside a value taken, of those it fixes and of those it breaks."""
+
+JOINT_SAMPLE: Final = 24
+"""Records not clean that values taken together (up to JOINT_SIZE of them) are built on, when no
+single value and no pair gains (`_Search.choose_joint`)."""
+
+JOINT_SIZE: Final = 3
+"""Values taken together at most."""
+
+JOINT_FIRST: Final = 5
+"""Per record, the values that change it tried first, the ones that bring its scores nearest the
+claimed scores; each is then tried with the values its answer reads (JOINT_WIDTH of them)."""
+
+JOINT_WIDTH: Final = 24
+"""Per value (or pair) of a record's joint search, the values tried with it."""
+
+JOINT_KEEP: Final = 4
+"""Per record, the pairs (nearest the claimed scores) tried with a third value."""
+
+JOINT_OPTIONS: Final = 8
+"""Joint values tallied in full at most, the ones that fix the most sampled records first."""
+
+BACK_FIXING: Final = 10
+"""In the backward pass, the values that fix a record alone (and spoil more) tried with each other
+value of a parameter taken earlier (`_Search.choose_back`)."""
+
+PARTIAL_MIN: Final = 2
+"""Records a value must fix part of (leaving fewer of their payments wrong, adding none) to be taken
+when it fixes none and spoils none (`_Search.choose_partial`)."""
+
 
 @dataclass(frozen=True)
 class Record:
@@ -85,6 +117,15 @@ class Tally:
     whole: bool = True
     """False while only the records that were not clean have been asked (`fixes` is then exact,
     `changes` and `breaks` are not known)."""
+    partial: int = 0
+    """Records not clean it leaves not clean with fewer parts wrong and none newly wrong (`Answer.wrong`):
+    those it would fix once another cause is removed (the second criterion after the net gain)."""
+    spoiled: int = 0
+    """Records not clean it makes wrong in a part that was right."""
+    fixed: tuple[int, ...] = ()
+    """The first DECIDING records it fixes (their places in the set)."""
+    broken: tuple[int, ...] = ()
+    """The first DECIDING records it breaks."""
 
     @property
     def gain(self) -> int:
@@ -93,18 +134,25 @@ class Tally:
 
     def reversed(self) -> Tally:
         """The same records seen from the other profile (what a value's removal does)."""
-        return Tally(self.changes, self.breaks, self.fixes, self.whole)
+        return Tally(self.changes, self.breaks, self.fixes, self.whole, self.spoiled, self.partial, self.broken,
+                     self.fixed)
 
     def add(self, other: Tally) -> Tally:
         """The tallies of two sets of records together."""
         return Tally(self.changes + other.changes, self.fixes + other.fixes, self.breaks + other.breaks,
-                     self.whole and other.whole)
+                     self.whole and other.whole, self.partial + other.partial, self.spoiled + other.spoiled,
+                     (self.fixed + other.fixed)[:DECIDING], (self.broken + other.broken)[:DECIDING])
+
+    @property
+    def rank(self) -> tuple[int, int, int]:
+        """What the search prefers: the net gain, then the records fixed in part, then fewer changes."""
+        return self.gain, self.partial - self.spoiled, -self.changes
 
     def to_json(self) -> dict[str, int | None]:
         """The tally as JSON (`changes` and `breaks` null where they were not measured)."""
         if not self.whole:
-            return {"changes": None, "fixes": self.fixes, "breaks": None}
-        return {"changes": self.changes, "fixes": self.fixes, "breaks": self.breaks}
+            return {"changes": None, "fixes": self.fixes, "breaks": None, "partial": self.partial}
+        return {"changes": self.changes, "fixes": self.fixes, "breaks": self.breaks, "partial": self.partial}
 
 
 def _tally(cases: list[Case], opt: Option, whole: bool) -> Tally:
@@ -120,12 +168,36 @@ def _tally(cases: list[Case], opt: Option, whole: bool) -> Tally:
             out.changes += 1
         if got.clean and not cur.answer.clean:
             out.fixes += 1
+            if len(out.fixed) < DECIDING:
+                out.fixed += (case.index,)
         elif cur.answer.clean and not got.clean:
             out.breaks += 1
+            if len(out.broken) < DECIDING:
+                out.broken += (case.index,)
+        elif not got.clean and got.wrong != cur.answer.wrong:
+            if got.wrong < cur.answer.wrong:
+                out.partial += 1
+            elif got.wrong - cur.answer.wrong:
+                out.spoiled += 1
     return out
 
 
 # ---------------------------------------------------------------- the result
+
+class How(str, Enum):
+    """How the search came to take a value."""
+
+    SINGLE = "single"
+    """It gains alone (coordinate ascent)."""
+    PAIR = "pair"
+    """With one other value whose moves of the scores add up to the claimed ones (`_Search.choose_pair`)."""
+    BACK = "back"
+    """With another value of a parameter taken earlier, undone or replaced (`_Search.choose_back`)."""
+    JOINT = "joint"
+    """With up to two others, built on the records not clean (`_Search.choose_joint`)."""
+    PARTIAL = "partial"
+    """It fixes no record and spoils none, but leaves fewer parts wrong on some (`_Search.choose_partial`)."""
+
 
 @dataclass(frozen=True)
 class Step:
@@ -139,13 +211,37 @@ class Step:
     clean: int
     ties: tuple[tuple[str, Any], ...] = ()
     together: tuple[tuple[str, Any], ...] = ()
-    """The other values taken with it, where only the pair gains (`_Search.choose_pair`)."""
+    """The other values taken with it, where only together they gain (`How`)."""
+    how: How = How.SINGLE
+    decided_by: tuple[str, ...] = ()
+    """The first DECIDING records it fixes (by source): those that decided it."""
+    broke: tuple[str, ...] = ()
+    """The first DECIDING records it spoils."""
 
     def to_json(self) -> dict[str, Any]:
         """The step as JSON."""
         return {"parameter": self.parameter, "value": self.value, "options": self.options, **self.tally.to_json(),
-                "clean": self.clean, "ties": [{"parameter": p, "value": v} for p, v in self.ties],
-                "together": [{"parameter": p, "value": v} for p, v in self.together]}
+                "clean": self.clean, "how": self.how.value,
+                "ties": [{"parameter": p, "value": v} for p, v in self.ties],
+                "together": [{"parameter": p, "value": v} for p, v in self.together],
+                "decided_by": list(self.decided_by), "broke": list(self.broke)}
+
+    def note(self, number: int) -> str:
+        """The step as the `# fitted` comment of a parameter it set."""
+        values = " + ".join(f"{p} = {json.dumps(v, ensure_ascii=False)}"
+                            for p, v in ((self.parameter, self.value), *self.together))
+        t = self.tally
+        out = f"step {number} ({self.how.value}): {values}; fixes {t.fixes}"
+        if t.whole:
+            out += f", breaks {t.breaks}"
+        out += f", in part {t.partial}"
+        if self.decided_by:
+            out += f"; decided by {', '.join(self.decided_by)}"
+        if self.broke:
+            out += f"; breaks {', '.join(self.broke)}"
+        if self.ties:
+            out += "; as good: " + ", ".join(f"{p} = {json.dumps(v, ensure_ascii=False)}" for p, v in self.ties)
+        return out
 
 
 @dataclass(frozen=True)
@@ -233,13 +329,19 @@ class Fit:
                   f"Base {self.base.name}; {self.usable} records, clean {self.clean_before} under the base, "
                   f"{self.clean_after} under this profile.", "",
                   "Every parameter is here; those the fit changed say so above them."]
-        notes = {}
+        notes: dict[str, str] = {}
         for e in self.evidence:
             if e.changed:
                 t = e.values[0].tally
                 counts = f"changes {t.changes}, fixes {t.fixes}, breaks {t.breaks}" if t.whole else f"fixes {t.fixes}"
                 notes[e.parameter] = (f"fitted: {json.dumps(e.base, ensure_ascii=False)} in {self.base.name}; "
                                       f"{counts} of the records")
+        for number, step in enumerate(self.steps, 1):  # every parameter a step set, a value taken with it too
+            for key in step.options:
+                if key in self.options:
+                    said = notes.get(key) or (f"fitted: {json.dumps(value_at(self.base, key), ensure_ascii=False)} "
+                                              f"in {self.base.name}")
+                    notes[key] = f"{said.split(' | ')[0]} | {step.note(number)}"
         return profile_toml(self.profile, header=header, notes=notes)
 
     def to_json(self, lang: Lang | str = Lang.EN) -> dict[str, Any]:
@@ -411,8 +513,7 @@ class _Search:
             # dropped the moment its breaks say so (it stays tallied over the unclean records only).
             need = self.min_gain if best is None else max(self.min_gain, self.tallies[best.trial.key].gain)
             t = self._weigh(opt, need)
-            if t is not None and (best is None or (t.gain, -t.changes) > (
-                    self.tallies[best.trial.key].gain, -self.tallies[best.trial.key].changes)):
+            if t is not None and (best is None or t.rank > self.tallies[best.trial.key].rank):
                 best = opt
         return best
 
@@ -438,7 +539,16 @@ class _Search:
         return self._best(order[:PAIR_OPTIONS], {k: float(v) for k, v in fixes.items()}, 0.0)
 
     def _pair(self, a: Option, b: Option, made: dict[str, Option | None]) -> Option | None:
-        options = {**a.trial.options, **b.trial.options}
+        return self._combo([a, b], made)
+
+    def _combo(self, opts: list[Option], made: dict[str, Option | None]) -> Option | None:
+        """Values of different parameters taken together, as one option (None where the loader refuses
+        them together, or two of them set one parameter otherwise)."""
+        options: dict[str, Any] = {}
+        for o in opts:
+            if any(options.get(k, v) != v for k, v in o.trial.options.items()):
+                return None
+            options.update(o.trial.options)
         key = options_key(options)
         if key not in made:
             try:
@@ -447,9 +557,129 @@ class _Search:
                 made[key] = None
             else:
                 setting = self.settings.of(prof)
-                made[key] = Option(Trial(a.trial.parameter, a.trial.value, options, prof, together=(
-                    (b.trial.parameter, b.trial.value),)), setting, self.settings.diff(self.current, setting))
+                first, *rest = opts
+                made[key] = Option(Trial(first.trial.parameter, first.trial.value, options, prof, together=tuple(
+                    (o.trial.parameter, o.trial.value) for o in rest)), setting, self.settings.diff(self.current, setting))
         return made[key]
+
+    def _singles(self) -> list[Option]:
+        return [o for o in self.options if not o.trial.together]
+
+    def choose_back(self, taken: list[str]) -> Option | None:
+        """The backward pass: a value taken earlier undone or replaced, given every value taken since.
+        A value taken early may be wrong in a way only a later one shows (`kill_declared.value` taken
+        before `kill_declared.mode` is seen): each other value of a parameter already taken (its base
+        value, a way back, among them) is tried together with each value that fixes records not clean
+        alone (BACK_FIXING of them, the most fixes first), and, on JOINT_SAMPLE of those records, with
+        each value the record's answer under it reads (a `kill_declared.mode` that changes nothing
+        until the value is undone); the pairs that fix the most are tallied in full. Asked when no
+        single value and no pair gains."""
+        singles = self._singles()
+        fixing = sorted((o for o in singles if self.tallies.get(o.trial.key, Tally()).fixes > 0),
+                        key=lambda o: -self.tallies[o.trial.key].fixes)[:BACK_FIXING]
+        others = [o for o in singles if o.trial.parameter in taken]
+        made: dict[str, Option | None] = {}
+        combos = [c for a in others for b in fixing if a.trial.parameter != b.trial.parameter
+                  for c in [self._combo([b, a], made)] if c is not None]
+        for case in _spread([c for c in self.cases if not c.clean], JOINT_SAMPLE):
+            cur = case.current
+            assert cur is not None
+            case.fill(self.current, others, self.settings, self.counts)
+            for a in others:
+                if a.diff & cur.reads and case.under(a).computed != cur.answer.computed:
+                    grown = [c for b in self._read_under(case, [a], singles, made) for c in [self._combo([b, a], made)]
+                             if c is not None]
+                    case.fill(self.current, grown, self.settings, self.counts)
+                    combos += [c for c in grown if case.under(c).clean]
+        return self._joint_best(combos)
+
+    def _joint_best(self, combos: list[Option]) -> Option | None:
+        """Combined options tried on the records not clean, those that fix the most tallied in full."""
+        unclean = [c for c in self.cases if not c.clean]
+        fixes: dict[str, int] = {}
+        seen: dict[str, Option] = {}
+        for opt in combos:
+            seen.setdefault(opt.trial.key, opt)
+        for case in unclean:
+            case.fill(self.current, list(seen.values()), self.settings, self.counts)
+            for opt in seen.values():
+                if case.under(opt).clean:
+                    fixes[opt.trial.key] = fixes.get(opt.trial.key, 0) + 1
+        order = sorted((o for o in seen.values() if o.trial.key in fixes), key=lambda o: -fixes[o.trial.key])
+        for opt in order:
+            self.tallies[opt.trial.key] = Tally(whole=False)
+        return self._best(order[:JOINT_OPTIONS], {k: float(v) for k, v in fixes.items()}, 0.0)
+
+    def choose_joint(self) -> Option | None:
+        """Up to JOINT_SIZE values that only together make records clean (R17.4 and R17.5's 责任鸡 with
+        its value: a claimed 1s owes 1 only where its discarder is not ready). Built on JOINT_SAMPLE
+        records not clean, each on its own: the values that change it, nearest its claimed scores
+        first (JOINT_FIRST); each with the values its answer under it reads (JOINT_WIDTH); the pairs
+        nearest with a third the same way (JOINT_KEEP). The combinations that make a sampled record
+        clean are tried on every record not clean and tallied in full as above."""
+        made: dict[str, Option | None] = {}
+        found: list[Option] = []
+        singles = self._singles()
+        for case in _spread([c for c in self.cases if not c.clean], JOINT_SAMPLE):
+            level = self._nearest(case, [[o] for o in singles], JOINT_FIRST, made)
+            for size in range(2, JOINT_SIZE + 1):
+                grown = [[*combo, o] for combo in level for o in self._read_under(case, combo, singles, made)]
+                level = self._nearest(case, grown, JOINT_KEEP, made)
+                found += [c for combo in grown for c in [self._combo(combo, made)]
+                          if c is not None and case.under(c).clean]
+        return self._joint_best(found)
+
+    def _read_under(self, case: Case, combo: list[Option], singles: list[Option],
+                    made: dict[str, Option | None]) -> list[Option]:
+        """The values (of other parameters) a record's answer under `combo` read, JOINT_WIDTH at most."""
+        opt = self._combo(combo, made)
+        if opt is None:
+            return []
+        reads = case.tried[opt.trial.key].reads if opt.trial.key in case.tried else 0
+        cur = case.current
+        assert cur is not None
+        params = {o.trial.parameter for o in combo}
+        tables = {p.split(".")[0] for p in params}
+
+        def rank(o: Option) -> int:
+            # first what the combination made the record read anew (the 责任鸡 value under `any`), then
+            # the parameters of the same table (`kill_declared.mode` beside its value), then the rest
+            return 0 if o.diff & reads & ~cur.reads else 1 if o.trial.parameter.split(".")[0] in tables else 2
+
+        near = [o for o in singles if o.trial.parameter not in params and o.diff & reads]
+        return sorted(near, key=rank)[:JOINT_WIDTH]
+
+    def _nearest(self, case: Case, combos: list[list[Option]], keep: int,
+                 made: dict[str, Option | None]) -> list[list[Option]]:
+        """The `keep` combinations, of those that change the record, that bring it nearest its claimed
+        result: fewest parts wrong, then the scores' distance from the claimed ones (order kept on a tie)."""
+        cur, claimed = case.current, case.claimed
+        assert cur is not None
+        opts = [(combo, o) for combo in combos for o in [self._combo(combo, made)] if o is not None]
+        case.fill(self.current, [o for _, o in opts], self.settings, self.counts)
+
+        def distance(o: Option) -> tuple[int, int]:
+            got = case.under(o)
+            far = sum(abs(a - b) for a, b in zip(got.scores, claimed)) if got.scores and claimed else 1 << 30
+            return len(got.wrong), far
+
+        moved = [(combo, o) for combo, o in opts if case.under(o).computed != cur.answer.computed]
+        moved.sort(key=lambda co: distance(co[1]))
+        return [combo for combo, _ in moved[:keep]]
+
+    def choose_partial(self) -> Option | None:
+        """A value hidden behind another cause: it fixes no record and spoils none, but on PARTIAL_MIN
+        records or more it leaves fewer parts wrong and none newly wrong (`Tally.partial`): what it
+        would fix once the other cause is removed (`rob_kong_burn` false where every hand it touches
+        is wrong for another reason too). The most such records first; asked last."""
+        order = sorted((o for o in self._singles() if self.tallies[o.trial.key].partial >= max(PARTIAL_MIN, self.min_gain)
+                        and not self.tallies[o.trial.key].spoiled and not self.tallies[o.trial.key].fixes),
+                       key=lambda o: -self.tallies[o.trial.key].partial)
+        for opt in order:
+            t = self._weigh(opt, 0)
+            if t is not None and t.breaks == 0 and t.fixes == 0 and not t.spoiled:
+                return opt
+        return None
 
     def _solved(self, asked: list[Case]) -> list[Option]:
         """Numbers no enumeration names (kong_flower_bonus 5 where the base pays 3), solved from the
@@ -459,6 +689,7 @@ class _Search:
         like the others, answered and tallied in full before it can be taken (SOLVED of them, the
         most often solved first)."""
         known = {o.trial.key for o in self.options}
+        absent = {o.trial.parameter for o in self.options if value_at(self.current.profile, o.trial.parameter) is None}
         found: dict[tuple[str, int], int] = {}
         for case in asked:
             cur, claimed = case.current, case.claimed
@@ -467,9 +698,17 @@ class _Search:
             mine: set[tuple[str, int]] = set()
             for opt in self.options:
                 v0, v1 = value_at(self.current.profile, opt.trial.parameter), opt.trial.value
-                if not (_number(v0) and _number(v1) and opt.diff & cur.reads):
+                if opt.trial.together or not (_number(v1) and opt.diff & cur.reads):
                     continue
-                value = _solve(cur.answer.scores, case.tried[opt.trial.key].answer.scores, claimed, v0, v1)
+                if _number(v0):
+                    value = _solve(cur.answer.scores, case.tried[opt.trial.key].answer.scores, claimed, v0, v1)
+                elif v0 is None and opt.trial.parameter in absent and (other := self._second(opt, case)) is not None:
+                    # absent: the line through two values tried (`audit.candidates.PROBES`)
+                    s1 = case.tried[opt.trial.key].answer.scores
+                    value = _solve(s1, case.tried[other.trial.key].answer.scores, claimed, v1,
+                                   other.trial.value) if s1 is not None else None
+                else:
+                    continue
                 if value is not None:
                     mine.add((opt.trial.parameter, value))
             for key in mine:
@@ -485,12 +724,21 @@ class _Search:
                 break
         return out
 
+    def _second(self, opt: Option, case: Case) -> Option | None:
+        """Another number tried for the same absent parameter on this record, after `opt` in order."""
+        cur = case.current
+        assert cur is not None
+        return next((o for o in self.options if o is not opt and o.trial.parameter == opt.trial.parameter
+                     and _number(o.trial.value) and not o.trial.together and o.diff & cur.reads
+                     and o.trial.key in case.tried), None)
+
     def ties(self, chosen: Option) -> tuple[tuple[str, Any], ...]:
         """The other values tallied in full that gain as much, with as many fixes."""
         t = self.tallies[chosen.trial.key]
         return tuple((o.trial.parameter, o.trial.value) for o in self.options if o is not chosen
                      and o.trial.key in self._whole and self.tallies[o.trial.key].gain == t.gain
-                     and self.tallies[o.trial.key].fixes == t.fixes)
+                     and self.tallies[o.trial.key].fixes == t.fixes
+                     and self.tallies[o.trial.key].partial == t.partial)
 
     def take(self, chosen: Option) -> None:
         """Move to the chosen value."""
@@ -570,6 +818,33 @@ def _explained_by(case: Case, search: _Search) -> tuple[tuple[str, Any, Tally], 
     return tuple((o.trial.parameter, o.trial.value, search.tally(o)) for o in found[:EXPLAINED_BY])
 
 
+def _together(made: Trial) -> tuple[tuple[str, Any], ...]:
+    """The values taken with a trial's own: those it was combined with, and any parameter the loader
+    needed set with it (`dou_ready_test` "ever" needs `dou_requires_ready` true: both are taken)."""
+    mine = {made.parameter, *(p for p, _ in made.together)}
+    needed = tuple((k, v) for k, v in made.options.items()
+                   if not any(k == p or k.startswith(p + ".") for p in mine))
+    return made.together + needed
+
+
+def _next(search: _Search, steps: list[Step]) -> tuple[Option, How] | None:
+    """The next value to take, in a fixed order of ways (`How`): a single value (on a sample, then on
+    every record not clean), a pair, a value taken earlier undone or replaced, up to three values
+    together, a value that fixes records only in part; None when none gains."""
+    if (one := search.choose(exact=False) or search.choose(exact=True)) is not None:
+        return one, How.SINGLE
+    if (pair := search.choose_pair()) is not None:
+        return pair, How.PAIR
+    taken = sorted({p for s in steps for p in (s.parameter, *(q for q, _ in s.together))})
+    if taken and (back := search.choose_back(taken)) is not None:
+        return back, How.BACK
+    if (joint := search.choose_joint()) is not None:
+        return joint, How.JOINT
+    if (part := search.choose_partial()) is not None:
+        return part, How.PARTIAL
+    return None
+
+
 def fit(records: list[Record], base_name: str, *, name: str | None = None, min_gain: int = MIN_GAIN) -> Fit:
     """The profile under which the most of `records` are clean, searched from the profile
     `base_name` (ProfileError when there is none); `name` names the fitted profile (default
@@ -584,14 +859,17 @@ def fit(records: list[Record], base_name: str, *, name: str | None = None, min_g
             usable.append(record)
         else:
             invalid.append(Unexplained(record, audit_hand(record.doc, profile=base.name)))
-    search = _Search([Case(r.doc) for r in usable], base, min_gain)
+    search = _Search([Case(r.doc, index=i) for i, r in enumerate(usable)], base, min_gain)
     search.start()
     clean = clean_before = sum(1 for c in search.cases if c.clean)
     steps: list[Step] = []
-    while (chosen := search.choose(exact=False) or search.choose(exact=True) or search.choose_pair()) is not None:
-        clean += search.tally(chosen).gain
-        steps.append(Step(chosen.trial.parameter, chosen.trial.value, chosen.trial.options, search.tally(chosen),
-                          clean, search.ties(chosen), chosen.trial.together))
+    while (found := _next(search, steps)) is not None:
+        chosen, how = found
+        t = search.tally(chosen)
+        clean += t.gain
+        steps.append(Step(chosen.trial.parameter, chosen.trial.value, chosen.trial.options, t, clean,
+                          search.ties(chosen), _together(chosen.trial), how,
+                          tuple(usable[i].source for i in t.fixed), tuple(usable[i].source for i in t.broken)))
         search.take(chosen)
     search.finish()
     for case in search.cases:

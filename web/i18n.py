@@ -383,6 +383,12 @@ ZH: dict[str, str] = {
     "Changes": "改变",
     "Clean after": "之后无误",
     "as good:": "同样好的还有：",
+    "decided by:": "依据的牌局：",
+    "breaks:": "弄错的牌局：",
+    "a pair: neither value gains alone": "成对采用：单独都不行",
+    "undoes or replaces a value taken earlier": "撤销或替换先前采用的取值",
+    "only together": "几个取值一起才行",
+    "fixes part of records wrong for another cause too": "只纠正了牌局的一部分：这些牌局另有错误",
     "No value makes more records clean: the base profile stands.": "没有哪个取值能让更多牌局无误：沿用起始规则配置。",
     "Evidence against the fitted profile": "相对拟合结果的依据",
     "Fixes: records not clean that the value makes clean; breaks: clean records it spoils; changes: records whose settlement or verdict it changes. For a changed parameter, what its fitted value does against the base's value.":

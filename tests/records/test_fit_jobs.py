@@ -19,6 +19,7 @@ from records.fit_jobs import NoRecords, NotAllowed, Selection, Status, TooMany
 from records.ingest import Hand, Origin
 from records.store import Store
 from sim.simulate import simulate
+from tests.deadlines import scaled
 
 PLAYED = {"chicken.charge": 4}
 
@@ -141,7 +142,7 @@ def test_a_job_left_by_a_killed_process_is_taken_again_and_finished(path: Path, 
             "from batch.fit_job import owner_name; "
             "db = connect(sys.argv[1]); fit_jobs.claim(db, owner_name()); os._exit(9)")
     subprocess.run([sys.executable, "-c", code, str(path)], check=False, cwd=Path(__file__).parents[2],
-                   timeout=120)
+                   timeout=scaled(120))
     left = fit_jobs.get(store.db, job_id)
     assert left is not None and left["status"] == "running" and dead_here(left["owner"])
     assert not dead_here(owner_name()) and not dead_here("elsewhere:1:x")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from records.ingest import Hand, Origin
 from records.store import Store
 from sim.simulate import simulate
 from tests.conftest import login
+from tests.deadlines import wait_until
 from tests.service import app_config
 from web.fit_worker import stop_worker
 
@@ -149,10 +149,12 @@ def test_an_uploaded_set_is_fitted_by_the_thread_of_the_web_process(tmp_path: Pa
         job_id = _job_id(client.post("/fit/jobs?lang=zh", data={"source": "upload", "profile": "weile",
                                                                  "files": (io.BytesIO(data), "club.jsonl")},
                                      content_type="multipart/form-data"))
-        deadline = time.monotonic() + 300
-        while not (state := client.get(f"/fit/jobs/{job_id}.json").get_json())["final"]:
-            assert time.monotonic() < deadline, state
-            time.sleep(0.2)
+
+        def ended() -> dict[str, Any]:
+            polled: dict[str, Any] = client.get(f"/fit/jobs/{job_id}.json").get_json()
+            return polled if polled["final"] else {}
+
+        state = wait_until(ended, 300, f"fit job {job_id} to end")
         assert state["status"] == "done", state
         html = client.get(f"/fit/jobs/{job_id}?lang=zh").get_data(as_text=True)
         assert "冲锋鸡" in html and "chicken.charge" in html

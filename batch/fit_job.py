@@ -13,8 +13,10 @@ also the heartbeat that tells a live job from one left by a stopped process (`fi
 """
 from __future__ import annotations
 
+import logging
 import os
 import socket
+import sqlite3
 import threading
 import time
 import uuid
@@ -255,11 +257,23 @@ def work(path: str | Path, *, owner: str | None = None, once: bool = False, stop
     owner = owner or owner_name()
     stop = stop or threading.Event()
     ran = 0
+    waiting_for_store = False
     db = connect(str(path))
     try:
         while not stop.is_set():
-            recover_left(db, stale_s)
-            job = fit_jobs.claim(db, owner)
+            try:
+                recover_left(db, stale_s)
+                job = fit_jobs.claim(db, owner)
+            except sqlite3.OperationalError as exc:  # a store not created yet, or busy past its timeout
+                if once:
+                    raise
+                if not waiting_for_store:  # said once, not every poll: the thread waits for the store
+                    logging.getLogger(__name__).warning("fit worker: the store cannot give jobs yet (%s); "
+                                                        "waiting for it", exc)
+                waiting_for_store = True
+                stop.wait(poll_s)
+                continue
+            waiting_for_store = False
             if job is None:
                 if once:
                     break

@@ -94,7 +94,7 @@ class NotAllowed(ValueError):
 
 
 def install(db: Database) -> None:
-    """The two tables (migration m012_fit_jobs)."""
+    """The two tables (migration m013_fit_jobs)."""
     db.table("fit_jobs").create({
         "id": int, "source": str, "platform": str, "params_json": str, "status": str, "phase": str,
         "records_done": int, "records_total": int, "values_weighed": int, "seconds_left": float,

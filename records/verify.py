@@ -121,6 +121,11 @@ NOT_EVIDENCE = {
     "_sqlite_migrations": "sqlite-utils' list of the schema steps applied: bookkeeping of the schema, not of "
                           "anything sent, stored or decided; a step missing before a later one, or one this version "
                           "does not know, is named all the same (`records.migrations.damage`, issue 34.6)",
+    "fit_jobs": "fit jobs (issue 36.2): a queue of analyses and their kept answers; nothing in it judges a record: "
+                "a fitted profile judges only once adopted, and the adopted version (its text and the fit's summary "
+                "it keeps) is checked against its `platform-adopt` entry (`check_platform_profiles`)",
+    "fit_job_inputs": "the records of an uploaded fit job's files, kept only until the job ends (issue 36.2): "
+                      "inputs of an analysis, never stored as records nor audited",
 }
 """The tables of the store `verify` does not check, and why (SQLite's own `sqlite_*` tables aside);
 tests/web/test_evidence_columns.py tampers every column of every other table and expects verify to

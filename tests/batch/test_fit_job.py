@@ -80,3 +80,30 @@ def test_a_scheduler_that_does_not_answer_fails_the_job(path: str) -> None:
     job = _get(path, job_id)
     assert (job["status"], job["error_code"], job["result"]) == ("failed", CLUSTER, None)
     assert job["error_params"]["scheduler"] == "tcp://127.0.0.1:9"
+
+
+def test_the_worker_thread_waits_for_a_store_not_created_yet(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A web process's first request can start the worker before `flask bootstrap` made the tables
+    (gunicorn on a new database): the worker says so once and keeps polling, it does not die; the
+    command (`once`) reports the error instead."""
+    import sqlite3
+    import threading
+
+    from tests.deadlines import scaled, wait_until
+
+    empty = tmp_path / "empty.sqlite3"
+    with pytest.raises(sqlite3.OperationalError):
+        work(empty, once=True)
+    stop = threading.Event()
+    thread = threading.Thread(target=work, args=(empty,), kwargs={"stop": stop, "poll_s": 0.01}, daemon=True)
+    with caplog.at_level("WARNING", logger="batch.fit_job"):
+        thread.start()
+        wait_until(lambda: [r for r in caplog.records if "cannot give jobs yet" in r.getMessage()], 30,
+                   "the worker's warning")
+        Store.open(empty, trail_key=b"k" * 32).close()  # the store is made: the worker takes its jobs
+        job_id = _job(str(empty))
+        wait_until(lambda: _get(str(empty), job_id)["status"] == "done", 300, "the job run by the waiting worker")
+        stop.set()
+        thread.join(timeout=scaled(30))
+    assert not thread.is_alive()
+    assert len([r for r in caplog.records if "cannot give jobs yet" in r.getMessage()]) == 1

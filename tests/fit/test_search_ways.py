@@ -16,20 +16,9 @@ from typing import Any
 from audit.api import audit_document
 from audit.profiles import load_profile
 from fit.answers import Case
-from fit.search import How, Record, _Search, fit
-from sim.simulate import simulate
+from fit.search import How, _Search, fit
+from tests.fit.test_search import _platform, _records
 
-
-def _platform(name: str, options: dict[str, Any], count: int, seed: int) -> list[dict[str, Any]]:
-    out = []
-    for gen in simulate(name, options, count, seed):
-        gen.record["rules"] = {"profile": name}
-        out.append(gen.record)
-    return out
-
-
-def _records(docs: list[dict[str, Any]]) -> list[Record]:
-    return [Record(f"hand {i}", doc) for i, doc in enumerate(docs)]
 
 
 def _clean(doc: dict[str, Any], options: dict[str, Any]) -> bool:

@@ -15,7 +15,7 @@ from flask import Flask
 
 from app import create_app
 from kit.build import build_kit, write_kit
-from records import cases, conformance, platform_reaudit, platforms, trail
+from records import cases, conformance, fit_jobs, platform_reaudit, platforms, trail
 from records.db import atomic
 from records.ingest import read_upload
 from records.pipeline import Engine, Pipeline
@@ -106,6 +106,8 @@ def build(tmp_path: Path) -> Scenario:
                                       effective_from="2000-01-01", fit={"base": "weile"} if version == 1 else None,
                                       key=key)
         platform_reaudit.run(Pipeline(store), adopted, who="admin", key=key)
+        fit_jobs.create(store.db, params={"profile": "weile", "lang": "zh"}, requested_by="admin",  # issue 36.2:
+                        uploaded=[("day.jsonl line 1", load_example("hot-shot-weile"))])  # queued, inputs kept
         head = trail.head(store.db)
         assert head is not None
     finally:

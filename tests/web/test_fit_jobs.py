@@ -19,22 +19,10 @@ from records.store import Store
 from sim.simulate import simulate
 from tests.conftest import login
 from tests.deadlines import wait_until
+from tests.records.test_fit_jobs import PLAYED, _docs
 from tests.service import app_config
 from web.fit_worker import stop_worker
 
-PLAYED = {"chicken.charge": 4}
-
-
-def _docs(count: int, seed: int = 41) -> list[dict[str, Any]]:
-    out = []
-    for i, gen in enumerate(simulate("weile", PLAYED, count, seed)):
-        doc = gen.record
-        doc["rules"] = {"profile": "weile"}
-        doc["platform"] = "club.example"
-        doc["client"] = "ios 4.9" if i % 2 else "android 5.0"
-        doc["played_at"] = f"2026-11-{1 + i:02d}T20:00:00+08:00"
-        out.append(doc)
-    return out
 
 
 @pytest.fixture(scope="module")

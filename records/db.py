@@ -13,6 +13,7 @@ import itertools
 import os
 import sqlite3
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -43,10 +44,32 @@ def connect(path: str | Path) -> Database:
     db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     db.execute("PRAGMA foreign_keys = ON")
     if str(path) != ":memory:":
-        db.enable_wal()
+        _wal(db)
         db.execute("PRAGMA synchronous = NORMAL")
         _anchor(path)
     return db
+
+
+def _wal(db: Database) -> None:
+    """Switch a database to WAL once. Processes starting on a new database at once race to switch
+    it, and SQLite answers the loser's `journal_mode` change "database is locked" at once, without
+    its busy handler (tests/records/test_migrations.py's three openers met it one time in nine):
+    the loser asks again until the busy timeout's span has passed; a database already in WAL is
+    only read."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            if str(db.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+                db.enable_wal()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(WAL_RETRY_S)
+
+
+WAL_RETRY_S = 0.01
+"""Pause between two attempts to switch a new database to WAL (`_wal`)."""
 
 
 def close(db: Database) -> None:

@@ -30,6 +30,7 @@ tools above it, no Flask in storage or the batch."""
 
 ENGINE_PUBLIC: frozenset[str] = frozenset({
     "audit.api",          # audit a record or a match; trace it step by step (the service, the batch, the kit)
+    "audit.vocabulary",   # the one vocabulary (issue 35.3d; the list narrows to four once every import uses it)
     "audit.play",         # the table, one replay step, the judge, the settlement (sim/, kit/)
     "audit.kinds", "audit.tiles", "audit.lang",       # the one vocabulary: kinds, tiles, languages
     "audit.catalogue", "audit.rulebook",             # finding and note texts; rule texts and labels

@@ -21,7 +21,7 @@ from typing import Any
 from audit.catalogue import Lang
 from audit.jsontext import INT_MAX, JsonTextError, depth, json_lines, line_text, loads, pretty, read_file, utf8_text
 from audit.option_check import OptionProblem
-from audit.option_check import check as check_options
+from audit.option_check import check as check_what_if
 from audit.origin import Origin
 from audit.profiles import DEFAULT_PROFILE, PROFILE_DIR, Profile, ProfileError, apply_options, check_profile_name, \
     is_profile_name, list_profiles, load_profile, parameter_range, parse_profile, resolve, to_data
@@ -34,7 +34,7 @@ __all__ = [
     # audit and trace a record or a match
     "ENGINE_VERSION", "audit_document", "audit_record", "is_match", "trace_record",
     # profiles: by name, loaded, parsed from a file, changed by options; a what-if's options checked
-    "DEFAULT_PROFILE", "OptionProblem", "PROFILE_DIR", "Profile", "ProfileError", "apply_options", "check_options",
+    "DEFAULT_PROFILE", "OptionProblem", "PROFILE_DIR", "Profile", "ProfileError", "apply_options", "check_what_if",
     "check_profile_name", "is_profile_name", "list_profiles", "load_profile", "parameter_range",
     "parse_profile", "resolve", "to_data",
     # the input format: the strict JSON reader (audit.jsontext), the schema, an input's origin

@@ -13,8 +13,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from audit.vocabulary import (BASE, CODES, DEALER_STREAK, DIE, KONG_KINDS, POINTS, EventType, IntRange, ItemKind,  # noqa: E402
-                              MeldKind, WinKind)
+from audit.vocabulary import (BASE, CODES, DEALER_STREAK, DIE, KONG_KINDS, POINTS, EventType,  # noqa: E402
+                              IntRange, ItemKind, MeldKind, WinKind)
 
 BASE_URL: str = "https://zhuoji-audit.example/api/schema/"
 

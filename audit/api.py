@@ -67,7 +67,7 @@ def audit_document(doc: object, *, profile: str | None = None, options: dict[str
     `schema_checked=True` only when `audit.schema` already validated this very
     document (record or whole match) and found nothing: the engine then skips
     its own schema pass. A stored audit re-renders in another language with
-    `render_finding` / `render_note` (or `audit.catalogue.rerender`).
+    `audit.vocabulary`'s `render_finding` / `render_note` (or `rerender`).
     `items=False` leaves out each settlement's `items` (everything else as with
     True): for a caller that keeps only the verdict, findings and totals (the
     batch's rows), whose item notes would be rendered for nothing (about 2% of

@@ -77,7 +77,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
 
-    from audit.kinds import EventType, ItemKind, MeldKind, WinKind
+    from audit.vocabulary import EventType, ItemKind, MeldKind, WinKind
     from web import register
 
     register(app)

@@ -1,40 +1,49 @@
-"""The engine's public face: what the CLI, the web service and the simulator call.
+"""The engine's public face for auditing: what the CLI, the store, the batch, the web service and
+the tools above the engine call to audit or trace a record or a match, to name, load and change a
+profile (what-if options included), and to read the input format (the strict JSON reader, the
+schema, where an input came from).
 
 Everything here takes a parsed JSON document (whatever the client sent, valid or
 not) and returns plain data in the shape fixed by record-format.md, so callers
-never need to know the replayer's internals. The step views of a trace are
-defined in `audit.views` and re-exported here.
+never need to know the replayer's internals. The words and drawings of a trace
+(`Trace`, `StepView`, ...) are `audit.vocabulary`'s; the table and one replay step
+are `audit.play`'s.
 
-This module imports only downward; the engine itself is imported by each
-function on first use, so importing the public face (for the version or the
-profile names) does not load the replayer.
+One of the engine's public modules (tests/imports.py: a package above the engine
+imports only names of their `__all__`). It imports only downward; the replayer
+itself is imported by each function on first use, so importing this face (for
+the version, the profiles or the reader) does not load it.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from audit.catalogue import Lang, render_finding, render_note
-from audit.views import ChickenView, Marker, MarkerKind, MeldView, SeatView, StepView, Trace
-
-if TYPE_CHECKING:  # the profile module is loaded on first use, as the engine is
-    from audit.profiles import Profile
+from audit.catalogue import Lang
+from audit.jsontext import INT_MAX, JsonTextError, depth, json_lines, line_text, loads, pretty, read_file, utf8_text
+from audit.option_check import OptionProblem
+from audit.option_check import check as check_what_if
+from audit.origin import Origin
+from audit.profiles import DEFAULT_PROFILE, PROFILE_DIR, Profile, ProfileError, apply_options, check_profile_name, \
+    is_profile_name, list_profiles, load_profile, parameter_range, parse_profile, resolve, to_data
+from audit.schema import SchemaError, validate_match, validate_record
+from audit.views import Trace
 
 ENGINE_VERSION = "1.0.0"
 
-__all__ = ["ENGINE_VERSION", "ChickenView", "Lang", "Marker", "MarkerKind", "MeldView", "SeatView", "StepView", "Trace",
-           "audit_document", "audit_record", "is_match", "list_profiles", "render_finding", "render_note",
-           "trace_record"]
+__all__ = [
+    # audit and trace a record or a match
+    "ENGINE_VERSION", "audit_document", "audit_record", "is_match", "trace_record",
+    # profiles: by name, loaded, parsed from a file, changed by options; a what-if's options checked
+    "DEFAULT_PROFILE", "OptionProblem", "PROFILE_DIR", "Profile", "ProfileError", "apply_options", "check_what_if",
+    "check_profile_name", "is_profile_name", "list_profiles", "load_profile", "parameter_range",
+    "parse_profile", "resolve", "to_data",
+    # the input format: the strict JSON reader (audit.jsontext), the schema, an input's origin
+    "INT_MAX", "JsonTextError", "Origin", "SchemaError", "depth", "json_lines", "line_text", "loads", "pretty",
+    "read_file", "utf8_text", "validate_match", "validate_record",
+]
 
 
 # ------------------------------------------------------------------ functions
-
-def list_profiles() -> list[str]:
-    """Names of every profile the engine can load."""
-    from audit.profiles import list_profiles as _list
-
-    return _list()
-
 
 def is_match(doc: object) -> bool:
     """Whether a document is a `zhuoji-match/1` file rather than one record."""
@@ -58,7 +67,7 @@ def audit_document(doc: object, *, profile: str | None = None, options: dict[str
     `schema_checked=True` only when `audit.schema` already validated this very
     document (record or whole match) and found nothing: the engine then skips
     its own schema pass. A stored audit re-renders in another language with
-    `render_finding` / `render_note` (or `audit.catalogue.rerender`).
+    `audit.vocabulary`'s `render_finding` / `render_note` (or `rerender`).
     `items=False` leaves out each settlement's `items` (everything else as with
     True): for a caller that keeps only the verdict, findings and totals (the
     batch's rows), whose item notes would be rendered for nothing (about 2% of

@@ -6,6 +6,10 @@ option or language, an option a record's own profile cannot honour: that record 
 the others are audited). Output is the contract's audit JSON with `--json`,
 otherwise one verdict line per hand followed by its findings; `--lang zh`
 renders messages, notes and the text lines in Chinese.
+
+One of the engine's public modules (tests/imports.py): the other commands (`python -m sim`, `kit`,
+`fit`, `batch`) take their exit codes, usage errors, `--option`/`--lang` readers and the shared
+audit arguments from `__all__` here, so every command reads them alike.
 """
 from __future__ import annotations
 
@@ -225,3 +229,7 @@ def _print(audits: list[dict[str, Any]], as_json: bool, out: TextIO, lang: Lang)
 def main() -> None:
     """Console entry point."""
     sys.exit(run(sys.argv[1:], freeze=True))
+
+
+__all__ = ["EXIT_CLEAN", "EXIT_ERROR", "EXIT_FINDINGS", "AuditArguments", "UsageError", "add_audit_arguments",
+           "audit_arguments", "main", "parse_lang", "parse_option", "run"]

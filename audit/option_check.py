@@ -17,7 +17,6 @@ from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from audit.catalogue import Lang
-from audit.engine import resolve_profile
 from audit.profiles import HAND_VALUE_KEYS, Profile, ProfileError
 
 IDENTITY = ("name", "title", "source")
@@ -89,6 +88,8 @@ def check(doc: object, profile: str | None, options: object) -> OptionProblem | 
     if not isinstance(options, dict):
         error = ProfileError("rules.options", "options_not_object")
         return OptionProblem("options", error.code, error.params, known, error)
+    from audit.engine import resolve_profile  # late: `audit.api` re-exports this check, not the replayer
+
     record = doc if isinstance(doc, dict) else {}
     for key in options:
         head = str(key).split(".", 1)[0]

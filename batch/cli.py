@@ -24,7 +24,7 @@ from batch.inputs import Partition, Plan, Sizes, plan
 from batch.rows import Settings
 from batch.runner import RETRIES, SchedulerError, check_address, cluster
 from audit.cli import UsageError, add_audit_arguments, audit_arguments
-from audit.numtext import argument
+from audit.vocabulary import argument
 
 EXIT_DONE, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 StorePlanner = Callable[[str, Sizes], list[Partition]]

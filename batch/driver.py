@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from audit import jsontext
-from audit.api import ENGINE_VERSION
+from audit.api import ENGINE_VERSION, loads
 from batch import summary
 from batch.inputs import Plan
 from batch.rows import FINDINGS_SCHEMA, HANDS_SCHEMA, Settings
@@ -90,7 +89,7 @@ def _prepare(out: Path, plan: Plan, settings: Settings, resume: bool) -> None:
     path = out / "plan.json"
     if path.exists():
         try:
-            held = jsontext.loads(path.read_bytes())  # its own file, read as strictly as any
+            held = loads(path.read_bytes())  # its own file, read as strictly as any
         except ValueError:
             held = None
         if not resume:

@@ -26,11 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from audit import jsontext
-from audit.numtext import NumberProblem, parse_number
-from audit.profiles import ProfileError
+from audit.api import ProfileError, loads
+from audit.vocabulary import Lang, NumberProblem, parse_number
 from fit.api import fit_records
-from audit.catalogue import Lang
 from fit.periods import CellFit, change_text, changes, dates, split
 from fit.search import Record, records_of
 from records import fit_jobs
@@ -124,7 +122,7 @@ def read_records(db: Any, job: dict[str, Any], state: State) -> tuple[list[Recor
         selection = fit_jobs.Selection(**job["params"]["selection"])
         for chunk in fit_jobs.stored_chunks(db, selection):
             for record_id, raw in chunk:
-                found = records_of(jsontext.loads(raw), f"record {record_id}")
+                found = records_of(loads(raw), f"record {record_id}")
                 ids.update((r.source, record_id) for r in found)
                 out += found
             state.records_done = len(ids)

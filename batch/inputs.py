@@ -22,8 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from audit import jsontext
-from audit.origin import Origin
+from audit.api import JsonTextError, Origin, line_text, loads
 from records.ingest import LINES_EXTENSIONS, RECORD_EXTENSIONS, ZIP_ERRORS, ZIP_EXTENSIONS, junk_reason
 
 FOLDER_SKIPPED = (".audit.json",)
@@ -429,7 +428,7 @@ def _lines(stream: Any, display: str, member: str | None, first_line: int, budge
         if len(line) > MAX_DOCUMENT_BYTES:
             yield Document(where, None, _too_big(len(line)))
             continue
-        text = jsontext.line_text(line, first=where.line == 1)  # the one line reader's rules
+        text = line_text(line, first=where.line == 1)  # the one line reader's rules
         if text is not None:
             yield Document(where, text)
 
@@ -447,12 +446,12 @@ def parse(document: Document) -> tuple[Any, Unreadable | None]:
     if document.problem is not None or document.raw is None:
         return None, document.problem or Unreadable("unreadable_input", {"error": "no bytes"})
     try:  # strictly, as `python -m audit` and the upload read it, so all three give the same answer
-        return jsontext.loads(document.raw), None  # a byte order mark is accepted
-    except jsontext.JsonTextError as exc:
+        return loads(document.raw), None  # a byte order mark is accepted
+    except JsonTextError as exc:
         return None, unreadable_json(exc)
 
 
-def unreadable_json(exc: jsontext.JsonTextError) -> Unreadable:
+def unreadable_json(exc: JsonTextError) -> Unreadable:
     """The row's finding for a text the strict reader refused: `not_utf8`, `not_json` (with line and
     column), or `json_refused` naming the JSON path and why (an integer past 64 bits, a lone
     surrogate, a repeated key, a non-finite number, nesting too deep)."""

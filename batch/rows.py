@@ -16,11 +16,9 @@ from typing import Any
 
 import pyarrow as pa  # type: ignore[import-untyped]  # no stubs; the schema below is the typed part
 
-from audit.api import ENGINE_VERSION, audit_document
+from audit.api import DEFAULT_PROFILE, ENGINE_VERSION, audit_document
+from audit.vocabulary import Lang, finding_message, section_of
 from batch.inputs import Document, Origin, Unreadable, parse
-from audit.catalogue import Lang, finding_message
-from audit.profiles import DEFAULT_PROFILE
-from audit.rulebook import section_of
 
 UNREADABLE_RULE = "R16.9"
 """The rule of a file that is not JSON at all (the one-hand command exits 2 on it)."""

@@ -14,10 +14,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from typing import Any
 
-from audit.catalogue import Lang, render_value
-from audit.numtext import is_digits
+from audit.vocabulary import Lang, is_digits, render_value
+from audit.vocabulary import label as rule_label
 from report.charts import Bar, Series, bar_chart_svg
-from audit.rulebook import label as rule_label
 
 VERDICTS = ("invalid", "illegal", "missettled", "clean")
 """Worst first, as the store and the overview order them."""

@@ -20,7 +20,7 @@ from typing import Any
 import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
-from audit import jsontext
+from audit.api import loads
 from batch import summary
 from batch.inputs import Partition
 from batch.rows import FINDINGS_SCHEMA, HANDS_SCHEMA, Settings, audits, tables
@@ -77,7 +77,7 @@ def read_manifest(out: Path, index: int, key: str) -> Done | None:
     """The finished partition `index`, if its manifest is there and names the same inputs."""
     path = out / PARTS_DIR / f"{part_name(index)}.json"
     try:
-        manifest = jsontext.loads(path.read_bytes())  # its own file, read as strictly as any
+        manifest = loads(path.read_bytes())  # its own file, read as strictly as any
     except (OSError, ValueError):
         return None
     files = [out / HANDS_DIR / f"{part_name(index)}.parquet", out / FINDINGS_DIR / f"{part_name(index)}.parquet"]

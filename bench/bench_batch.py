@@ -61,7 +61,7 @@ from batch import driver  # noqa: E402
 from batch.inputs import Sizes, plan  # noqa: E402
 from batch.rows import Settings  # noqa: E402
 from batch.runner import cluster  # noqa: E402
-from audit.engine import audit_hand  # noqa: E402
+from audit.play import audit_hand  # noqa: E402
 from bench.bench_audit import corpus, engine_mode  # noqa: E402
 
 PLATFORMS = ("alpha", "beta", "gamma")
@@ -95,7 +95,7 @@ def long_corpus(path: Path, hands: int) -> int:
 def _warm() -> str:
     """On a worker: import the engine and the batch (what the first task would otherwise pay)."""
     import batch.work  # noqa: F401
-    import audit.engine  # noqa: F401
+    import audit.play  # noqa: F401  (the engine: the replayer and everything the tools call)
 
     return "ready"
 

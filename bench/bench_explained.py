@@ -29,8 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from audit.api import audit_record  # noqa: E402
-from audit.profiles import list_profiles  # noqa: E402
+from audit.api import audit_record, list_profiles  # noqa: E402
 from sim.mutate import mutants, stripped  # noqa: E402
 from sim.simulate import simulate  # noqa: E402
 

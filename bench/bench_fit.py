@@ -36,8 +36,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from audit import jsontext, native  # noqa: E402
-from audit.api import audit_document  # noqa: E402
+from audit import native  # noqa: E402  (which modules are compiled: the engine's build, not its face)
+from audit.api import audit_document, json_lines  # noqa: E402
 from fit.search import Record, fit  # noqa: E402
 from sim.mutate import mutants  # noqa: E402
 from sim.simulate import simulate  # noqa: E402
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         make_records(args.records, args.hands, args.seed, played)
         print(f"simulated {args.hands} hands into {args.records} in {time.perf_counter() - start:.0f} s")
     records, planted, hidden = [], set(), set()
-    lines = jsontext.json_lines(args.records.read_text(encoding="utf-8"))  # "\n" only, as every .jsonl reader
+    lines = json_lines(args.records.read_text(encoding="utf-8"))  # "\n" only, as every .jsonl reader
     for n, line in itertools.islice(lines, args.hands):
         doc = json.loads(line)
         if cls := doc.pop("planted", None):

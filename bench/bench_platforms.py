@@ -30,8 +30,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from audit import api as engine  # noqa: E402
-from audit.profiles import PROFILE_DIR  # noqa: E402
+from audit.api import ENGINE_VERSION, PROFILE_DIR, audit_document  # noqa: E402
 from bench.bench_service import references, tampered  # noqa: E402
 from bench.bench_store_scale import varied  # noqa: E402
 from bench.load_test import TRAIL_KEY  # noqa: E402
@@ -54,8 +53,8 @@ def load(store: Store, count: int, chunk: int = 5000) -> float:
     refs = references()
     audits = {}
     for doc in refs:
-        audits[(doc["game_id"], False)] = engine.audit_document(doc)[0]
-        audits[(doc["game_id"], True)] = engine.audit_document(tampered(doc))[0]
+        audits[(doc["game_id"], False)] = audit_document(doc)[0]
+        audits[(doc["game_id"], True)] = audit_document(tampered(doc))[0]
     docs = varied(refs, count, "p")
 
     def pairs(n: int) -> Iterator[tuple[Hand, dict[str, Any]]]:
@@ -68,7 +67,7 @@ def load(store: Store, count: int, chunk: int = 5000) -> float:
 
     started = time.perf_counter()
     for offset in range(0, count, chunk):
-        store.load_audited(pairs(min(chunk, count - offset)), engine_version=engine.ENGINE_VERSION, uploader="bench")
+        store.load_audited(pairs(min(chunk, count - offset)), engine_version=ENGINE_VERSION, uploader="bench")
     return time.perf_counter() - started
 
 

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app import create_app  # noqa: E402
-from audit import api as engine  # noqa: E402
+from audit.api import ENGINE_VERSION, audit_document  # noqa: E402
 from records.ingest import Hand, Origin  # noqa: E402
 from records.store import Store  # noqa: E402
 
@@ -102,7 +102,7 @@ def bench_engine_only(refs: list[dict[str, Any]], rounds: int = 5) -> float:
     started = time.perf_counter()
     for _ in range(rounds):
         for doc in refs:
-            engine.audit_document(doc)
+            audit_document(doc)
     return (time.perf_counter() - started) * 1000 / (rounds * len(refs))
 
 
@@ -112,8 +112,8 @@ def top_up(path: Path, refs: list[dict[str, Any]], rows: int) -> dict[str, Any]:
     have = store.db["records"].count
     audits = {}
     for doc in refs:
-        audits[(doc["game_id"], False)] = engine.audit_document(doc)[0]
-        audits[(doc["game_id"], True)] = engine.audit_document(tampered(doc))[0]
+        audits[(doc["game_id"], False)] = audit_document(doc)[0]
+        audits[(doc["game_id"], True)] = audit_document(tampered(doc))[0]
 
     def pairs() -> Iterator[tuple[Hand, dict[str, Any]]]:
         for index, doc in enumerate(generated(refs, max(0, rows - have), "b")):
@@ -123,7 +123,7 @@ def top_up(path: Path, refs: list[dict[str, Any]], rows: int) -> dict[str, Any]:
             yield Hand(Origin("bench"), doc, raw, "file"), audit
 
     started = time.perf_counter()
-    stored = store.load_audited(pairs(), engine_version=engine.ENGINE_VERSION, uploader="bench")
+    stored = store.load_audited(pairs(), engine_version=ENGINE_VERSION, uploader="bench")
     elapsed = time.perf_counter() - started
     total = store.db["records"].count
     store.db.execute("ANALYZE")

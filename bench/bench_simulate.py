@@ -46,7 +46,7 @@ def phase_simulate(profile: str, hands: int, out: Path, seed: int) -> dict[str, 
 
 def phase_audit(path: Path) -> dict[str, Any]:
     """Audit every record of a .jsonl, reading one line at a time."""
-    from audit.engine import audit_hand
+    from audit.play import audit_hand
 
     verdicts: dict[str, int] = {}
     events = 0
@@ -63,7 +63,7 @@ def phase_audit(path: Path) -> dict[str, Any]:
 def child(args: argparse.Namespace) -> None:
     """One phase in this process; prints its figures as JSON."""
     if args.phase == "baseline":
-        import audit.engine  # noqa: F401
+        import audit.play  # noqa: F401
         import sim.simulate  # noqa: F401
         row: dict[str, Any] = {"seconds": 0.0}
     elif args.phase == "simulate":

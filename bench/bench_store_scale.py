@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app import create_app  # noqa: E402
-from audit import api as engine  # noqa: E402
+from audit.api import ENGINE_VERSION, audit_document  # noqa: E402
 from bench.bench_service import CLIENTS, PLATFORMS, QUERIES, generated, references, tampered  # noqa: E402
 from bench.load_test import TRAIL_KEY, admin_token  # noqa: E402
 from records.ingest import Hand, Origin, read_upload  # noqa: E402
@@ -66,8 +66,8 @@ def ingest(path: Path, refs: list[dict[str, Any]], count: int, chunk: int) -> di
     store = Store.open(path, trail_key=TRAIL_KEY)
     audits = {}
     for doc in refs:
-        audits[(doc["game_id"], False)] = engine.audit_document(doc)[0]
-        audits[(doc["game_id"], True)] = engine.audit_document(tampered(doc))[0]
+        audits[(doc["game_id"], False)] = audit_document(doc)[0]
+        audits[(doc["game_id"], True)] = audit_document(tampered(doc))[0]
     docs = varied(refs, count, "s")
 
     def pairs(n: int) -> Iterator[tuple[Hand, dict[str, Any]]]:
@@ -82,7 +82,7 @@ def ingest(path: Path, refs: list[dict[str, Any]], count: int, chunk: int) -> di
     for offset in range(0, count, chunk):
         n = min(chunk, count - offset)
         begun = time.perf_counter()
-        store.load_audited(pairs(n), engine_version=engine.ENGINE_VERSION, uploader="bench")
+        store.load_audited(pairs(n), engine_version=ENGINE_VERSION, uploader="bench")
         rates.append(n / (time.perf_counter() - begun))
     elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     store.db.execute("ANALYZE")

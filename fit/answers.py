@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from audit.api import Profile
 from audit.play import GameState, Settlement, Trial, Watch, agrees, differing, flatten, replay, settle
-from audit.profiles import Profile
-from audit.tiles import code
+from audit.vocabulary import code
 
 
 ILLEGAL: Final = frozenset({"illegal"})

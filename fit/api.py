@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from audit.catalogue import Lang
+from audit.vocabulary import Lang
 from fit.search import fit, records_of
 
 

@@ -20,12 +20,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from audit import jsontext
-from audit.catalogue import Lang, render_value
+from audit.api import (JsonTextError, ProfileError, check_profile_name, json_lines, load_profile, loads, pretty,
+                       utf8_text)
 from audit.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UsageError, parse_lang
-from audit.profiles import ProfileError, check_profile_name, load_profile
-from audit.rulebook import RulebookError, value_label
-from audit.numtext import argument
+from audit.vocabulary import Lang, RulebookError, argument, render_value, value_label
 from fit.periods import BY, PERIODS, CellFit, change_text, changes, fit_cells
 from fit.search import MIN_GAIN, Evidence, Fit, Record, Tally, Unexplained, fit, records_of
 
@@ -66,8 +64,8 @@ def _parse(data: bytes | str, where: str, one_line: bool = False) -> Any:
     """One JSON text, read strictly; UsageError `where: JSON path: what (line, column)` (a line of
     a .jsonl file says only its column: its line is in `where`)."""
     try:
-        return jsontext.loads(data, allow_bom=not one_line)  # a .jsonl's mark was dropped with its file's
-    except jsontext.JsonTextError as exc:
+        return loads(data, allow_bom=not one_line)  # a .jsonl's mark was dropped with its file's
+    except JsonTextError as exc:
         text = f"{exc.path}: {exc.message}" if exc.path else exc.message
         if exc.line is not None:
             text += f" (column {exc.column})" if one_line else f" (line {exc.line}, column {exc.column})"
@@ -86,10 +84,10 @@ def read_records(paths: Sequence[str]) -> list[Record]:
                 raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
             if path.suffix in LINES:
                 try:
-                    text = jsontext.utf8_text(data)
-                except jsontext.JsonTextError as exc:
+                    text = utf8_text(data)
+                except JsonTextError as exc:
                     raise UsageError(f"{path}: not UTF-8 (byte {exc.byte})") from None
-                for n, line in jsontext.json_lines(text):  # lines end at "\n" only, as every reader's
+                for n, line in json_lines(text):  # lines end at "\n" only, as every reader's
                     out += records_of(_parse(line, f"{path} line {n}", one_line=True), f"{path} line {n}")
             else:
                 out += records_of(_parse(data, str(path)), str(path))
@@ -265,7 +263,7 @@ def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr)
         if args.by:
             found["by"] = {"split": args.by, "period": args.period if "period" in args.by else None,
                            "cells": [c.to_json() for c in cells], "changes": [c.to_json(lang) for c in changes(cells)]}
-        out.write(jsontext.pretty(found) + "\n")
+        out.write(pretty(found) + "\n")
     else:
         out.write("\n".join(summary_lines(result, lang) + (by_lines(cells, lang) if args.by else [])) + "\n")
         if args.out:

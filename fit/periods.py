@@ -24,8 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from audit.catalogue import Lang
-from audit.rulebook import RulebookError, parameter_label, value_label
+from audit.vocabulary import Lang, RulebookError, parameter_label, value_label
 from fit.search import Record
 
 PERIODS: Final = ("day", "week", "month")

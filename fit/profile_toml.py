@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
-from audit.profiles import Profile, to_data
+from audit.api import Profile, to_data
 
 _BARE: Final = re.compile(r"^[A-Za-z0-9_-]+$")
 """A TOML bare key; any other key is written quoted."""

@@ -28,11 +28,10 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Final
 
-from audit.catalogue import Lang
+from audit.api import Profile, ProfileError, apply_options, check_profile_name, load_profile, to_data, validate_record
 from audit.play import (HandAudit, Trial, Verdict, audit_hand, options_key, setting_options, trial, trials, value_at,
                         verdict_of)
-from audit.profiles import Profile, ProfileError, apply_options, check_profile_name, load_profile, to_data
-from audit.schema import validate_record
+from audit.vocabulary import Lang
 from fit.answers import Case, Counts, Option, Settings
 from fit.profile_toml import profile_toml
 

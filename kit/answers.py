@@ -9,9 +9,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from audit import jsontext
-from audit.kinds import ITEM_KINDS
-from audit.tiles import CODES as TILE_CODES
+from audit.api import JsonTextError, json_lines, loads
+from audit.vocabulary import ITEM_KINDS
+from audit.vocabulary import CODES as TILE_CODES
 
 
 @dataclass
@@ -58,10 +58,10 @@ def parse(text: str) -> Answers:
     NaN or deep nesting is an error on that line naming the JSON path, so an answer two readers
     would read differently is never counted. A byte order mark at the start is accepted."""
     out = Answers()
-    for no, raw in jsontext.json_lines(text):
+    for no, raw in json_lines(text):
         try:
-            obj = jsontext.loads(raw, allow_bom=False)  # the file's own mark is gone; one inside is not JSON
-        except jsontext.JsonTextError as exc:
+            obj = loads(raw, allow_bom=False)  # the file's own mark is gone; one inside is not JSON
+        except JsonTextError as exc:
             if exc.line is not None:
                 out.errors.append(f"line {no}: not JSON ({exc.message.removeprefix('malformed JSON: ')} "
                                   f"at column {exc.column})")

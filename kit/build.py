@@ -20,13 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from audit.api import ENGINE_VERSION, audit_record
-from audit.numtext import is_digits
+from audit.api import ENGINE_VERSION, Profile, audit_record, resolve
+from audit.vocabulary import is_digits
 from sim.bots import Knobs
 from kit import KIT_FORMAT
 from kit.coverage import Exercised, Requirement, requirements, settlement_case
 from sim.mutate import ILLEGAL, Mutant, mutants
-from audit.profiles import Profile, resolve
 from sim.simulate import playable, result_json, simulate
 
 PRESETS: tuple[tuple[str, Knobs], ...] = (

@@ -18,13 +18,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from audit import jsontext
-from audit.api import audit_record
-from audit.catalogue import CATALOGUE, Lang, finding_message
-from audit.numtext import is_digits
+from audit.api import JsonTextError, audit_record, read_file
+from audit.vocabulary import CATALOGUE, Lang, finding_message, is_digits, section_of
 from kit import KIT_FORMAT
 from kit.answers import Answer, Answers, check_rejection, check_settlement, parse
-from audit.rulebook import section_of
 
 LABELS: dict[str, dict[str, str]] = tomllib.loads(Path(__file__).with_name("labels.toml").read_text("utf-8"))
 
@@ -64,8 +61,8 @@ class Kit:
         not a JSON object (the kit is broken, not the answers)."""
         file = self.cases[case_id]["file"]
         try:
-            data = jsontext.read_file(self.path / file, lines=False)[0]
-        except (OSError, jsontext.JsonTextError) as exc:
+            data = read_file(self.path / file, lines=False)[0]
+        except (OSError, JsonTextError) as exc:
             raise CheckError(f"{self.path / file}: case {case_id}: cannot read its record: {exc}", "kit_case_file_bad",
                              case=case_id, file=file) from None
         if not isinstance(data, dict):
@@ -79,11 +76,11 @@ def load_kit(path: Path) -> Kit:
     case's file there); CheckError naming what is wrong."""
     man = path / "manifest.json"
     try:
-        manifest = jsontext.read_file(man, lines=False)[0]
+        manifest = read_file(man, lines=False)[0]
     except FileNotFoundError:
         raise CheckError(f"{path}: no manifest.json: not a kit folder (build one with `zhuoji-kit build`)",
                          "kit_no_manifest") from None
-    except jsontext.JsonTextError as exc:
+    except JsonTextError as exc:
         raise CheckError(f"cannot read the manifest: {exc.describe()}", "kit_manifest_not_json") from None
     except (OSError, ValueError) as exc:  # a folder named manifest.json, no permission, a name the OS refuses
         raise CheckError(f"{man}: cannot read the manifest: {exc}", "kit_manifest_unreadable") from None

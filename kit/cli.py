@@ -13,9 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from audit.catalogue import LANGS, Lang
 from audit.cli import UsageError, parse_option
-from audit.numtext import argument
+from audit.vocabulary import LANGS, Lang, argument
 
 EXIT_OK, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
 
@@ -101,7 +100,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
 def run(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run one command; never a traceback for bad input."""
     from kit.check import CheckError
-    from audit.profiles import ProfileError
+    from audit.api import ProfileError
 
     out, err = out or sys.stdout, err or sys.stderr
     try:

@@ -14,12 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from audit import house_rules
-from audit.house_rules import HouseRule
-from audit.kinds import EventType, ItemKind, MeldKind, WinKind
-from audit.profiles import Profile
-from audit.play import Event, GameState, Phase, Settlement, first_chance, settle, start_state, step
-from audit.rulebook import section_of
+from audit.api import Profile
+from audit.play import (HOUSE_RULE_SECTIONS, HOUSE_RULES, Event, GameState, HouseRule, Phase, Settlement, first_chance,
+                        house_rules_played, is_house_rule, settle, start_state, step)
+from audit.vocabulary import EventType, ItemKind, MeldKind, WinKind, section_of
 from sim.simulate import end_tags
 
 RARE_EVENTS = ("热炮", "抢杠", "一炮多响", "荒庄查叫", "报听(硬)", "报听(软)", "杀报", "冲锋鸡", "责任鸡", "金鸡",
@@ -100,10 +98,10 @@ def _plays(rule: HouseRule) -> Callable[[Profile], bool]:
 
 
 def _plays_section(top: str) -> Callable[[Profile], bool]:
-    return lambda prof: any(section_of(sec.rule) == top for sec, _ in house_rules.played(prof))
+    return lambda prof: any(section_of(sec.rule) == top for sec, _ in house_rules_played(prof))
 
 
-HOUSE_SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(section_of(sec.rule) for sec, _ in house_rules.SECTIONS))
+HOUSE_SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(section_of(sec.rule) for sec, _ in HOUSE_RULE_SECTIONS))
 """The rulebook sections of house rules (R17, R18, R19), from the registry (audit/house_rules.py)."""
 
 
@@ -118,7 +116,7 @@ def requirements(prof: Profile, rejection_classes: tuple[str, ...]) -> list[Requ
     out += [Requirement(top, "section", _plays_section(top), f"rulebook section {top} (its house rules the profile "
                         "plays)") for top in HOUSE_SECTIONS]
     out += [Requirement(f"p:{rule.path}", "parameter", _plays(rule), " / ".join(sec.shows for sec in rule.sections))
-            for rule in house_rules.HOUSE_RULES]
+            for rule in HOUSE_RULES]
     out += [Requirement(f"reject:{c}", "rejection", _always, f"a rejection case of class {c}")
             for c in rejection_classes]
     return out
@@ -203,9 +201,9 @@ def _classify(record: dict[str, Any], st: GameState, sett: Settlement, tags: set
         rules |= {"R3.1", "R11.5"}
     if not st.wins:
         rules.add("R12.1")
-    house = {it.rule for it in sett.items + sett.waived if house_rules.is_house_rule(it.rule)}
+    house = {it.rule for it in sett.items + sett.waived if is_house_rule(it.rule)}
     rules |= house
-    items |= {f"p:{rule.path}" for sec, rule in house_rules.played(prof) if sec.rule in house}
+    items |= {f"p:{rule.path}" for sec, rule in house_rules_played(prof) if sec.rule in house}
     items |= {section_of(r) for r in rules}
     items |= _parameters(st, sett, tags, kongs, hot_effect, prof)
     return Exercised(items, rules, st, sett)

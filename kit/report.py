@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from kit.check import CheckError, Report, label
-from audit.rulebook import label as rule_label
+from audit.vocabulary import label as rule_label
 
 
 def _rate(passed: int, total: int) -> str:

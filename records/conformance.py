@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from audit.catalogue import LANGS, Lang
+from audit.vocabulary import LANGS, Lang
 from kit.answers import parse
 from kit.check import CheckError, Kit, check, load_kit
 from records import trail

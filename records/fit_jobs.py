@@ -28,7 +28,7 @@ from typing import Any, Final
 
 from sqlite_utils import Database
 
-from audit import jsontext
+from audit.api import loads
 from records.db import atomic
 from records.queries import RecordQuery, where_filters
 from records.rows import now
@@ -185,7 +185,7 @@ def uploaded_chunks(db: Database, job_id: int, size: int = CHUNK) -> Iterator[li
                           "ORDER BY seq LIMIT ?", [job_id, after, size]).fetchall()
         if not rows:
             return
-        yield [(source, jsontext.loads(doc)) for _, source, doc in rows]
+        yield [(source, loads(doc)) for _, source, doc in rows]
         after = rows[-1][0]
 
 
@@ -205,9 +205,9 @@ def listing(db: Database, limit: int = 50) -> list[dict[str, Any]]:
 
 def _read(row: dict[str, Any]) -> dict[str, Any]:
     out = dict(row)
-    out["params"] = jsontext.loads(out.pop("params_json") or "{}")
-    out["result"] = jsontext.loads(out.pop("result_json")) if out.get("result_json") else None
-    out["error_params"] = jsontext.loads(out.pop("error_params_json")) if out.get("error_params_json") else {}
+    out["params"] = loads(out.pop("params_json") or "{}")
+    out["result"] = loads(out.pop("result_json")) if out.get("result_json") else None
+    out["error_params"] = loads(out.pop("error_params_json")) if out.get("error_params_json") else {}
     return out
 
 

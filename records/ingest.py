@@ -32,9 +32,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from audit import jsontext
-from audit.catalogue import Lang
-from audit.origin import Origin
+from audit.api import JsonTextError, Origin, depth, json_lines, loads
+from audit.vocabulary import Lang
 from records import problem_words
 
 MATCH_FORMAT = "zhuoji-match/1"
@@ -216,9 +215,9 @@ class Validators:
 
 def default_validators() -> Validators:
     """The real schema checks, imported late so ingest loads without them."""
-    from audit import schema
+    from audit.api import validate_match, validate_record
 
-    return Validators(record=schema.validate_record, match=schema.validate_match, engine_schema=True)
+    return Validators(record=validate_record, match=validate_match, engine_schema=True)
 
 
 def read_upload(
@@ -268,7 +267,7 @@ class _Reader:
 
     def lines(self, origin: Origin, data: bytes) -> Iterator[Item]:
         """One document per non-blank line; line numbers count from 1."""
-        for number, line in jsontext.json_lines(data):  # line 1's byte order mark dropped there
+        for number, line in json_lines(data):  # line 1's byte order mark dropped there
             if self.refused is not None:
                 return
             yield from self.document(Origin(origin.file, origin.member, number), line, "line")
@@ -495,13 +494,13 @@ def _parse(origin: Origin, raw: bytes, max_depth: int) -> tuple[Any, str, int | 
     except UnicodeDecodeError as exc:
         return problem(origin, "encoding", "not_utf8", byte=exc.start)
     try:
-        doc = jsontext.loads(text, max_depth=max_depth, allow_bom=False, check_depth=False, utf8=True)
-    except jsontext.JsonTextError as exc:
+        doc = loads(text, max_depth=max_depth, allow_bom=False, check_depth=False, utf8=True)
+    except JsonTextError as exc:
         code, params = json_refusal(exc)
         return Problem(origin, exc.code, problem_words.message(code, params, Lang.EN), path=exc.path, line=exc.line,
                        column=exc.column, problem=code, params=params)
     shape = _text_shape(text, max_depth)
-    too_deep, longest = shape if shape is not None else (jsontext.depth(doc) > max_depth, None)
+    too_deep, longest = shape if shape is not None else (depth(doc) > max_depth, None)
     if too_deep:
         return problem(origin, "limit", "too_deep", max=max_depth)
     return doc, text, longest
@@ -513,7 +512,7 @@ _REFUSALS = (("outside the range of a finite number", "not_finite"), ("not a num
 problems.toml."""
 
 
-def json_refusal(exc: jsontext.JsonTextError) -> tuple[str, dict[str, Any]]:
+def json_refusal(exc: JsonTextError) -> tuple[str, dict[str, Any]]:
     """The problem code and params of what `jsontext.loads` refused."""
     text = exc.message
     if exc.code == "encoding":

@@ -21,9 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from audit import api
-from audit.catalogue import Lang, rerender, seat_names
-from audit.profiles import Profile
+from audit.api import ENGINE_VERSION, Profile, audit_document
+from audit.vocabulary import Lang, rerender, seat_names
 from records import platforms, receipts
 from records.db import atomic
 from records.ingest import Batch, Limits, Problem, Unit, Validators, read_upload
@@ -114,7 +113,7 @@ def judged(audits: list[dict[str, Any]], judge: platforms.Version | None) -> lis
 
 def default_engine() -> Engine:
     """The real engine of `audit.api`."""
-    return Engine(api.audit_document, api.ENGINE_VERSION, takes_schema_checked=True)
+    return Engine(audit_document, ENGINE_VERSION, takes_schema_checked=True)
 
 
 class RequestRefused(ValueError):

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from audit import jsontext
+from audit.api import loads
 from records import platforms, trail
 from records.db import atomic
 from records.pipeline import UNITS_PER_TRANSACTION, AuditFailed, Pipeline, judged
@@ -83,7 +83,7 @@ _COLUMNS = ("id, platform, profile_id, who, started_at, updated_at, finished_at,
 
 def _run(row: Any) -> Run:
     return Run(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[10],
-               jsontext.loads(row[11]), jsontext.loads(row[12]) if row[12] else None)
+               loads(row[11]), loads(row[12]) if row[12] else None)
 
 
 def runs(db: Any, profile_id: int) -> list[Run]:
@@ -117,7 +117,7 @@ def counts(db: Any, platform: str, ids: Sequence[int]) -> dict[str, dict[str, in
         if record_id not in wanted:
             continue
         verdicts[verdict or "unaudited"] += 1
-        for finding in jsontext.loads(findings or "[]"):
+        for finding in loads(findings or "[]"):
             code = finding.get("code") if isinstance(finding, dict) else None
             codes[code if isinstance(code, str) else "?"] += 1
     return {"verdicts": dict(verdicts), "codes": dict(codes)}

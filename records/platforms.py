@@ -31,8 +31,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from audit.profiles import Profile, ProfileError, is_profile_name, parse_profile, to_data
-from audit import jsontext
+from audit.api import Profile, ProfileError, is_profile_name, loads, parse_profile, to_data
 from records import trail
 from records.db import atomic
 from records.refusal import FieldRefusal
@@ -180,7 +179,7 @@ _COLUMNS = "id, platform, version, name, text, who, created_at, why, fit, effect
 
 
 def _version(row: Any) -> Version:
-    fit = jsontext.loads(row[8]) if row[8] else None
+    fit = loads(row[8]) if row[8] else None
     return Version(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], fit, row[9])
 
 

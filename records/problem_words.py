@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from audit.catalogue import CatalogueError, Lang, finding_message
+from audit.vocabulary import CatalogueError, Lang, finding_message
 
 WORDS_FILE = Path(__file__).with_name("problems.toml")
 

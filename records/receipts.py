@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from audit.origin import Origin
+from audit.api import Origin
 from records import clock, search, trail
 from records.ingest import Batch, Hand, Problem, Unit
 from records.paging import Page, offset

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from audit.numtext import is_digits
+from audit.vocabulary import is_digits
 from records import tally
 from records.queries import PREFIX_END, RecordQuery, tally_filters, where_filters
 from records.rows import VERDICTS

@@ -29,7 +29,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from audit.numtext import is_digits
+from audit.vocabulary import is_digits
 from records.refusal import FieldRefusal
 
 GENESIS = "0" * 64

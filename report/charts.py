@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from audit.numtext import is_digits
+from audit.vocabulary import is_digits
 
 SVG_NS = "http://www.w3.org/2000/svg"
 FONT = "WenQuanYi Micro Hei, Noto Sans CJK SC, PingFang SC, Microsoft YaHei, sans-serif"

@@ -21,12 +21,10 @@ from pathlib import Path
 from string import Formatter
 from typing import Any, Final
 
-from audit.catalogue import DATA_DIR, CatalogueError, Lang, render_finding, render_value, seat_label, seat_names
-from audit.kinds import EventType, MeldKind
-from audit.tiles import CODES
-from audit.views import MeldView, SeatView, StepView, Trace
+from audit.vocabulary import (CATALOGUE_DIR, CODES, CatalogueError, EventType, Lang, MeldKind, MeldView,
+                              SeatView, StepView, Trace, render_finding, render_value, seat_label, seat_names)
 
-TEXTS_FILE: Final = DATA_DIR / "dispute.toml"
+TEXTS_FILE: Final = CATALOGUE_DIR / "dispute.toml"
 
 
 def _load_texts(path: Path) -> dict[str, dict[str, str]]:

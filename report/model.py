@@ -10,9 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from audit import render
-from audit.catalogue import Lang, render_note, render_value, seat_names
-from audit.views import ChickenView, StepView, Trace
+from audit.vocabulary import ChickenView, Lang, StepView, Trace, discard_slots, render_note, render_value, seat_names
 from report.dispute import DisputeSummary, difference, dispute_summary, due_steps_by_finding, finding_key, ledger_anchor
 from report.dispute import text as dispute_text
 
@@ -317,7 +315,7 @@ def build_report(document: Any, audit: Mapping[str, Any] | None, trace: Trace | 
         if settlement or claimed_items else []
     chickens = trace.chickens if trace is not None else []
     return ReportModel(
-        trace, steps, render.discard_slots(steps), key_steps(steps), result, rows, claimed_items is not None,
+        trace, steps, discard_slots(steps), key_steps(steps), result, rows, claimed_items is not None,
         differing_payments(rows, audit.get("findings") or [], claimed_items is not None, due_steps_by_finding(trace)),
         seat_totals(settlement.get("scores"), result.get("scores")),
         Compared("next_dealer", settlement.get("next_dealer"), result.get("next_dealer")),

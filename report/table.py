@@ -19,9 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NamedTuple
 
-from audit.numtext import is_digits
-from audit.kinds import EventType, WinKind
-from audit.views import MeldView, StepView, Trace
+from audit.vocabulary import EventType, MeldView, StepView, Trace, WinKind, is_digits
 
 
 class Place(str, Enum):

@@ -13,9 +13,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from audit.tiles import CODES  # noqa: E402
-from audit.kinds import KONG_KINDS, EventType, ItemKind, MeldKind, WinKind  # noqa: E402
-from audit.ranges import BASE, DEALER_STREAK, DIE, POINTS, IntRange  # noqa: E402
+from audit.vocabulary import (BASE, CODES, DEALER_STREAK, DIE, KONG_KINDS, POINTS, EventType,  # noqa: E402
+                              IntRange, ItemKind, MeldKind, WinKind)
 
 BASE_URL: str = "https://zhuoji-audit.example/api/schema/"
 

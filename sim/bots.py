@@ -14,11 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
-from audit import house_rules
-from audit.profiles import Profile
-from audit.play import Event, GameState, SeatState, assess, check, current_win_kind, hands
-from audit.kinds import EventType, MeldKind, WinKind
-from audit.tiles import BIRD, COPIES, NUM_KINDS, WUGU
+from audit.api import Profile
+from audit.play import HOUSE_RULES, Event, GameState, SeatState, assess, check, current_win_kind, waits
+from audit.vocabulary import BIRD, COPIES, NUM_KINDS, WUGU, EventType, MeldKind, WinKind
 
 
 @dataclass(frozen=True)
@@ -186,7 +184,7 @@ def ready_discards(seat: SeatState) -> list[tuple[int, int]]:
     for t in range(NUM_KINDS):
         if work[t]:
             work[t] -= 1
-            w = hands.waits(work, melds)
+            w = waits(work, melds)
             work[t] += 1
             if w:
                 out.append((len(w), t))
@@ -229,7 +227,7 @@ def choose_discard(st: GameState, a: int, rng: random.Random, knobs: Knobs, slop
     best, most = loose[0], 0
     for t in tries:
         work[t] -= 1
-        n_live = sum(live[x] for x in hands.waits(work, melds))
+        n_live = sum(live[x] for x in waits(work, melds))
         work[t] += 1
         if n_live > most:
             best, most = t, n_live
@@ -272,7 +270,7 @@ def _house_ways(prof: Profile) -> list[tuple[Callable[[GameState, int], int | No
     hit = _WAYS.get(id(prof))
     if hit is not None and hit[0] is prof:
         return hit[1]
-    ways = [(find, knob) for knob, find in STRATEGIES.items() for rule in house_rules.HOUSE_RULES
+    ways = [(find, knob) for knob, find in STRATEGIES.items() for rule in HOUSE_RULES
             if rule.knob == knob and rule.played(prof) is not None]
     if len(_WAYS) > 64:
         _WAYS.clear()
@@ -331,7 +329,7 @@ def _breaking_tile(st: GameState, a: int) -> int | None:
     for t in range(NUM_KINDS):
         if work[t]:
             work[t] -= 1
-            ready = bool(hands.waits(work, melds))
+            ready = bool(waits(work, melds))
             work[t] += 1
             if not ready:
                 return t

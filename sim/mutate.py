@@ -29,13 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from audit import house_rules, jsontext
-from audit.play import Event, GameState, Phase, Settlement, advance, hands, settle, start_state
-from audit.catalogue import Lang, seat_names
-from audit.kinds import EventType, ItemKind, MeldKind, WinKind
-from audit.profiles import Profile, resolve
-from audit.tiles import BIRD, NUM_KINDS, code
-from audit.numtext import argument
+from audit.api import Profile, read_file, resolve
+from audit.play import (HOUSE_RULE_SECTIONS, Event, GameState, HouseRuleFault, HouseRuleSection, Phase, Settlement,
+                        advance, all_pungs_shape, is_house_rule, is_winning, one_suit, settle, seven_pairs_shape,
+                        standard_shape, start_state, waits)
+from audit.vocabulary import BIRD, NUM_KINDS, EventType, ItemKind, Lang, MeldKind, WinKind, argument, code, seat_names
 
 CLASSES = (
     "draw_wall", "discard_not_held", "pong_without_pair", "kong_concealed_without_four",
@@ -45,7 +43,7 @@ CLASSES = (
     "wrong_pattern_value", "hot_shot_burn_ignored", "rob_paid_by_three", "robbed_kong_paid",
     "chicken_miscount", "responsibility_missing", "wrong_flip", "wrong_next_dealer", "dou_not_ready",
     "scores_not_zero",
-    *(sec.mutation for sec, _ in house_rules.SECTIONS),
+    *(sec.mutation for sec, _ in HOUSE_RULE_SECTIONS),
 )
 """Every mutation class, in the order they are written (the house-rule faults last, one per section of
 audit/house_rules.py in rulebook order, so the others draw the same sites as before)."""
@@ -154,7 +152,7 @@ def _declare_site(out: Scan, st: GameState, i: int, ev: Event) -> None:
     assert ev.tile is not None
     rest = list(seat.hand)
     rest[ev.tile] -= 1
-    if not hands.waits(rest, seat.meld_tiles()):
+    if not waits(rest, seat.meld_tiles()):
         out.sites["declare_not_ready"].append((i, ev.seat))
 
 
@@ -196,7 +194,7 @@ def _win_sites(out: Scan, st: GameState, i: int, x: int) -> None:
     seat = st.seats[x]
     hand = list(seat.hand)
     hand[w.tile] += 1
-    if not hands.is_winning(hand, len(seat.melds)):
+    if not is_winning(hand, len(seat.melds)):
         return
     plain = plain_hand(hand, seat.meld_tiles(), len(seat.melds))
     has_pass = bool(seat.made_kong or seat.declared or st.seats[w.source].declared or w.hot)
@@ -215,9 +213,9 @@ def _win_sites(out: Scan, st: GameState, i: int, x: int) -> None:
 def plain_hand(cnt: list[int], meld_tiles: list[int], n_melds: int) -> bool:
     """A 14-tile winning hand that fits no pattern but 平胡: not seven pairs, not one suit,
     not all pungs, not 单吊 (R3.2); the shapes are tested one by one, not scored."""
-    if hands.seven_pairs_shape(cnt, n_melds) or not hands.standard_shape(cnt):
+    if seven_pairs_shape(cnt, n_melds) or not standard_shape(cnt):
         return False
-    return not hands.one_suit(cnt, meld_tiles) and not hands.all_pungs_shape(cnt) and n_melds < 4
+    return not one_suit(cnt, meld_tiles) and not all_pungs_shape(cnt) and n_melds < 4
 
 
 # ------------------------------------------------------------------ illegal mutants
@@ -563,7 +561,7 @@ def m_responsibility_missing(sc: Scan, rng: random.Random) -> Mutant | None:
     assert sett is not None
     # (A house-rule payment (R17-R19) of the same pair and amount would be an equal reading of the gap.)
     extras = [i for i in sett.items if i.kind is ItemKind.CHICKEN and i.rule == "R11.4"
-              and not any(house_rules.is_house_rule(o.rule) and o.amount == i.amount for o in _pair(sett.items, i))]
+              and not any(is_house_rule(o.rule) and o.amount == i.amount for o in _pair(sett.items, i))]
     if not extras:
         return None
     item = rng.choice(extras)
@@ -667,7 +665,7 @@ def _unready_kongs(st: GameState, burned: set[int], items: list[Any]) -> list[tu
     for seat, s in enumerate(st.seats):
         if seat in winners or seat in burned or seat in paid:
             continue
-        if (s.ready_step >= 0) if ever else bool(hands.waits(s.hand, s.meld_tiles())):
+        if (s.ready_step >= 0) if ever else bool(waits(s.hand, s.meld_tiles())):
             continue
         out += [(seat, m) for m in s.melds if m.is_kong and m.scores and m is not void
                 and not (konger_pays and m.kind is MeldKind.EXPOSED)]
@@ -826,18 +824,18 @@ OWN_FAULTS: dict[str, Callable[[Scan, random.Random], Mutant | None]] = {
 """The house-rule faults a generic mutator cannot plant (`Fault.OWN` in audit/house_rules.py)."""
 
 
-def _house_fault(section: house_rules.Section) -> Callable[[Scan, random.Random], Mutant | None]:
+def _house_fault(section: HouseRuleSection) -> Callable[[Scan, random.Random], Mutant | None]:
     """The mutator of a house-rule section's class: a platform that does not play it (one payment it
     requires left out, or one it cancels paid), or its own (OWN_FAULTS)."""
-    if section.fault is house_rules.Fault.LEAVE_OUT:
+    if section.fault is HouseRuleFault.LEAVE_OUT:
         return _leave_out(section.mutation, section.rule)
-    if section.fault is house_rules.Fault.PAY_WAIVED:
+    if section.fault is HouseRuleFault.PAY_WAIVED:
         return _pay_waived(section.mutation, section.rule)
     return OWN_FAULTS[section.mutation]
 
 
 HOUSE_SETTLEMENT: dict[str, Callable[[Scan, random.Random], Mutant | None]] = {
-    sec.mutation: _house_fault(sec) for sec, _ in house_rules.SECTIONS}
+    sec.mutation: _house_fault(sec) for sec, _ in HOUSE_RULE_SECTIONS}
 """One fault per house-rule section (R17-R19): the audit must find it missettled citing that section."""
 
 SETTLEMENT: dict[str, Callable[[Scan, random.Random], Mutant | None]] = {
@@ -882,7 +880,7 @@ def load_records(path: Path) -> Iterator[dict[str, Any]]:
         for p in sorted(path.glob("*.json")):
             yield from load_records(p)
         return
-    for doc in jsontext.read_file(path):  # strictly, as the audit reads them
+    for doc in read_file(path):  # strictly, as the audit reads them
         yield from (doc["hands"] if doc.get("format") == "zhuoji-match/1" else [doc])
 
 

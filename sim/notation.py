@@ -14,8 +14,7 @@ import copy
 from collections import Counter
 from typing import Any
 
-from audit.kinds import EventType, WinKind
-from audit.tiles import CODES
+from audit.vocabulary import CODES, EventType, WinKind
 
 
 def tiles(text: str) -> list[str]:

@@ -23,22 +23,19 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Final, TextIO
 
-from audit.play import (Event, GameState, IllegalMoveError, Phase, Settlement, Window, chickens, final_hand,
-                       first_chance, hands, settle, step)
-from sim.bots import Knobs, choose_discard, turn_move, window_moves
-from audit import house_rules
+from audit.api import Profile, ProfileError, resolve
 from audit.cli import UsageError, parse_option
-from audit.kinds import EventType, ItemKind, MeldKind, WinKind
-from audit.profiles import Profile, ProfileError, resolve
-from audit.tiles import BIRD, COPIES, NUM_KINDS, WUGU, code
-from audit.numtext import argument
+from audit.play import (HOUSE_RULE_SECTIONS, HOUSE_RULES, Event, GameState, HouseRuleNeed, IllegalMoveError, Phase,
+                        Settlement, Window, final_hand, first_chance, flip_of, hand_patterns, settle, step)
+from audit.vocabulary import BIRD, COPIES, NUM_KINDS, WUGU, EventType, ItemKind, MeldKind, WinKind, argument, code
+from sim.bots import Knobs, choose_discard, turn_move, window_moves
 
 VERSION = "1.0"
 NAMES = ("阿明", "小红", "老王", "志强", "秀英", "建国", "丽丽", "大伟", "Lily", "Tom", "Mei", "Kai", "Ana", "Bo")
 """Seat names: some Chinese, some Latin, as platforms send them."""
 TZ = timezone(timedelta(hours=8))
 
-HOUSE_TAGS: Final = {sec.rule: sec.tag for sec, _ in house_rules.SECTIONS}
+HOUSE_TAGS: Final = {sec.rule: sec.tag for sec, _ in HOUSE_RULE_SECTIONS}
 """The summary row of each house-rule section (R17-R19, from audit/house_rules.py): a hand where one of
 its payments is paid or waived."""
 
@@ -47,7 +44,7 @@ TAGS = ("自摸", "点炮", "抢杠", "一炮多响", "热炮", "荒庄", "查�
         "乌骨鸡", "天胡", "地胡", "七对", "龙七对", "大对子", "清一色", "单吊", "3 players", *HOUSE_TAGS.values())
 """Summary rows in print order: how many hands had each event (then one row per house-rule section)."""
 
-WUGU_NEEDS: Final = tuple(rule for rule in house_rules.HOUSE_RULES if house_rules.Need("wugu_ji.enabled", True)
+WUGU_NEEDS: Final = tuple(rule for rule in HOUSE_RULES if HouseRuleNeed("wugu_ji.enabled", True)
                           in rule.acts_under)
 """House rules that act only under 乌骨鸡 (R17.6, R17.9, R17.10): the simulator puts 8p in play for them."""
 WUGU_VALUES: Final = {"normal": 2, "charge": 4}
@@ -319,7 +316,7 @@ def _win_tags(st: GameState, sett: Settlement) -> set[str]:
     if not st.wins:
         return {"荒庄"} | ({"查叫"} if sett.items else set()) | house_tags(sett)
     kinds = {x.kind for x in st.wins}
-    flip = chickens.flip_of(st.profile, sett.flip)
+    flip = flip_of(st.profile, sett.flip)
     fcs = list(st.first_chicken.values())
     checks = {
         "自摸": WinKind.SELF_DRAW in kinds, "点炮": WinKind.DISCARD in kinds, "抢杠": WinKind.ROB in kinds,
@@ -347,7 +344,7 @@ def _pattern_tags(st: GameState) -> set[str]:
     out = set()
     for w in st.wins:
         s = st.seats[w.seat]
-        found = hands.candidates(final_hand(st, w.seat), len(s.melds), s.meld_tiles(), w.tile)
+        found = hand_patterns(final_hand(st, w.seat), len(s.melds), s.meld_tiles(), w.tile)
         names = {p.key for p in found}
         for key, tag in (("qi_dui", "七对"), ("long_qi_dui", "龙七对"), ("da_dui_zi", "大对子"),
                          ("qing_yi_se", "清一色"), ("dan_diao", "单吊")):

@@ -29,20 +29,51 @@ tools above it, no Flask in storage or the batch."""
 
 
 ENGINE_PUBLIC: frozenset[str] = frozenset({
-    "audit.api",          # audit a record or a match; trace it step by step (the service, the batch, the kit)
-    "audit.play",         # the table, one replay step, the judge, the settlement (sim/, kit/)
-    "audit.kinds", "audit.tiles", "audit.lang",       # the one vocabulary: kinds, tiles, languages
-    "audit.catalogue", "audit.rulebook",             # finding and note texts; rule texts and labels
-    "audit.profiles", "audit.option_check",          # table P and what-if options
-    "audit.house_rules",                             # the registry of house rules (R17-R19): sim/, kit/ derive from it
-    "audit.views", "audit.render",                   # step views as data; tiles and tables as SVG (as python-chess's svg)
-    "audit.schema", "audit.jsontext", "audit.origin",  # the format's schema, the strict JSON reader, input origins
-    "audit.numtext", "audit.ranges",                 # the number reader (ASCII digits); the format's integer ranges
-    "audit.cli",                                     # the engine's command line helpers the other commands share
+    "audit.api",         # audit and trace a record or a match; profiles and what-if options; the format's reader
+    "audit.play",        # the table, one replay step, the judge, the settlement, the house-rule registry (sim/, kit/, fit/)
+    "audit.vocabulary",  # kinds, tiles, languages, finding and rule texts, numbers as text, views and SVG drawings
+    "audit.cli",         # what every command shares with `python -m audit`: exit codes, usage errors, arguments
 })
-"""The engine's public face: the modules a package above `audit/` may import. Everything else in
-the engine (state, replay, settle, compare, attribute, ...) is internal and reached through
-`audit.api` or `audit.play`, so a successor may rearrange it without touching the tools."""
+"""The engine's public face: the modules a package above `audit/` may import, and from each only the
+names of its `__all__` (the contract; `public_names`). Every other engine module (state, replay,
+settle, compare, profiles, catalogue, ...) is internal and reached through these four, so a
+successor may rearrange it without touching the tools. The same four serve every layer above the
+engine, the store, the batch and the web included (docs/decisions.md 35.3d)."""
+
+
+def public_names(root: Path) -> dict[str, frozenset[str]]:
+    """Each public module's `__all__`, read from its source (a literal list of strings)."""
+    out: dict[str, frozenset[str]] = {}
+    for module in ENGINE_PUBLIC:
+        path = root.joinpath(*module.split(".")).with_suffix(".py")
+        names: frozenset[str] = frozenset()
+        if path.is_file():
+            for node in ast.parse(path.read_text(encoding="utf-8"), str(path)).body:
+                if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+                        and isinstance(node.value, (ast.List, ast.Tuple))):
+                    names = frozenset(e.value for e in node.value.elts
+                                      if isinstance(e, ast.Constant) and isinstance(e.value, str))
+        out[module] = names
+    return out
+
+
+def unlisted_names(root: Path) -> list[str]:
+    """`a -> audit.x.name` for every name a module above the engine imports from a public module
+    that is not in its `__all__`, and `a -> audit.x` for a public module imported whole (its
+    names, not the module, are the contract)."""
+    listed = public_names(root)
+    out: list[str] = []
+    for name, path in module_files(root).items():
+        if name.split(".")[0] in ("audit", "tests"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.ImportFrom) and not node.level and node.module in listed:
+                out += [f"{name} -> {node.module}.{a.name}" for a in node.names if a.name not in listed[node.module]]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module == "audit":
+                out += [f"{name} -> audit.{a.name}" for a in node.names if f"audit.{a.name}" in listed]
+            elif isinstance(node, ast.Import):
+                out += [f"{name} -> {a.name}" for a in node.names if a.name in listed]
+    return sorted(out)
 
 
 def module_files(root: Path) -> dict[str, Path]:
@@ -151,5 +182,6 @@ def problems(root: Path) -> list[str]:
     edges, outside = import_graph(root)
     return ([f"upward import: {line}" for line in upward_imports(edges)]
             + [f"engine internal: {line}" for line in internal_imports(edges)]
+            + [f"engine name not public: {line}" for line in unlisted_names(root)]
             + [f"forbidden library: {line}" for line in forbidden_imports(outside)]
             + [f"import cycle: {' <-> '.join(group)}" for group in cycles(edges)])

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.imports import LAYERS, import_graph, module_files, problems
+from tests.imports import LAYERS, import_graph, module_files, problems, public_names
 
 
 def test_the_project_keeps_its_layers() -> None:
@@ -39,7 +39,7 @@ def _tree(tmp_path: Path, sources: dict[str, str]) -> Path:
 
 
 CLEAN = {"audit/__init__.py": "", "audit/tiles.py": "import json\n", "audit/engine.py": "from audit import tiles\n",
-         "audit/api.py": "from audit import engine\n",
+         "audit/api.py": "from audit import engine\n__all__ = [\"x\"]\n",
          "records/__init__.py": "", "records/storage.py": "import sqlite3\nfrom audit.api import x\n",
          "web/__init__.py": "", "web/api.py": "import flask\nfrom records import storage\n",
          "app.py": "from web import api\n"}
@@ -69,8 +69,32 @@ def test_every_breach_is_named_not_only_the_first(tmp_path: Path) -> None:
 
 
 def test_an_engine_internal_imported_from_above_is_named(tmp_path: Path) -> None:
-    tree = {**CLEAN, "web/views.py": "from audit.engine import x\nfrom audit.tiles import y\n"}
-    assert problems(_tree(tmp_path, tree)) == ["engine internal: web.views -> audit.engine"]
+    tree = {**CLEAN, "web/views.py": "from audit.engine import x\nfrom audit.tiles import y\nfrom audit.api import x\n"}
+    assert problems(_tree(tmp_path, tree)) == ["engine internal: web.views -> audit.engine",
+                                               "engine internal: web.views -> audit.tiles"]
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    ("from audit.api import x, y\n", "engine name not public: web.views -> audit.api.y"),
+    ("def f():\n    from audit.api import z as x\n", "engine name not public: web.views -> audit.api.z"),
+    ("from audit import api\n", "engine name not public: web.views -> audit.api"),
+    ("import audit.api\n", "engine name not public: web.views -> audit.api"),
+])
+def test_only_the_public_modules_listed_names_are_imported(tmp_path: Path, source: str, expected: str) -> None:
+    """Issue 35.3: a public module's contract is its `__all__`; a name outside it, or the module
+    imported whole (whose every attribute would then be reachable), is named."""
+    assert problems(_tree(tmp_path, {**CLEAN, "web/views.py": source})) == [expected]
+
+
+def test_the_public_modules_list_what_they_import() -> None:
+    """Every public module declares `__all__`, and every name in it is bound there (mypy checks the
+    types; this, that the contract names nothing that is not)."""
+    import importlib
+
+    for module, names in public_names(ROOT).items():
+        assert names, module
+        loaded = importlib.import_module(module)
+        assert [n for n in sorted(names) if not hasattr(loaded, n)] == [], module
 
 
 @pytest.mark.parametrize(("change", "expected"), [

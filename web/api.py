@@ -13,7 +13,7 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 
-from audit.catalogue import rerender, seat_names
+from audit.vocabulary import rerender, seat_names
 from web import engine
 from web.api_schemas import AuditRowSchema, ReauditRequestSchema, RecordDetailSchema, RecordPageSchema
 from web.api_schemas import UploadResponseSchema

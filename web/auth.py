@@ -28,7 +28,7 @@ from flask import Flask, current_app, g, make_response, redirect, request, sessi
 from flask.sessions import SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
 
-from audit.jsontext import INT_MAX
+from audit.api import INT_MAX
 from records.queries import RecordQuery
 from records.security import ADMIN, AUDITOR, UPLOADER, Account, Accounts
 from web.db import get_store

@@ -14,7 +14,7 @@ from flask import Blueprint, Flask, jsonify, redirect, render_template, request,
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 
-from audit.catalogue import Lang, rerender, seat_label, seat_names
+from audit.vocabulary import Lang, rerender, seat_label, seat_names
 from records import cases
 from records.db import atomic
 from records.rows import now

@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 from markupsafe import Markup
 
-from audit import render
+from audit.vocabulary import compact, hand_svg, table_picture, table_svg, tile_sprite_svg, tile_svg
 from web.i18n import gettext as _
 from web.pdf.images import embedded, embedded_all, picture_url, picture_urls
 
@@ -54,19 +54,19 @@ def seat_labels(count: int, dealer: Any, seats: Sequence[Any] = (), dealer_mark:
 
 def tile(code: str, width: float = 16, highlight: bool = False) -> Markup:
     """One tile, standalone (fine for a few; many go through `hand` or `table`)."""
-    return Markup(render.tile_svg(code, width=width, highlight=highlight))
+    return Markup(tile_svg(code, width=width, highlight=highlight))
 
 
 def hand(codes: Sequence[str], width: float = 16, sprite: bool = True, embed: bool = False) -> Markup:
     """A row of tiles: with `sprite` for a page that has `tile_sprite()`, `embed` for a PDF."""
     if embed:
-        return embedded(render.hand_svg(list(codes), width=width), "hand-image")
-    return Markup(render.hand_svg(list(codes), width=width, sprite=sprite))
+        return embedded(hand_svg(list(codes), width=width), "hand-image")
+    return Markup(hand_svg(list(codes), width=width, sprite=sprite))
 
 
 def tile_sprite() -> Markup:
     """The hidden sheet of every tile, once per HTML page."""
-    return Markup(render.tile_sprite_svg())
+    return Markup(tile_sprite_svg())
 
 
 def step_table(step: Any, dealer: Any, slots: int, width: float = TILE_PX, embed: bool = False,
@@ -74,8 +74,8 @@ def step_table(step: Any, dealer: Any, slots: int, width: float = TILE_PX, embed
     """The table after a step: for a page with the sprite, or embedded as an image for WeasyPrint."""
     labels = seat_labels(len(step.seats), dealer, seats)
     if not embed:
-        return Markup(render.table_svg(step, width=width, labels=labels, discard_slots=slots, sprite=True))
-    return embedded(render.table_svg(step, width=width, labels=labels, discard_slots=slots), "table-image")
+        return Markup(table_svg(step, width=width, labels=labels, discard_slots=slots, sprite=True))
+    return embedded(table_svg(step, width=width, labels=labels, discard_slots=slots), "table-image")
 
 
 def step_picture(step: Any, dealer: Any, slots: int, width: float = PDF_TILE_PX, seats: Sequence[Any] = ()) -> Markup:
@@ -83,7 +83,7 @@ def step_picture(step: Any, dealer: Any, slots: int, width: float = PDF_TILE_PX,
     as one <img> of an SVG that places every piece (tile, seat label) by <image>. The PDF's
     image cache (`web.pdf.forms`) draws each distinct piece once and places it by reference."""
     labels = seat_labels(len(step.seats), dealer, seats)
-    picture = render.table_picture(step, width=width, labels=labels, discard_slots=slots)
+    picture = table_picture(step, width=width, labels=labels, discard_slots=slots)
     return Markup('<img class="table-image" alt="{}" src="{}">').format(picture.label, picture_url(picture))
 
 
@@ -93,19 +93,19 @@ def step_pictures(steps: Sequence[Any], dealer: Any, slots: int, dealer_mark: st
     before its templates run, and a PDF enters this module a fixed number of times, whatever
     the hand's length); `dealer_mark` the language's `D`."""
     labels = seat_labels(len(steps[0].seats), dealer, seats, dealer_mark) if steps else []  # one table, one seat count
-    pictures = [render.table_picture(step, width=width, labels=labels, discard_slots=slots) for step in steps]
+    pictures = [table_picture(step, width=width, labels=labels, discard_slots=slots) for step in steps]
     return [Markup('<img class="table-image" alt="{}" src="{}">').format(picture.label, url)
             for picture, url in zip(pictures, picture_urls(pictures))]
 
 
 def embedded_hands(hands: Sequence[Sequence[str]], width: float = PDF_TILE_PX) -> list[Markup]:
     """Rows of tiles for a PDF (`hand(codes, width, embed=True)` each), in one call."""
-    return embedded_all([render.hand_svg(list(codes), width=width) for codes in hands], "hand-image")
+    return embedded_all([hand_svg(list(codes), width=width) for codes in hands], "hand-image")
 
 
 def compact_tiles(codes: Iterable[str]) -> list[tuple[str, str]]:
     """Tile notation groups: [("m", "123"), ("p", "55")]."""
-    return render.compact(codes)
+    return compact(codes)
 
 
 def init_app(app: Flask) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from audit import api
+from audit.api import list_profiles
 from web.db import configured_engine
 
 
@@ -15,7 +15,7 @@ def profiles() -> list[str]:
     configured = current_app.config.get("PROFILES")
     if configured is not None:
         return list(configured)
-    return list(api.list_profiles())
+    return list(list_profiles())
 
 
 def version() -> str:

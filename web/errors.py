@@ -20,7 +20,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 
-from audit.catalogue import Lang
+from audit.vocabulary import Lang
 from records.search_index import SearchIndexDamaged
 from web.i18n import gettext_in, request_language
 
@@ -82,7 +82,7 @@ def field_name(field: str, lang: Lang | str) -> str:
 def option_words(path: str) -> str:
     """A profile parameter in Chinese (parameters.toml); under a known table, an unknown key is
     the table's words and the key as typed (`热炮” 中的 “nope`... see `field_name`); else as typed."""
-    from audit.rulebook import parameters
+    from audit.vocabulary import parameters
 
     named = parameters()
     if path in named:

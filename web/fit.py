@@ -15,10 +15,9 @@ from typing import Any
 from flask import Blueprint, Response, render_template, request
 from flask.typing import ResponseReturnValue
 
-from audit import api
+from audit.api import ProfileError, parse_profile
+from audit.vocabulary import Lang
 from fit.api import fit_records
-from audit.catalogue import Lang
-from audit.profiles import ProfileError, parse_profile
 from web import engine
 from web.auth import READERS, requires
 from web.db import get_store

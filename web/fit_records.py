@@ -14,9 +14,9 @@ from typing import Any
 
 from flask import current_app, request, render_template
 
-from audit.profiles import is_profile_name
+from audit.api import is_profile_name
+from audit.vocabulary import NumberProblem
 
-from audit.numtext import NumberProblem
 from records.ingest import read_upload
 from records.queries import RecordQuery
 from records.store import Store

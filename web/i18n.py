@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Flask, Response, g, request, url_for
 
-from audit.catalogue import Lang, seat_label
+from audit.vocabulary import Lang, seat_label
 from web.i18n_cases import CASES_ZH
 from web.i18n_pdf import PDF_ZH
 from web.i18n_platforms import PLATFORMS_ZH

@@ -3,7 +3,7 @@ their stable code, and the Chinese of the case pages' own message ids (merged in
 `web.i18n.ZH`, as `web.i18n_pdf` is). Kept apart so the case pages' words live in one file."""
 from __future__ import annotations
 
-from audit.catalogue import Lang
+from audit.vocabulary import Lang
 
 CASE_ERRORS: dict[str, str] = {
     "case_number_taken": "number: case %(number)s already exists on platform %(platform)s",

@@ -12,13 +12,11 @@ from typing import Any
 
 from flask import Flask, g
 
-from audit import jsontext
-from audit import rulebook
-from audit.catalogue import CatalogueError, render_value
+from audit.api import load_profile, loads
+from audit.vocabulary import (CODES, SUIT_LETTERS, SUIT_NAMES_ZH, CatalogueError, Marker, MarkerKind, Rule, RuleText,
+                              label, lookup, parameters, render_value, term_label, zh_name)
+from audit.vocabulary import rule_text as rule_text_in
 from report import dispute
-from audit.profiles import load_profile
-from audit.tiles import CODES, SUIT_LETTERS, SUIT_NAMES_ZH, zh_name
-from audit.views import Marker, MarkerKind
 from web.i18n import DEFAULT_LANGUAGE, gettext_in
 
 MARKER_TERMS: dict[str, tuple[str, str]] = {
@@ -36,25 +34,25 @@ every kind has both."""
 
 def rule_label(code: str | None) -> str:
     """A rule as reports name it: Chinese section name and code (`热炮 R8.3`)."""
-    return rulebook.label(code)
+    return label(code)
 
 
-def rule_text(code: str | None) -> rulebook.Rule | None:
+def rule_text(code: str | None) -> Rule | None:
     """The rulebook's source entry of a rule (or of its section), markdown and all; reports show
     `rule_words` instead."""
-    return rulebook.lookup(code)
+    return lookup(code)
 
 
-def rule_words(code: str | None, language: str | None = None) -> rulebook.RuleText | None:
+def rule_words(code: str | None, language: str | None = None) -> RuleText | None:
     """The text of a rule in the page's language as blocks of styled spans (no markdown), the
     Chinese written for the project from the rulebook where it exists (`RuleText.lang` says)."""
-    return rulebook.rule_text(code, language or g.get("lang", DEFAULT_LANGUAGE))
+    return rule_text_in(code, language or g.get("lang", DEFAULT_LANGUAGE))
 
 
 def term_words(term: str, language: str | None = None) -> str | None:
     """A parameter or pattern the rulebook names in code (`pass_lock_allows_higher`) in words of
     the page's language; None for a tile code, a value or a field (shown as it is)."""
-    return rulebook.term_label(term, language or g.get("lang", DEFAULT_LANGUAGE))
+    return term_label(term, language or g.get("lang", DEFAULT_LANGUAGE))
 
 
 def profile_title(name: str | None, language: str | None = None) -> str:
@@ -154,7 +152,7 @@ def json_text(text: str | None) -> Any:
     if text is None:
         return None
     try:
-        return jsontext.loads(text)
+        return loads(text)
     except ValueError:  # JsonTextError is one
         return text
 
@@ -166,7 +164,7 @@ def is_tiles(value: Any) -> bool:
 
 def parameter_value(name: str, value: Any, language: str | None = None) -> str:
     """A parameter's value in words (parameters.toml `.values`: `只烧这一杠`), else as it is."""
-    words = rulebook.parameters().get(name, {}).get("values", {}).get(str(value))
+    words = parameters().get(name, {}).get("values", {}).get(str(value))
     return str(words[language or g.get("lang", DEFAULT_LANGUAGE)]) if words else str(value)
 
 

@@ -20,7 +20,7 @@ import click
 from marshmallow import ValidationError, fields
 from werkzeug.routing import BaseConverter, ValidationError as RouteMismatch
 
-from audit.numtext import NumberProblem, parse_number
+from audit.vocabulary import NumberProblem, parse_number
 from web.errors import ApiError, bad_fields, field_messages, field_name, summary
 from web.i18n import message_text, request_language
 

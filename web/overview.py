@@ -14,7 +14,8 @@ from flask import Blueprint, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
-from audit import rulebook
+from audit.vocabulary import SECTION_NAMES_ZH, section_of
+from audit.vocabulary import label as rule_label
 from records import receipts, stats
 from records.queries import RecordQuery
 from records.rows import VERDICTS
@@ -83,7 +84,7 @@ def overview_query() -> tuple[RecordQuery, dict[str, str], str]:
     link parameters, and the focus section of the per-client findings chart."""
     args = {key: value for key, value in request.args.items() if key in FILTERS and value}
     focus = request.args.get("focus") or DEFAULT_FOCUS
-    if rulebook.section_of(focus) != focus or focus not in rulebook.SECTION_NAMES_ZH:
+    if section_of(focus) != focus or focus not in SECTION_NAMES_ZH:
         raise fail(400, "not_a_section", field="focus", value=focus)
     return scope_query(parse_list_query(args)), args, focus
 
@@ -144,14 +145,14 @@ def build_charts(query: RecordQuery, args: dict[str, str], focus: str) -> tuple[
         _chart("time", _("Verdicts by day") if unit == "day" else _("Verdicts by month"), periods,
                label=lambda b: b.key or _("no date"), filters=period_filters, note=rate, args=args, periods=unit),
         _chart("rules", _("Records with findings, by rule section"), stats.by_section(db, query),
-               label=lambda b: rulebook.label(b.key), filters=lambda b: {"rule": b.key}, note=share, args=args),
+               label=lambda b: rule_label(b.key), filters=lambda b: {"rule": b.key}, note=share, args=args),
         _chart("platforms", _("Verdicts by platform"), stats.by_column(db, query, "platform"),
                label=lambda b: b.key or _("no platform"), filters=lambda b: {"platform": b.key} if b.key else None,
                note=rate, args=args),
         _chart("clients", _("Verdicts by client version"), stats.by_column(db, query, "client"),
                label=lambda b: b.key or _("no client"), filters=lambda b: {"client": b.key} if b.key else None,
                note=rate, args=args),
-        _chart("focus", _("Records with %(rule)s findings, by client version", rule=rulebook.label(focus)),
+        _chart("focus", _("Records with %(rule)s findings, by client version", rule=rule_label(focus)),
                stats.by_column(db, focus_query, "client"), label=lambda b: b.key or _("no client"),
                filters=lambda b: {"client": b.key, "rule": focus} if b.key else None, note=rate, args=args),
     ]
@@ -226,7 +227,7 @@ def _context() -> dict[str, Any]:
     choices = {column: store.distinct(column) for column in ("platform", "profile", "client")}
     rejected = rejected_chart(query)
     return {"query": query, "args": args, "focus": focus, "total": total, "charts": charts, "choices": choices,
-            "verdicts": VERDICTS, "colours": COLOURS, "sections": list(rulebook.SECTION_NAMES_ZH),
+            "verdicts": VERDICTS, "colours": COLOURS, "sections": list(SECTION_NAMES_ZH),
             "percent": _percent, "rejected": rejected, "rejected_total": sum(row.total for row in rejected.rows)}
 
 

@@ -22,9 +22,8 @@ from flask import Blueprint, Flask, redirect, render_template, request, url_for
 from flask.cli import with_appcontext
 from flask.typing import ResponseReturnValue
 
-from audit.catalogue import Lang
-from audit.profiles import PROFILE_DIR, ProfileError
-from audit.rulebook import parameters
+from audit.api import PROFILE_DIR, ProfileError
+from audit.vocabulary import Lang, parameters
 from records import platform_reaudit, platforms
 from records.platform_reaudit import ReauditRefused
 from records.platforms import PlatformProfileRefused, Version

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import current_app
 
-from audit.catalogue import Lang
+from audit.vocabulary import Lang
 from records import platforms
 from records.store import Store
 from report.match import HandInput, MatchView, match_view, running_totals

@@ -18,10 +18,8 @@ from typing import Any
 from flask import current_app
 from markupsafe import Markup
 
-from audit import api as engine_api
-from audit.catalogue import Lang, seat_label
-from audit.tiles import CODES, zh_name
-from audit.views import StepView, Trace
+from audit.api import trace_record
+from audit.vocabulary import CODES, Lang, StepView, Trace, seat_label, zh_name
 from report.model import ReportModel, build_report, key_steps, record_result, whatif_side
 from report.table import TableView, opening_position, table_view
 from records.platforms import Version
@@ -64,7 +62,7 @@ def trace_for(document: Any, audit_row: Mapping[str, Any] | None, record: Mappin
     elif audit_row is not None and (audit_row["options"] is not None or audit_row["profile"] != record["profile"]):
         profile, options = audit_row["profile"], audit_row["options"]
     try:
-        return engine_api.trace_record(document, profile=profile, options=options, lang=lang, schema_checked=True,
+        return trace_record(document, profile=profile, options=options, lang=lang, schema_checked=True,
                                        base_profile=judge.profile() if judge is not None else None)
     except Exception:  # the engine promises not to raise; a report without steps beats a 500
         current_app.logger.exception("trace of record %s failed", record["id"])

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from audit.api import render_finding
-from audit.catalogue import Lang
-from audit.option_check import OptionProblem, check
+from audit.api import OptionProblem, check_what_if
+from audit.vocabulary import Lang, render_finding
 from records.pipeline import OptionsRefused
 from web.db import get_store
 from web.errors import ApiError, error_text, fail, field_name
@@ -27,7 +26,7 @@ REASON_LIMIT = 1000
 def option_problem(record_id: int, profile: str | None, options: Any) -> OptionProblem | None:
     """What is wrong with these options for this record (None when the engine takes them); the
     caller has found the record (and checked the asker may see it)."""
-    return check(get_store().document(record_id), profile, options)
+    return check_what_if(get_store().document(record_id), profile, options)
 
 
 def option_error(problem: OptionProblem, lang: Lang) -> ApiError:

@@ -16,9 +16,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from audit import render
-from audit.tiles import zh_name
-from audit.views import MeldView
+from audit.vocabulary import TILE_H, TILE_W, MeldView, meld_layout, zh_name
 from report.table import Mark, Place, PondTile, SeatPanel
 from web.i18n import gettext as _
 
@@ -56,7 +54,7 @@ def panel_words(labels: Sequence[str]) -> PanelWords:
 def tile_html(code: str, rotated: bool = False, mark: bool = False, extra: str = "") -> str:
     """One tile: an inline SVG placing the sprite's drawing; `rotated` lies sideways (a claimed
     meld tile), `mark` outlines it (the tile the step is about)."""
-    box = f"{render.TILE_H} {render.TILE_W}" if rotated else f"{render.TILE_W} {render.TILE_H}"
+    box = f"{TILE_H} {TILE_W}" if rotated else f"{TILE_W} {TILE_H}"
     classes = "t" + (" r" if rotated else "") + (" mark" if mark else "") + (f" {extra}" if extra else "")
     suffix = "-r" if rotated else ""
     return f'<svg class="{classes}" viewBox="0 0 {box}"><use href="#zj-{code}{suffix}"/></svg>'
@@ -79,7 +77,7 @@ def _pond_tile(tile: PondTile, marked: bool, words: PanelWords) -> str:
 def _melds(panel: SeatPanel, mark: Mark | None, seats: int) -> str:
     out = []
     for i, meld in enumerate(panel.melds):
-        layout = render.meld_layout(meld, panel.seat, seats)
+        layout = meld_layout(meld, panel.seat, seats)
         tiles = "".join(tile_html(code, rotated) for code, rotated in layout)
         marked = " mark" if mark is not None and mark.place is Place.MELD and mark.at == i else ""
         out.append(f'<span class="meld meld-{escape(meld.kind)}{marked}">{tiles}</span>')
@@ -129,7 +127,7 @@ def meld_row(panel_seat: int, melds: tuple[MeldView, ...], seats: int) -> Markup
     """Melds as the panel lays them out, for the win screen."""
     out = []
     for meld in melds:
-        layout = render.meld_layout(meld, panel_seat, seats)
+        layout = meld_layout(meld, panel_seat, seats)
         out.append('<span class="meld">' + "".join(tile_html(c, r) for c, r in layout) + "</span>")
     return Markup("".join(out))
 

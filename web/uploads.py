@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from audit.catalogue import Lang
+from audit.vocabulary import Lang
 from records import problem_words
 from records.receipts import ACCEPTED, STATUSES
 

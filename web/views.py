@@ -12,8 +12,8 @@ from typing import Any
 from flask import current_app
 from marshmallow import Schema
 
-from audit import jsontext
-from audit.catalogue import Lang, rerender, seat_names
+from audit.api import JsonTextError, loads
+from audit.vocabulary import Lang, rerender, seat_names
 from records import trail
 from records.pipeline import AuditFailed, OptionsRefused
 from records.queries import RecordQuery, UnknownRecord
@@ -87,8 +87,8 @@ def strict_json(data: bytes | str, what: str) -> Any:
     JSON path of the refused value (NaN, 1e400, an integer past 64 bits, a lone surrogate, a
     repeated key, deep nesting)."""
     try:
-        return jsontext.loads(data, max_depth=current_app.config["INGEST_MAX_DEPTH"])
-    except jsontext.JsonTextError as exc:
+        return loads(data, max_depth=current_app.config["INGEST_MAX_DEPTH"])
+    except JsonTextError as exc:
         where = f"{what}.{exc.path}" if exc.path else what
         message = exc.message
         if exc.line is not None:

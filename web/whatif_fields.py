@@ -13,11 +13,8 @@ from typing import Any
 
 from flask import Flask, g
 
-from audit import jsontext
-from audit.numtext import NumberProblem, parse_number
-from audit.profiles import load_profile, parameter_range, to_data
-from audit.ranges import IntRange
-from audit.rulebook import parameters
+from audit.api import load_profile, loads, parameter_range, to_data
+from audit.vocabulary import IntRange, NumberProblem, parameters, parse_number
 
 PREFIX = "opt."
 """Form field names: `opt.chicken.charge`."""
@@ -152,7 +149,7 @@ def page_fields(profile: str | None, options_text: str | None) -> list[OptionFie
     if not profile:
         return []
     try:
-        options = jsontext.loads(options_text) if options_text else None
+        options = loads(options_text) if options_text else None
         return option_fields(profile, options if isinstance(options, dict) else None, g.get("lang", "zh"))
     except Exception:  # an unknown profile or unreadable options: the JSON box alone, as before
         return []

@@ -21,6 +21,7 @@ from audit import render
 from tests.conftest import ROOT, missettled, variant
 from tests.web.test_cases import upload as upload_doc
 from tests.web.test_pdf import fonts_of, page_texts, pdf_of, stored
+from web import drawings
 
 Upload = Callable[..., Any]
 pytestmark = pytest.mark.skipif(any(shutil.which(tool) is None for tool in ("pdftotext", "pdffonts", "pdftoppm")),
@@ -104,7 +105,9 @@ def test_every_tile_is_printed_at_least_4_mm_wide(client: FlaskClient, upload: U
             widths.append(kwargs.get("width", 20))
             return _original(*args, **kwargs)
 
-        monkeypatch.setattr(render, function, spy)
+        for module in (render, drawings):  # where the drawing is defined, and where the web imported it
+            if hasattr(module, function):
+                monkeypatch.setattr(module, function, spy)
     for name in ("missettled-rob-paid-by-three", "illegal-pass-locked"):
         pdf_of(client, f"/records/{stored(upload, name)}.pdf", tmp_path)
     assert widths and min(widths) * MM_PER_PX >= 4.0, sorted(set(widths))

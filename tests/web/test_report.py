@@ -151,7 +151,7 @@ def test_report_without_steps_when_the_engine_cannot_replay(client: FlaskClient,
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("replayer exploded")
 
-    monkeypatch.setattr("audit.api.trace_record", broken)
+    monkeypatch.setattr("web.report_model.trace_record", broken)  # the name as the report imports it
     html = page(client, f"/records/{record_id}")
     audit = json.loads((SAMPLES / "clean-weile-hot-shot.audit.json").read_text(encoding="utf-8"))
     (hand,) = [item for item in audit["settlement"]["items"] if item["kind"] == "hand"]

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from audit.views import StepView
+from audit.vocabulary import StepView
 
 @dataclass(frozen=True)
 class Evidence:

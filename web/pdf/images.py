@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from flask import g
 from markupsafe import Markup
 
-from audit.render import Picture
+from audit.vocabulary import Picture
 
 PDF_IMAGES = "/_pdf-images/"
 """URL prefix of the drawings a PDF embeds; only the PDF's fetcher answers it (no route)."""

@@ -16,10 +16,8 @@ from typing import Any
 
 from markupsafe import Markup
 
-from audit import rulebook
-from audit.catalogue import Lang, render_value, seat_label
-from audit.tiles import CODES, zh_name
-from audit.views import Marker, StepView
+from audit.vocabulary import CODES, Lang, Marker, StepView, render_value, rule_text, seat_label, zh_name
+from audit.vocabulary import label as rule_label
 from report import dispute
 from report.model import DifferingPayment, ReportModel
 from web import clock
@@ -245,7 +243,7 @@ def _line(step: StepView, words: Words) -> EventLine:
 def differing_table(payments: Sequence[DifferingPayment], words: Words) -> DifferingTable:
     """The payments that differ as rows of words."""
     rows = tuple(DifferingRow(words.reading(p.reading) + words.kind(p.kind), words.seat(p.payer), words.seat(p.payee),
-                              rulebook.label(p.rule) if p.rule else "–", p.computed, p.claimed, p.difference,
+                              rule_label(p.rule) if p.rule else "–", p.computed, p.claimed, p.difference,
                               words.step(p.step))
                  for p in payments)
     return DifferingTable(rows, bool(payments) and payments[0].inferred, dispute.difference_heading(words.lang))
@@ -266,14 +264,14 @@ def _drawn_findings(model: ReportModel, words: Words, pictures: Mapping[int, Mar
     the table as the hand ended."""
     illegal = model.dispute.illegal
     if illegal is not None:
-        rule = RuleLine(words("Step %(step)s", step=illegal.step), rulebook.label(illegal.rule),
-                        rulebook.rule_text(illegal.rule, words.lang))
+        rule = RuleLine(words("Step %(step)s", step=illegal.step), rule_label(illegal.rule),
+                        rule_text(illegal.rule, words.lang))
         return (DrawnFinding((rule,), illegal.expectation, (
             (illegal.before_label, pictures[id(illegal.before)]),
             (f"{illegal.after_label}: {words.event(illegal.after)}", pictures[id(illegal.after)]))),)
     if found:
-        return tuple(DrawnFinding(tuple(RuleLine(words("Step %(step)s", step=at.index), rulebook.label(f.get("rule")),
-                                                 rulebook.rule_text(f.get("rule"), words.lang)) for f in at.findings),
+        return tuple(DrawnFinding(tuple(RuleLine(words("Step %(step)s", step=at.index), rule_label(f.get("rule")),
+                                                 rule_text(f.get("rule"), words.lang)) for f in at.findings),
                                   None, ((words("Step %(step)s: %(event)s", step=at.index, event=words.event(at)),
                                           pictures[id(at)]),))
                      for _before, at in found)
@@ -289,7 +287,7 @@ def _ledger(model: ReportModel, words: Words) -> tuple[LedgerLine, ...]:
     """The settlement's rows in words."""
     claimed_words = words("In the record")
     return tuple(LedgerLine(
-        words.kind(row.kind), ", ".join(rulebook.label(code) for code in row.rules) or "–",
+        words.kind(row.kind), ", ".join(rule_label(code) for code in row.rules) or "–",
         words.seat(row.payer), words.seat(row.payee), row.computed if row.computed is not None else "–",
         row.claimed, row.difference, "；".join(row.workings) if row.workings else "；".join(row.notes),
         f"{claimed_words}: {'；'.join(row.claimed_notes)}"
@@ -308,7 +306,7 @@ def _flip(model: ReportModel, words: Words) -> tuple[str, str, str]:
         claimed = words.tile(flip.claimed) if flip.claimed else words("none")
     else:
         claimed = words("not given")
-    return rulebook.label("R11.5"), computed, claimed
+    return rule_label("R11.5"), computed, claimed
 
 
 def _findings(model: ReportModel, words: Words) -> tuple[FindingText, ...]:
@@ -364,7 +362,7 @@ def pdf_report(model: ReportModel, record: Mapping[str, Any], evidence: Evidence
                           "%(verdict)s; re-audit to store its opinion.", verdict=words(trace_verdict))
         if trace_verdict and audit and trace_verdict != audit.get("verdict") else None,
         has_claimed_items=model.has_claimed_items, ledger=_ledger(model, words),
-        next_dealer=(rulebook.label("R14"), words.seat(model.next_dealer.computed) if model.settled else "–",
+        next_dealer=(rule_label("R14"), words.seat(model.next_dealer.computed) if model.settled else "–",
                      words.seat(model.next_dealer.claimed), words.seat(model.next_dealer.claimed)
                      if model.next_dealer.claimed is not None else ""),
         next_dealer_differs=model.next_dealer.differs, flip=_flip(model, words), flip_differs=model.flip.differs,

@@ -14,7 +14,7 @@ from typing import Any
 from flask import render_template
 from markupsafe import Markup
 
-from audit.catalogue import Lang
+from audit.vocabulary import Lang
 from records import cases, trail
 from records.rows import now
 from records.store import Store

@@ -1,10 +1,13 @@
 """Every page at 390 px (issue 23, point 5): a phone shows the page without sideways scrolling of
 the page itself (a table may scroll inside its own box), and its tiles and chart labels stay
 readable. Headless Chromium driven by Playwright opens every page of the URL map with sample data
-behind it (tests/web/site.py, the same walk as the Chinese-everywhere test) in Chinese; a
-screenshot of each is kept in tests/artifacts/phone-*.png."""
+behind it (tests/web/site.py, the same walk as the Chinese-everywhere test) in Chinese, one after
+the other in one tab. A page that breaks a rule is kept as a screenshot in tests/artifacts/phone-*.png;
+with `ZHUOJI_TEST_SCREENSHOTS=1` every page is (a full-page picture of each was a third of the walk's
+time, issue 35.4)."""
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -76,6 +79,16 @@ LABELS = """() => Array.from(document.querySelectorAll('svg.chart-svg text'))
     .map(t => t.getBoundingClientRect().height).filter(h => h > 0)"""
 
 
+SCREENSHOTS = "ZHUOJI_TEST_SCREENSHOTS"
+"""Set (to anything but 0) for a screenshot of every page of the walk, not only of those that break a rule."""
+
+
+def every_screenshot(environ: dict[str, str] | None = None) -> bool:
+    """Whether the walk keeps a screenshot of every page (`ZHUOJI_TEST_SCREENSHOTS` set)."""
+    value = (os.environ if environ is None else environ).get(SCREENSHOTS, "").strip()
+    return value not in ("", "0")
+
+
 def slug(url: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", url).strip("-") or "root"
 
@@ -89,31 +102,41 @@ ERROR_PAGES = ("/records?case_status=maybe&per_page=abc", "/records?date_from=20
 def test_every_page_fits_a_phone(site: tuple[Site, str], browser: Any) -> None:
     built, base = site
     ARTIFACTS.mkdir(exist_ok=True)
+    keep_all = every_screenshot()
     context = browser.new_context(viewport={"width": WIDTH, "height": 844}, device_scale_factor=1)
+    page = context.new_page()  # one tab: a navigation starts a fresh document (a new tab per page cost a fifth)
     overflowing: dict[str, Any] = {}
     small: dict[str, Any] = {}
     cramped: dict[str, Any] = {}
     for url in [*page_urls(built), *ERROR_PAGES]:
-        page = context.new_page()
         page.goto(base + url + ("&" if "?" in url else "?") + "lang=zh")
         page.wait_for_load_state("load")
-        page.screenshot(path=str(ARTIFACTS / f"phone-{slug(url)}.png"), full_page=True)
+        broken = False
         scroll = page.evaluate("document.scrollingElement.scrollWidth")
         if scroll > WIDTH:
             overflowing[url] = (scroll, page.evaluate(WIDE, WIDTH))
+            broken = True
         controls = page.evaluate(CONTROLS, MIN_CONTROL_PX)
         if controls:
             cramped[url] = controls
+            broken = True
         tiles = [w for w in page.evaluate(TILES) if w < MIN_TILE_PX]
         labels = [h for h in page.evaluate(LABELS) if h < MIN_LABEL_PX]
         if tiles or labels:
             small[url] = {"tiles": len(tiles), "smallest tile": min(tiles, default=None), "labels": len(labels),
                           "smallest label": min(labels, default=None)}
-        page.close()
+            broken = True
+        if broken or keep_all:
+            page.screenshot(path=str(ARTIFACTS / f"phone-{slug(url)}.png"), full_page=True)
     context.close()
     assert not overflowing, "\n".join(f"{url}: {found}" for url, found in overflowing.items())
     assert not small, "\n".join(f"{url}: {found}" for url, found in small.items())
     assert not cramped, "\n".join(f"{url}: {found}" for url, found in cramped.items())
+
+
+def test_screenshots_of_every_page_only_when_asked() -> None:
+    assert not every_screenshot({}) and not every_screenshot({SCREENSHOTS: "0"}) and not every_screenshot({SCREENSHOTS: " "})
+    assert every_screenshot({SCREENSHOTS: "1"}) and every_screenshot({SCREENSHOTS: "yes"})
 
 
 def test_the_records_list_shows_the_verdict_on_a_phone(site: tuple[Site, str], browser: Any) -> None:

@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 
 from audit import jsontext, native  # noqa: E402
 from audit.api import audit_document  # noqa: E402
-from fit.search import Fit, How, Record, fit  # noqa: E402
+from fit.search import Fit, How, Phase, Progress, Record, fit  # noqa: E402
 from sim.mutate import mutants  # noqa: E402
 from sim.simulate import simulate  # noqa: E402
 
@@ -137,6 +137,28 @@ def how_taken(result: Fit, parameter: str) -> str:
     return "-"
 
 
+def progress_lines(seen: list[tuple[float, Progress]], pairs: int) -> list[str]:
+    """What the fit told of its progress (`fit.search.Progress`): each phase's share of the fit's CPU
+    time, and the search's estimate of the pairs it would weigh when it had weighed a quarter, half
+    and three quarters of those it did."""
+    if not seen:
+        return []
+    first: dict[Phase, float] = {}
+    for cpu, prog in seen:
+        first.setdefault(prog.phase, cpu)
+    end = seen[-1][0]
+    starts = sorted(first.items(), key=lambda kv: kv[1])
+    shares = [f"{phase.value} {(nxt - at) / max(end - seen[0][0], 1e-9):.0%}"
+              for (phase, at), (_, nxt) in zip(starts, [*starts[1:], (None, end)])]
+    out = [f"progress: {len(seen)} reports; phases' share of the fit's CPU time: {', '.join(shares)}"]
+    for q in (0.25, 0.5, 0.75):
+        at = next((prog for _, prog in seen if prog.phase is Phase.SEARCHING and prog.values_weighed >= q * pairs), None)
+        if at is not None:
+            out.append(f"  at {at.values_weighed} pairs weighed ({q:.0%} of {pairs}): estimated {at.values_estimate}, "
+                       f"fraction {at.fraction:.2f}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--platform", choices=sorted(PLAYED), default="planted")
@@ -165,7 +187,8 @@ def main(argv: list[str] | None = None) -> int:
         records.append(Record(f"line {n}", doc))
     engine = f"compiled ({len(native.compiled())} modules)" if native.compiled() else "plain Python"
     start, cpu = time.perf_counter(), time.process_time()
-    result = fit(records, "weile")
+    seen: list[tuple[float, Progress]] = []
+    result = fit(records, "weile", progress=lambda prog: seen.append((time.process_time(), prog)))
     seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu
     c = result.counts
     listed = {u.record.source for u in result.unexplained}
@@ -191,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
           f"({100 * c.skipped / max(c.pairs, 1):.0f}%: the record never read the parameter), {c.reused} reused, "
           f"{c.replays} replays ({c.replays / result.records:.1f} a record), "
           f"{c.settlements} settlements ({c.settlements / result.records:.1f} a record)")
+    print("\n".join(progress_lines(seen, c.pairs)))
     joint = all(how_taken(result, name) == How.JOINT.value for name in JOINT) if set(JOINT) <= set(played) else True
     print(f"the three values of JOINT taken together by the joint search: {'yes' if joint else 'NO'}")
     return 0 if result.options == played and planted == listed and joint else 1

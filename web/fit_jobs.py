@@ -9,7 +9,8 @@ uploaded files), of any number up to `FIT_JOB_MAX_RECORDS`, run in the backgroun
   as it is): its progress while it runs (`static/fit_job.js` asks the JSON below every two seconds,
   the page reloads when the job ends), its kept result when done, its error when it failed.
 - `GET /fit/jobs/<id>.json`: its state: status, phase, records read and to read, values weighed,
-  seconds left, the error's code and message.
+  seconds left, the error's code and message, and, while a fit runs in the worker's process, where
+  it is (`fit`: its phase, values weighed of an estimate, values taken, which of the job's fits).
 - `POST /fit/jobs/<id>/cancel`: cancel a job not finished.
 """
 from __future__ import annotations
@@ -109,6 +110,7 @@ def state(job: dict[str, Any]) -> dict[str, Any]:
     return {"id": job["id"], "status": job["status"], "phase": job["phase"], "records_done": job["records_done"],
             "records_total": job["records_total"], "values_weighed": job["values_weighed"],
             "seconds_left": job["seconds_left"], "attempts": job["attempts"], "updated_at": job["updated_at"],
+            "fit": job["progress"],
             "final": job["status"] in {s.value for s in fit_jobs.FINAL},
             "error": {"code": job["error_code"], "message": _error(job)} if job.get("error_code") else None}
 

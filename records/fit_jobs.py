@@ -62,10 +62,25 @@ NO_RECORDS: Final = "fit_no_records"
 """Code of the refusal of a job that would fit no record (web/errors.toml words it)."""
 ABANDONED: Final = "fit_job_abandoned"
 TOO_MANY: Final = "fit_job_too_many"
-MAX_RECORDS: Final = 50_000
-"""Records one job fits, by default. The records are read a chunk at a time, but the fit holds
-every record it weighs (about 80 kB each, docs/fit.md: some 4 GB at the cap); the service's
-`FIT_JOB_MAX_RECORDS` sets it."""
+KB_PER_RECORD: Final = 240
+"""Memory one fit takes per record, in kB, rounded up from what was measured (docs/decisions.md
+36.2c: a fit's peak RSS grew by 230 kB a record from 500 to 1,000 records of the planted benchmark,
+147 kB from 1,000 to 2,000; 220 kB a record for the whole process at 2,000; plain Python, the
+records parsed first). The store is read a chunk
+at a time, but the fit weighs every record at once (its document, its replayed table, its answers
+under every value tried on it), so a job's memory grows with its records."""
+MEMORY_MB: Final = 4096
+"""Memory one job's fit may take, by default (the service's `FIT_JOB_MEMORY_MB`)."""
+
+
+def cap_for(memory_mb: int) -> int:
+    """The most records a fit holds in `memory_mb` MB (KB_PER_RECORD each)."""
+    return max(memory_mb, 0) * 1024 // KB_PER_RECORD
+
+
+MAX_RECORDS: Final = cap_for(MEMORY_MB)
+"""Records one job fits, by default: what MEMORY_MB holds. The service's `FIT_JOB_MAX_RECORDS`
+sets the cap outright; else `FIT_JOB_MEMORY_MB` derives it."""
 CHUNK: Final = 500
 """Records read from the store at a time (`stored_chunks`)."""
 
@@ -86,8 +101,8 @@ class TooMany(ValueError):
     code = TOO_MANY
 
     def __init__(self, count: int, cap: int) -> None:
-        super().__init__(f"{count} records: a fit job reads at most {cap}")
-        self.params = {"count": count, "cap": cap}
+        super().__init__(f"{count} records: a fit job reads at most {cap} (about {KB_PER_RECORD} kB each in memory)")
+        self.params = {"count": count, "cap": cap, "kb": KB_PER_RECORD}
 
 
 class NotAllowed(ValueError):
@@ -336,6 +351,6 @@ def recover(db: Database, *, stale_s: float = STALE_S, max_attempts: int = MAX_A
     return [int(r[0]) for r in rows]
 
 
-__all__ = ["ABANDONED", "CHUNK", "FINAL", "MAX_ATTEMPTS", "MAX_RECORDS", "NO_RECORDS", "NoRecords", "NotAllowed", "SOURCES",
+__all__ = ["ABANDONED", "CHUNK", "FINAL", "KB_PER_RECORD", "MAX_ATTEMPTS", "MAX_RECORDS", "MEMORY_MB", "cap_for", "NO_RECORDS", "NoRecords", "NotAllowed", "SOURCES",
            "STALE_S", "Selection", "Status", "cancel", "claim", "count_stored", "create", "fail", "finish", "get",
            "install", "install_progress", "listing", "progress", "recover", "stored_chunks", "TOO_MANY", "TooMany", "uploaded_chunks"]

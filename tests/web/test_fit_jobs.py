@@ -117,6 +117,26 @@ def test_past_the_job_cap_is_413(tmp_path: Path, docs: list[dict[str, Any]]) -> 
     assert response.status_code == 413 and 'data-code="fit_job_too_many"' in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_job_cap_follows_the_memory_a_fit_may_take(tmp_path: Path, docs: list[dict[str, Any]], lang: str) -> None:
+    """Without FIT_JOB_MAX_RECORDS the cap is what FIT_JOB_MEMORY_MB holds at KB_PER_RECORD a record
+    (docs/decisions.md 36.2c): 1 MB holds fewer than the 12 records, 4 MB more; the form says the cap."""
+    from records.fit_jobs import KB_PER_RECORD, cap_for
+
+    assert cap_for(1) == 1024 // KB_PER_RECORD < len(docs) < cap_for(4)
+    small = create_app(app_config(tmp_path, "small.sqlite3", FIT_JOB_MEMORY_MB=1))
+    login(small)
+    _store_records(small, docs)
+    client = login(small, create=False)
+    assert f"{cap_for(1)}" in client.get(f"/fit?lang={lang}").get_data(as_text=True)
+    refused = _start(client, lang)
+    assert refused.status_code == 413 and 'data-code="fit_job_too_many"' in refused.get_data(as_text=True)
+    big = create_app(app_config(tmp_path, "big.sqlite3", FIT_JOB_MEMORY_MB=4))
+    login(big)
+    _store_records(big, docs)
+    assert _start(login(big, create=False), lang).status_code == 303
+
+
 def test_cancel_and_missing_jobs(app: Flask) -> None:
     client = login(app, create=False)
     job_id = _job_id(_start(client))

@@ -414,7 +414,7 @@ ZH: dict[str, str] = {
     # fit jobs (issue 36.2) and where a fitted value changes (36.4): web/fit_jobs.py
     "In the background": "后台拟合",
     "A fit job reads every record chosen (not this page's cap: stored records of the platform, client and dates, or the files), up to %(cap)s: the fit holds every record in memory, about %(kb)s kB each (FIT_JOB_MEMORY_MB). It runs in the background, shows its progress and keeps its result.":
-        "拟合任务读取所选的全部牌局（不受本页上限约束：所选平台、客户端、日期范围内的已存记录，或上传的文件），最多 %(cap)s 局：拟合时每一局都留在内存中，每局约 %(kb)s kB（FIT_JOB_MEMORY_MB）。任务在后台运行，显示进度并保存结果。",
+        "拟合任务读取所选的全部牌局（不受本页上限约束：所选平台、客户端、日期范围内的已存记录，或上传的文件），最多 %(cap)s 局：拟合时每一局都留在内存中，每局约 %(kb)s 千字节（上限由服务配置的内存额度决定）。任务在后台运行，显示进度并保存结果。",
     "Fit jobs": "拟合任务",
     "Also fit by": "另按以下分组拟合",
     "client build": "客户端版本",

@@ -19,6 +19,9 @@ which the most records come out clean, starting from a base profile (greedy coor
    it: those still not clean are the platform's real mistakes, each with the values that would
    make it clean alone (and spoil more than they fix).
 
+A caller may follow it (`fit(progress=...)`): its phase, the values weighed of an estimate, the
+values taken (`Progress`).
+
 Everything here is a pure function of the records and the profiles; nothing is stored.
 """
 from __future__ import annotations
@@ -93,9 +96,9 @@ PROGRESS_EVERY_S: Final = 0.5
 each change of phase and each value taken)."""
 
 CLOSING_PASSES: Final = 3
-"""Passes the search is expected to make after its last value is taken, each costing about as many
-(record, value) pairs as a pass that took one: the pass on every record not clean, the pairs, the
-backward pass and the joint search (`Progress.values_estimate`)."""
+"""What the search is expected to weigh after its last value is taken, in passes of the mean cost of
+those that took one: the pass on every record not clean, then the pairs, the backward pass and the
+joint search together (`Progress.values_estimate`)."""
 
 PARTIAL_MIN: Final = 2
 """Records a value must fix part of (leaving fewer of their payments wrong, adding none) to be taken
@@ -239,8 +242,9 @@ class Progress:
     """(record, value) pairs the search has looked at (`Counts.pairs`)."""
     values_estimate: int
     """The pairs it is expected to look at in all: those weighed, and, for each parameter whose
-    values fixed records on the last pass's sample and is not taken yet, and for CLOSING_PASSES, a
-    pass of the mean cost of the passes so far. It grows when the search finds more to weigh."""
+    values fixed records on the last pass's sample (one fewer after each value taken) and for
+    CLOSING_PASSES, a pass of the mean cost of the passes so far; once the search has ended, exactly
+    what the evidence weighs. It grows when the search finds more to weigh."""
     taken: int
     """Values (steps) taken so far."""
 

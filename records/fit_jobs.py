@@ -62,11 +62,11 @@ NO_RECORDS: Final = "fit_no_records"
 """Code of the refusal of a job that would fit no record (web/errors.toml words it)."""
 ABANDONED: Final = "fit_job_abandoned"
 TOO_MANY: Final = "fit_job_too_many"
-KB_PER_RECORD: Final = 240
-"""Memory one fit takes per record, in kB, rounded up from what was measured (docs/decisions.md
-36.2c: a fit's peak RSS grew by 230 kB a record from 500 to 1,000 records of the planted benchmark,
-147 kB from 1,000 to 2,000; 220 kB a record for the whole process at 2,000; plain Python, the
-records parsed first). The store is read a chunk
+KB_PER_RECORD: Final = 150
+"""Memory one fit takes per record, in kB: the whole process's peak RSS over its records at 5,000
+records of the planted benchmark (149 kB; plain Python, the records parsed first), rounded up. It
+counts the process's fixed part too, and each record past 2,000 added only 102 kB, so a large job
+takes less than this says (docs/decisions.md 36.2c). The store is read a chunk
 at a time, but the fit weighs every record at once (its document, its replayed table, its answers
 under every value tried on it), so a job's memory grows with its records."""
 MEMORY_MB: Final = 4096

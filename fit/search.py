@@ -904,6 +904,7 @@ class _Search:
         self.reporter.estimate = self.counts.pairs + len(self.cases) * len(wanted)  # what `_complete` weighs
         self.reporter.report()
         self._complete(wanted, watched=False)
+        self.reporter.report()  # the search's last word: every pair it weighs weighed
 
     def tally(self, opt: Option) -> Tally:
         """An option's tally against the current profile."""

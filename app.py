@@ -52,10 +52,13 @@ def default_config(instance_path: str) -> dict[str, Any]:
         # The one clock of every page and PDF (web/clock.py, issue 33.2): a fixed offset (+08:00,
         # -05:30) or an IANA name (Asia/Shanghai); FLASK_TIME_ZONE sets it. A bad value stops the start.
         "TIME_ZONE": "+08:00",
-        # Fit jobs (issue 36.2, docs/fit.md): the most records one job fits (the fit holds about
-        # 80 kB a record); whether this process runs jobs in a thread (None: yes, unless TESTING;
-        # false when `flask fit-worker` runs them apart); a Dask scheduler's address to fit on.
-        "FIT_JOB_MAX_RECORDS": 50_000,
+        # Fit jobs (issue 36.2, docs/fit.md): the memory one job's fit may take, in MB, from which
+        # the most records it fits follows (records.fit_jobs.KB_PER_RECORD each, decisions 36.2c),
+        # or that cap outright (None: from the memory); whether this process runs jobs in a thread
+        # (None: yes, unless TESTING; false when `flask fit-worker` runs them apart); a Dask
+        # scheduler's address to fit on.
+        "FIT_JOB_MEMORY_MB": 4096,
+        "FIT_JOB_MAX_RECORDS": None,
         "FIT_WORKER": None,
         "FIT_SCHEDULER": None,
         # Injection points for tests and tools; None means the real engine and audit.schema.

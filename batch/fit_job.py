@@ -8,8 +8,10 @@ and, when the job asks for it (`by`), one fit per cell of client build and perio
 independent, so with a Dask cluster configured (`scheduler`: the address `python -m batch
 --scheduler` takes, `batch.runner.cluster`) they run on its workers in parallel, each a task;
 without one they run here, one after the other. Progress (records read, fits done, values weighed,
-an estimate of the time left) is written every `BEAT_S` seconds by a thread of its own, which is
-also the heartbeat that tells a live job from one left by a stopped process (`fit_jobs.recover`).
+an estimate of the time left, and, for a fit run here, where it is inside it: `fit.search.Progress`,
+told by the fit through its `progress` callback) is written every `BEAT_S` seconds by a thread of its
+own, which is also the heartbeat that tells a live job from one left by a stopped process
+(`fit_jobs.recover`). A fit on the cluster tells nothing until it ends (its values weighed then).
 """
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ from audit.api import ProfileError, loads
 from audit.vocabulary import Lang, NumberProblem, parse_number
 from fit.api import fit_records
 from fit.periods import CellFit, change_text, changes, dates, split
-from fit.search import Record, records_of
+from fit.search import Progress, Record, records_of
 from records import fit_jobs
 from records.db import close, connect
 
@@ -81,6 +83,8 @@ class State:
     records_done: int = 0
     values_weighed: int = 0
     seconds_left: float | None = None
+    fit: dict[str, Any] | None = None
+    """Where the fit running here is (`Progress.to_json` with `piece` and `pieces`), None between fits."""
     stopped: threading.Event = field(default_factory=threading.Event)
     """Set when the store says the job is no longer ours (cancelled): the worker stops there."""
 
@@ -95,7 +99,8 @@ def heartbeat(path: str, job_id: int, owner: str, state: State, beat_s: float = 
         try:
             while not done.wait(beat_s):
                 if not fit_jobs.progress(db, job_id, owner, phase=state.phase, records_done=state.records_done,
-                                         values_weighed=state.values_weighed, seconds_left=state.seconds_left):
+                                         values_weighed=state.values_weighed, seconds_left=state.seconds_left,
+                                         fit=state.fit):
                     state.stopped.set()
                     return
         finally:
@@ -146,19 +151,22 @@ class Piece:
     records: list[Record]
 
 
-def fit_piece(records: Sequence[Record], profile: str, name: str | None, min_gain: int, lang: str) -> dict[str, Any]:
-    """One fit, as a task (module-level, so Dask can ship it to a worker)."""
-    return fit_records([(r.source, r.doc) for r in records], profile=profile, name=name, min_gain=min_gain, lang=lang)
+def fit_piece(records: Sequence[Record], profile: str, name: str | None, min_gain: int, lang: str,
+              progress: Callable[[Progress], None] | None = None) -> dict[str, Any]:
+    """One fit, as a task (module-level, so Dask can ship it to a worker); `progress` is told how far
+    it has come (only here: a task on the cluster gets none)."""
+    return fit_records([(r.source, r.doc) for r in records], profile=profile, name=name, min_gain=min_gain, lang=lang,
+                       progress=progress)
 
 
-def run_pieces(pieces: Sequence[Piece], fit_one: Callable[[Sequence[Record]], dict[str, Any]], client: Any,
+def run_pieces(pieces: Sequence[Piece], fit_one: Callable[[Piece], dict[str, Any]], client: Any,
                args: tuple[Any, ...], on_done: Callable[[Piece, dict[str, Any]], None], state: State) -> None:
     """Every piece's fit: on the cluster of `client` in parallel, else here one after the other."""
     if client is None:
         for piece in pieces:
             if state.stopped.is_set():
                 raise Cancelled
-            on_done(piece, fit_one(piece.records))
+            on_done(piece, fit_one(piece))
         return
     from distributed import as_completed
 
@@ -175,16 +183,20 @@ def run_pieces(pieces: Sequence[Piece], fit_one: Callable[[Sequence[Record]], di
 
 @dataclass
 class Estimate:
-    """The time left: records still to fit over the rate measured (PRIOR_RATE until one fit ends)."""
+    """The time left: records still to fit over the rate measured, the fit running here counted done
+    by the share its progress says (`Progress.fraction`); PRIOR_RATE until anything is done."""
 
     to_fit: int
     started: float = field(default_factory=time.monotonic)
     fitted: int = 0
+    """Records of the fits finished."""
 
-    def left(self) -> float:
+    def left(self, running: int = 0, fraction: float = 0.0) -> float:
+        """Seconds left, with a fit of `running` records `fraction` done."""
         elapsed = time.monotonic() - self.started
-        rate = self.fitted / elapsed if self.fitted and elapsed > 0 else PRIOR_RATE
-        return max(self.to_fit - self.fitted, 0) / rate
+        done = self.fitted + running * fraction
+        rate = done / elapsed if done > 0 and elapsed > 0 else PRIOR_RATE
+        return max(self.to_fit - done, 0) / rate
 
 
 def run_job(path: str, job: dict[str, Any], owner: str, *, client: Any = None, beat_s: float = BEAT_S) -> None:
@@ -225,13 +237,27 @@ def _run(db: Any, job: dict[str, Any], state: State, client: Any) -> tuple[dict[
     state.phase, state.seconds_left = "fitting", estimate.left()
     found: dict[Any, dict[str, Any]] = {}
 
+    weighed_before = 0  # values weighed by the fits finished
+
     def done(piece: Piece, result: dict[str, Any]) -> None:
+        nonlocal weighed_before
         found[piece.cell] = result
         estimate.fitted += len(piece.records)
-        state.values_weighed += int(result.get("search", {}).get("pairs", 0))
+        weighed_before += int(result.get("search", {}).get("pairs", 0))
+        state.values_weighed, state.fit = weighed_before, None
         state.seconds_left = estimate.left()
 
-    run_pieces(pieces, lambda rs: fit_piece(rs, *args), client, args, done, state)
+    def fit_here(piece: Piece) -> dict[str, Any]:
+        number = next(i for i, p in enumerate(pieces, 1) if p is piece)
+
+        def told(prog: Progress) -> None:  # the fit's own thread: the heartbeat writes what it sets
+            state.fit = {**prog.to_json(), "piece": number, "pieces": len(pieces)}
+            state.values_weighed = weighed_before + prog.values_weighed
+            state.seconds_left = estimate.left(len(piece.records), prog.fraction)
+
+        return fit_piece(piece.records, *args, progress=told)
+
+    run_pieces(pieces, fit_here, client, args, done, state)
     whole = found[None]
     cell_fits = [CellFit(p.cell, len(p.records), *dates(p.records), found[p.cell]) for p in pieces[1:]]
     listed = {u["source"] for u in whole["unexplained"] + whole["invalid"]}

@@ -6,12 +6,20 @@ Two simulated platforms, each weile with conventions of its own, their records s
 
 - `--platform six` (issue 21.4, `PLAYED["six"]`): a number no enumeration names, two R17 house
   rules, and a 热炮 paid without its bonus but with the kong transfer, which only a pair explains;
-- `--platform planted` (issue 36.1, the default, `PLAYED["planted"]`): a 责任鸡 of three values
-  (1 for any claimed 1s, owed only by a discarder who is not ready), numbers outside every bundled
-  profile (单吊 17 where weile values none, 跟庄 4 where no bundled profile plays it), an R19 value
-  (`hot_shot.multiplier` 3) and a value hidden behind another cause (`HIDDEN`: every hand it
-  settles otherwise also names a wrong next dealer, a planted mistake, so no record is clean under
-  it alone).
+- `--platform planted` (issue 36.1, the default, `PLAYED["planted"]`): a convention of three values
+  that only together settle a hand (`JOINT`: a 热炮 multiplied by 3, R19.5, its kong paid over to the
+  winner, R8.3 `transfer_kong`, and a burned shooter's own chickens void, R19.4 `void_all`), numbers
+  outside every bundled profile (单吊 17 where weile values none, 跟庄 4 where no bundled profile plays
+  it) and a value hidden behind another cause (`HIDDEN`: every hand it settles otherwise also names a
+  wrong next dealer, a planted mistake, so no record is clean under it alone).
+
+  The three are read by every hot shot (the win's value, the kong's transfer) and, where the shooter
+  owes chickens, its liabilities; the platform's hot shots are those where the shooter does
+  (`needs_all`: a hand that a proper part of the three already settles right is not among its
+  records; the next simulated hand takes its place). So no value alone and no pair of them makes any
+  record clean, and each of them alone or in pairs spoils as many records as it fixes (none): only
+  the joint search (`fit.search._Search.choose_joint`) can take them, and the benchmark fails unless
+  it takes them that way.
 
 The fit runs once, from weile; the benchmark prints its time, what it found against what was
 played and planted, every value taken and how (`fit.search.How`), and how much work the search
@@ -31,6 +39,7 @@ import resource
 import sys
 import time
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 
 from audit import native  # noqa: E402  (which modules are compiled: the engine's build, not its face)
 from audit.api import audit_document, json_lines  # noqa: E402
-from fit.search import Record, fit  # noqa: E402
+from fit.search import Fit, How, Phase, Progress, Record, fit  # noqa: E402
 from sim.mutate import mutants  # noqa: E402
 from sim.simulate import simulate  # noqa: E402
 
@@ -46,22 +55,40 @@ HIDDEN: dict[str, Any] = {"rob_kong_burn": False}
 """The planted platform's value hidden behind another cause (the records it touches all also name a
 wrong next dealer)."""
 
+JOINT: dict[str, Any] = {"hot_shot.multiplier": 3, "hot_shot.transfer_kong": True,
+                         "hot_shot.burn_liabilities": "void_all"}
+"""The planted platform's three values that only together settle its hot shots (R19.5, R8.3, R19.4)."""
+
 PLAYED: dict[str, dict[str, Any]] = {
     "six": {"chicken.charge": 4, "dou_unready": "reverse", "chicken.claimed_charge": "to_claimer",
             "hot_shot.bonus": 0, "hot_shot.transfer_kong": True, "kong_flower_bonus": 5},
-    "planted": {"chicken.responsibility": 1, "chicken.responsibility_claims": "any",
-                "chicken.responsibility_if_discarder_ready": False, "hand_values.dan_diao": 17,
-                "follow_dealer": 4, "hot_shot.multiplier": 3, **HIDDEN},
+    "planted": {**JOINT, "hand_values.dan_diao": 17, "follow_dealer": 4, **HIDDEN},
 }
 MISTAKE_EVERY = 200
 MISTAKES = ("scores_not_zero", "wrong_next_dealer", "chicken_miscount", "responsibility_missing", "wrong_flip",
             "discard_not_held", "dou_not_ready")
 
 
+def _clean(doc: dict[str, Any], options: dict[str, Any]) -> bool:
+    rules = {"profile": "weile", **({"options": options} if options else {})}
+    return bool(audit_document({**doc, "rules": rules}, items=False)[0]["verdict"] == "clean")
+
+
+def needs_all(doc: dict[str, Any], played: dict[str, Any]) -> bool:
+    """Whether the hand is one of the platform's: JOINT changes nothing in it, or only all of JOINT
+    together settles it (no proper part of JOINT, with the rest of `played`, makes it clean)."""
+    if not set(JOINT) <= set(played):
+        return True
+    rest = {k: v for k, v in played.items() if k not in JOINT}
+    if _clean(doc, rest):
+        return True
+    parts = [dict(c) for n in range(1, len(JOINT)) for c in itertools.combinations(JOINT.items(), n)]
+    return not any(_clean(doc, {**rest, **part}) for part in parts)
+
+
 def _hidden(doc: dict[str, Any], played: dict[str, Any]) -> dict[str, Any] | None:
     """The hand with a wrong next dealer planted, where HIDDEN settles it otherwise (None elsewhere)."""
-    without = {k: v for k, v in played.items() if k not in HIDDEN}
-    if audit_document({**doc, "rules": {"profile": "weile", "options": without}}, items=False)[0]["verdict"] == "clean":
+    if _clean(doc, {k: v for k, v in played.items() if k not in HIDDEN}):
         return None
     seats = len(doc["seats"])
     result = {**doc["result"], "next_dealer": (doc["result"]["next_dealer"] + 1) % seats}
@@ -82,11 +109,54 @@ def as_platform(k: int, doc: dict[str, Any], played: dict[str, Any]) -> dict[str
     return {**doc, "rules": {"profile": "weile"}}
 
 
+def platform(hands: int, seed: int, played: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The platform's `hands` records: simulated hands that `needs_all` keeps, as the platform
+    records them (`as_platform`)."""
+    kept = 0
+    for gen in simulate("weile", played, 4 * hands, seed):
+        if kept == hands:
+            return
+        if needs_all(gen.record, played):
+            yield as_platform(kept, gen.record, played)
+            kept += 1
+    raise RuntimeError(f"{hands} hands asked, {kept} kept of {4 * hands} simulated")
+
+
 def make_records(path: Path, hands: int, seed: int, played: dict[str, Any]) -> None:
     """Simulate the platform's hands into `path`."""
     with path.open("w", encoding="utf-8") as out:
-        for k, gen in enumerate(simulate("weile", played, hands, seed)):
-            out.write(json.dumps(as_platform(k, gen.record, played), ensure_ascii=False) + "\n")
+        for doc in platform(hands, seed, played):
+            out.write(json.dumps(doc, ensure_ascii=False) + "\n")
+
+
+def how_taken(result: Fit, parameter: str) -> str:
+    """How the fit took a parameter's value (`How`), by the last step that set it ("-" if none)."""
+    for step in reversed(result.steps):
+        if parameter in step.options:
+            return step.how.value
+    return "-"
+
+
+def progress_lines(seen: list[tuple[float, Progress]], pairs: int) -> list[str]:
+    """What the fit told of its progress (`fit.search.Progress`): each phase's share of the fit's CPU
+    time, and the search's estimate of the pairs it would weigh when it had weighed a quarter, half
+    and three quarters of those it did."""
+    if not seen:
+        return []
+    first: dict[Phase, float] = {}
+    for cpu, prog in seen:
+        first.setdefault(prog.phase, cpu)
+    end = seen[-1][0]
+    starts = sorted(first.items(), key=lambda kv: kv[1])
+    shares = [f"{phase.value} {(nxt - at) / max(end - seen[0][0], 1e-9):.0%}"
+              for (phase, at), (_, nxt) in zip(starts, [*starts[1:], (None, end)])]
+    out = [f"progress: {len(seen)} reports; phases' share of the fit's CPU time: {', '.join(shares)}"]
+    for q in (0.25, 0.5, 0.75):
+        at = next((prog for _, prog in seen if prog.phase is Phase.SEARCHING and prog.values_weighed >= q * pairs), None)
+        if at is not None:
+            out.append(f"  at {at.values_weighed} pairs weighed ({q:.0%} of {pairs}): estimated {at.values_estimate}, "
+                       f"fraction {at.fraction:.2f}")
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,7 +187,8 @@ def main(argv: list[str] | None = None) -> int:
         records.append(Record(f"line {n}", doc))
     engine = f"compiled ({len(native.compiled())} modules)" if native.compiled() else "plain Python"
     start, cpu = time.perf_counter(), time.process_time()
-    result = fit(records, "weile")
+    seen: list[tuple[float, Progress]] = []
+    result = fit(records, "weile", progress=lambda prog: seen.append((time.process_time(), prog)))
     seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu
     c = result.counts
     listed = {u.record.source for u in result.unexplained}
@@ -128,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"options found {result.options}")
     for name, value in played.items():
         got = result.options.get(name, "(not changed)")
-        print(f"  {name} = {json.dumps(value)}: {'recovered' if got == value else 'NOT recovered, ' + json.dumps(got)}")
+        print(f"  {name} = {json.dumps(value)}: {'recovered' if got == value else 'NOT recovered, ' + json.dumps(got)}"
+              f" ({how_taken(result, name)})")
     print(f"options played {played}: {'found exactly' if result.options == played else 'NOT found exactly'}")
     print(f"mistakes planted {len(planted)} ({len(hidden)} behind the hidden value), listed {len(listed)}, "
           f"planted and listed {len(planted & listed)}, planted not listed {sorted(planted - listed)[:5]}, "
@@ -142,7 +214,10 @@ def main(argv: list[str] | None = None) -> int:
           f"({100 * c.skipped / max(c.pairs, 1):.0f}%: the record never read the parameter), {c.reused} reused, "
           f"{c.replays} replays ({c.replays / result.records:.1f} a record), "
           f"{c.settlements} settlements ({c.settlements / result.records:.1f} a record)")
-    return 0 if result.options == played and planted == listed else 1
+    print("\n".join(progress_lines(seen, c.pairs)))
+    joint = all(how_taken(result, name) == How.JOINT.value for name in JOINT) if set(JOINT) <= set(played) else True
+    print(f"the three values of JOINT taken together by the joint search: {'yes' if joint else 'NO'}")
+    return 0 if result.options == played and planted == listed and joint else 1
 
 
 if __name__ == "__main__":

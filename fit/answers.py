@@ -14,6 +14,7 @@ of those questions are answered without it:
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -120,6 +121,9 @@ class Counts:
     """Pairs an earlier pass answers (the two profiles agree on every parameter the answer read)."""
     replays: int = 0
     settlements: int = 0
+    beat: Callable[[], None] | None = field(default=None, repr=False, compare=False)
+    """Called after each record's `Case.fill`: how the search tells its progress
+    (`fit.search.Progress`) while it works; not part of the counts."""
 
     def to_json(self) -> dict[str, int]:
         """The counts as JSON."""
@@ -259,6 +263,8 @@ class Case:
             counts.settlements += 1
             reads = cur.replay_reads | watch.reads.mask if watch is not None else EVERYTHING
             self.tried[opt.trial.key] = Eval(opt.setting, self.answer(sett), reads, cur.replay_reads)
+        if counts.beat is not None:
+            counts.beat()
 
     def under(self, opt: Option) -> Answer:
         """The answer under an option (filled): the current one where the record never read it."""

@@ -19,11 +19,16 @@ which the most records come out clean, starting from a base profile (greedy coor
    it: those still not clean are the platform's real mistakes, each with the values that would
    make it clean alone (and spoil more than they fix).
 
+A caller may follow it (`fit(progress=...)`): its phase, the values weighed of an estimate, the
+values taken (`Progress`).
+
 Everything here is a pure function of the records and the profiles; nothing is stored.
 """
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Final
@@ -84,6 +89,15 @@ JOINT_OPTIONS: Final = 8
 BACK_FIXING: Final = 10
 """In the backward pass, the values that fix a record alone (and spoil more) tried with each other
 value of a parameter taken earlier (`_Search.choose_back`)."""
+
+PROGRESS_EVERY_S: Final = 0.5
+"""Seconds between two reports of the search's progress at most (`Progress`; a report also comes at
+each change of phase and each value taken)."""
+
+CLOSING_PASSES: Final = 3
+"""What the search is expected to weigh after its last value is taken, in passes of the mean cost of
+those that took one: the pass on every record not clean, then the pairs, the backward pass and the
+joint search together (`Progress.values_estimate`)."""
 
 PARTIAL_MIN: Final = 2
 """Records a value must fix part of (leaving fewer of their payments wrong, adding none) to be taken
@@ -196,6 +210,101 @@ class How(str, Enum):
     """With up to two others, built on the records not clean (`_Search.choose_joint`)."""
     PARTIAL = "partial"
     """It fixes no record and spoils none, but leaves fewer parts wrong on some (`_Search.choose_partial`)."""
+
+
+class Phase(str, Enum):
+    """Where a fit is (`Progress`)."""
+
+    REPLAYING = "replaying"
+    """Every record replayed and settled once under the base, watching what it reads."""
+    SEARCHING = "searching"
+    """Values tried on the records and weighed, a pass for each value taken, then the evidence."""
+    AUDITING = "auditing"
+    """Every record audited in full under the fitted profile."""
+
+
+PHASE_SHARE: Final = {Phase.REPLAYING: 0.05, Phase.SEARCHING: 0.92, Phase.AUDITING: 0.03}
+"""The share of a fit's CPU time each phase takes, measured on the planted benchmark's 2,000 hands
+(`bench/bench_fit.py`, docs/fit.md): what `Progress.fraction` weighs the phases by."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a fit has come: its phase, the records done in it, the (record, value) pairs weighed
+    and an estimate of how many the search will weigh in all, and the values taken so far."""
+
+    phase: Phase
+    records: int
+    records_done: int
+    """Records replayed (REPLAYING) or audited (AUDITING); all of them while SEARCHING."""
+    values_weighed: int
+    """(record, value) pairs the search has looked at (`Counts.pairs`)."""
+    values_estimate: int
+    """The pairs it is expected to look at in all: those weighed, and, for each parameter whose
+    values fixed records on the last pass's sample (one fewer after each value taken) and for
+    CLOSING_PASSES, a pass of the mean cost of the passes so far; once the search has ended, exactly
+    what the evidence weighs. It grows when the search finds more to weigh."""
+    taken: int
+    """Values (steps) taken so far."""
+
+    @property
+    def fraction(self) -> float:
+        """The share of the fit done, an estimate in [0, 1]: the phases by PHASE_SHARE, within a
+        phase its records done, or the pairs weighed of the estimate."""
+        done = 0.0
+        for phase in Phase:
+            share = PHASE_SHARE[phase]
+            if phase is self.phase:
+                if phase is Phase.SEARCHING:
+                    part = self.values_weighed / self.values_estimate if self.values_estimate else 0.0
+                else:
+                    part = self.records_done / self.records if self.records else 1.0
+                return min(1.0, done + share * min(part, 1.0))
+            done += share
+        return 1.0  # pragma: no cover - every phase is listed
+
+    def to_json(self) -> dict[str, Any]:
+        """The progress as JSON (what a fit job stores)."""
+        return {"phase": self.phase.value, "records": self.records, "records_done": self.records_done,
+                "values_weighed": self.values_weighed, "values_estimate": self.values_estimate,
+                "taken": self.taken, "fraction": round(self.fraction, 4)}
+
+
+class _Reporter:
+    """Tells a callback the fit's `Progress`: at each change of phase, each value taken, and, while
+    the search works, at most every PROGRESS_EVERY_S seconds (`Counts.beat`, after each record's fill)."""
+
+    def __init__(self, callback: Callable[[Progress], None] | None, records: int, counts: Counts) -> None:
+        self.callback = callback
+        self.records = records
+        self.counts = counts
+        self.phase = Phase.REPLAYING
+        self.records_done = 0
+        self.estimate = 0
+        self.taken = 0
+        self._last = 0.0
+        if callback is not None:
+            counts.beat = self.beat
+
+    def enter(self, phase: Phase) -> None:
+        self.phase, self.records_done = phase, 0
+        self.report()
+
+    def record_done(self) -> None:
+        self.records_done += 1
+        self.beat()
+
+    def beat(self) -> None:
+        if self.callback is not None and time.monotonic() - self._last >= PROGRESS_EVERY_S:
+            self.report()
+
+    def report(self) -> None:
+        if self.callback is None:
+            return
+        self._last = time.monotonic()
+        done = self.records if self.phase is Phase.SEARCHING else self.records_done
+        self.callback(Progress(self.phase, self.records, done, self.counts.pairs,
+                               max(self.estimate, self.counts.pairs), self.taken))
 
 
 @dataclass(frozen=True)
@@ -424,13 +533,20 @@ def _spread(cases: list[Case], n: int) -> list[Case]:
 class _Search:
     """The state of the search: the records, the current profile, its options and their tallies."""
 
-    def __init__(self, cases: list[Case], base: Profile, min_gain: int, sample: int = RANK_SAMPLE) -> None:
+    def __init__(self, cases: list[Case], base: Profile, min_gain: int, sample: int = RANK_SAMPLE,
+                 progress: Callable[[Progress], None] | None = None) -> None:
         self.cases = cases
         self.base = base
         self.min_gain = min_gain
         self.sample = sample
         self.settings = Settings()
         self.counts = Counts()
+        self.reporter = _Reporter(progress, len(cases), self.counts)
+        self._pass_costs: list[int] = []
+        """(record, value) pairs of each pass that took a value (`Progress.values_estimate`)."""
+        self._pass_from = 0
+        self._ahead = 0
+        """Parameters whose values fixed records on the last pass's sample (the passes still to come)."""
         self.current = self.settings.of(base)
         self.options = self._options()
         self.tallies: dict[str, Tally] = {}
@@ -445,10 +561,22 @@ class _Search:
         return out
 
     def start(self) -> None:
-        """Every record answered under the base, watching what it reads."""
+        """Every record answered under the base, watching what it reads; then the search begins."""
         self.counts.passes = 1
+        self.reporter.enter(Phase.REPLAYING)
         for case in self.cases:
             case.start(self.current, self.counts)
+            self.reporter.record_done()
+        unclean = sum(1 for c in self.cases if not c.clean)
+        self.reporter.estimate = len(self.options) * min(unclean, self.sample) * (1 + CLOSING_PASSES)
+        self._pass_from = self.counts.pairs
+        self.reporter.enter(Phase.SEARCHING)
+
+    def _estimate(self) -> None:
+        """The pairs still to weigh, from the passes so far (`Progress.values_estimate`)."""
+        costs = self._pass_costs or [self.counts.pairs - self._pass_from]
+        per = sum(costs) // len(costs)
+        self.reporter.estimate = self.counts.pairs + (self._ahead + CLOSING_PASSES) * per
 
     def _complete(self, opts: list[Option], watched: bool = True) -> None:
         """Answer options on every record and tally them over all."""
@@ -497,6 +625,9 @@ class _Search:
         self.tallies = {opt.trial.key: _tally(asked, opt, False) for opt in self.options}
         self._whole = set()
         estimate = {key: t.fixes * scale for key, t in self.tallies.items()}
+        if not exact:
+            self._ahead = len({o.trial.parameter for o in self.options if estimate[o.trial.key] >= self.min_gain})
+            self._estimate()
         order = sorted(self.options, key=lambda o: -estimate[o.trial.key])
         return self._best(order, estimate, 1.0 if asked is unclean else 0.5)
 
@@ -748,6 +879,12 @@ class _Search:
         self.current = chosen.setting
         self.options = self._options()
         self.counts.passes += 1
+        self._pass_costs.append(self.counts.pairs - self._pass_from)
+        self._pass_from = self.counts.pairs
+        self._ahead = max(self._ahead - 1, 0)
+        self._estimate()
+        self.reporter.taken += 1
+        self.reporter.report()
 
     def finish(self) -> None:
         """The evidence against the fitted profile. The last `choose` was exact: every value has been
@@ -763,7 +900,10 @@ class _Search:
             back = [o for o in opts if o.trial.value == theirs and theirs != value_at(self.current.profile, parameter)]
             best = max(opts, key=lambda o: self.tallies[o.trial.key].fixes)
             wanted += [o for o in {id(o): o for o in [*back, best]}.values() if o.trial.key not in self._whole]
+        self.reporter.estimate = self.counts.pairs + len(self.cases) * len(wanted)  # what `_complete` weighs
+        self.reporter.report()
         self._complete(wanted, watched=False)
+        self.reporter.report()  # the search's last word: every pair it weighs weighed
 
     def tally(self, opt: Option) -> Tally:
         """An option's tally against the current profile."""
@@ -844,11 +984,14 @@ def _next(search: _Search, steps: list[Step]) -> tuple[Option, How] | None:
     return None
 
 
-def fit(records: list[Record], base_name: str, *, name: str | None = None, min_gain: int = MIN_GAIN) -> Fit:
+def fit(records: list[Record], base_name: str, *, name: str | None = None, min_gain: int = MIN_GAIN,
+        progress: Callable[[Progress], None] | None = None) -> Fit:
     """The profile under which the most of `records` are clean, searched from the profile
     `base_name` (ProfileError when there is none); `name` names the fitted profile (default
     `<base>_fit`). Each record is read as the platform's answer under its own conventions: its own
-    `rules.profile` and `rules.options` are not read (as a what-if under `base_name` would not)."""
+    `rules.profile` and `rules.options` are not read (as a what-if under `base_name` would not).
+    `progress`, when given, is told how far the fit has come (`Progress`) as it works, from the
+    thread that runs it."""
     base = load_profile(base_name)
     fitted_name = check_profile_name(name or f"{base.name}_fit", "name")  # a profile file is named after it
     usable: list[Record] = []
@@ -858,7 +1001,7 @@ def fit(records: list[Record], base_name: str, *, name: str | None = None, min_g
             usable.append(record)
         else:
             invalid.append(Unexplained(record, audit_hand(record.doc, profile=base.name)))
-    search = _Search([Case(r.doc, index=i) for i, r in enumerate(usable)], base, min_gain)
+    search = _Search([Case(r.doc, index=i) for i, r in enumerate(usable)], base, min_gain, progress=progress)
     search.start()
     clean = clean_before = sum(1 for c in search.cases if c.clean)
     steps: list[Step] = []
@@ -879,6 +1022,7 @@ def fit(records: list[Record], base_name: str, *, name: str | None = None, min_g
                      source=f"fit.cli of {len(usable)} records from {base.name} ({base.source})")
     unexplained = []
     clean_after = 0
+    search.reporter.enter(Phase.AUDITING)
     for record, case in zip(usable, search.cases):
         audit = audit_hand(_without_own_rules(record.doc, base), profile=base.name, options=options or None,
                            schema_checked=True)
@@ -886,5 +1030,7 @@ def fit(records: list[Record], base_name: str, *, name: str | None = None, min_g
             clean_after += 1
         else:
             unexplained.append(Unexplained(record, audit, _explained_by(case, search)))
+        search.reporter.record_done()
+    search.reporter.report()
     return Fit(base, fitted, options, len(records), len(usable), clean_before, clean_after, tuple(steps),
                tuple(_evidence(search, steps)), tuple(unexplained), tuple(invalid), search.counts)

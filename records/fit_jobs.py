@@ -9,7 +9,8 @@ job and a cancelled job is never marked done:
     queued -> cancelled;  running -> queued (recovered: its worker stopped beating)
 
 The worker (`batch.fit_job`) writes its progress (records read, values weighed, the phase, the time
-left) every few seconds while it runs, which is also its heartbeat: a job found `running` whose
+left, and inside a fit its phase, the values weighed of an estimate and the values taken,
+`progress_json`) every few seconds while it runs, which is also its heartbeat: a job found `running` whose
 `updated_at` is older than `STALE_S` was left by a process that stopped (a restart, a kill), and
 `recover` puts it back in the queue, from the start (a fit is one computation: there is nothing
 half-done to resume), at most `MAX_ATTEMPTS` times, then marks it failed (`fit_job_abandoned`).
@@ -61,10 +62,25 @@ NO_RECORDS: Final = "fit_no_records"
 """Code of the refusal of a job that would fit no record (web/errors.toml words it)."""
 ABANDONED: Final = "fit_job_abandoned"
 TOO_MANY: Final = "fit_job_too_many"
-MAX_RECORDS: Final = 50_000
-"""Records one job fits, by default. The records are read a chunk at a time, but the fit holds
-every record it weighs (about 80 kB each, docs/fit.md: some 4 GB at the cap); the service's
-`FIT_JOB_MAX_RECORDS` sets it."""
+KB_PER_RECORD: Final = 150
+"""Memory one fit takes per record, in kB: the whole process's peak RSS over its records at 5,000
+records of the planted benchmark (149 kB; plain Python, the records parsed first), rounded up. It
+counts the process's fixed part too, and each record past 2,000 added only 102 kB, so a large job
+takes less than this says (docs/decisions.md 36.2c). The store is read a chunk
+at a time, but the fit weighs every record at once (its document, its replayed table, its answers
+under every value tried on it), so a job's memory grows with its records."""
+MEMORY_MB: Final = 4096
+"""Memory one job's fit may take, by default (the service's `FIT_JOB_MEMORY_MB`)."""
+
+
+def cap_for(memory_mb: int) -> int:
+    """The most records a fit holds in `memory_mb` MB (KB_PER_RECORD each)."""
+    return max(memory_mb, 0) * 1024 // KB_PER_RECORD
+
+
+MAX_RECORDS: Final = cap_for(MEMORY_MB)
+"""Records one job fits, by default: what MEMORY_MB holds. The service's `FIT_JOB_MAX_RECORDS`
+sets the cap outright; else `FIT_JOB_MEMORY_MB` derives it."""
 CHUNK: Final = 500
 """Records read from the store at a time (`stored_chunks`)."""
 
@@ -85,8 +101,8 @@ class TooMany(ValueError):
     code = TOO_MANY
 
     def __init__(self, count: int, cap: int) -> None:
-        super().__init__(f"{count} records: a fit job reads at most {cap}")
-        self.params = {"count": count, "cap": cap}
+        super().__init__(f"{count} records: a fit job reads at most {cap} (about {KB_PER_RECORD} kB each in memory)")
+        self.params = {"count": count, "cap": cap, "kb": KB_PER_RECORD}
 
 
 class NotAllowed(ValueError):
@@ -105,6 +121,13 @@ def install(db: Database) -> None:
     db.execute("CREATE INDEX fit_jobs_status ON fit_jobs (status, id)")
     db.table("fit_job_inputs").create({"job_id": int, "seq": int, "source": str, "doc_json": str},
                                       pk=("job_id", "seq"), foreign_keys=[("job_id", "fit_jobs", "id")])
+
+
+def install_progress(db: Database) -> None:
+    """The progress inside the fit a running job is at (migration m014_fit_job_progress):
+    `progress_json`, `fit.search.Progress.to_json` with the fit's place among the job's fits
+    (`piece`, `pieces`); NULL when no fit is running."""
+    db.table("fit_jobs").add_column("progress_json", str)
 
 
 @dataclass(frozen=True)
@@ -198,7 +221,7 @@ def get(db: Database, job_id: int) -> dict[str, Any] | None:
 def listing(db: Database, limit: int = 50) -> list[dict[str, Any]]:
     """The newest jobs, without their results."""
     cols = ("id, source, platform, params_json, status, phase, records_done, records_total, values_weighed, "
-            "seconds_left, attempts, requested_by, created_at, started_at, updated_at, finished_at, error_code, "
+            "seconds_left, progress_json, attempts, requested_by, created_at, started_at, updated_at, finished_at, error_code, "
             "error_params_json")
     return [_read(row) for row in db.query(f"SELECT {cols} FROM fit_jobs ORDER BY id DESC LIMIT ?", [limit])]
 
@@ -208,6 +231,7 @@ def _read(row: dict[str, Any]) -> dict[str, Any]:
     out["params"] = loads(out.pop("params_json") or "{}")
     out["result"] = loads(out.pop("result_json")) if out.get("result_json") else None
     out["error_params"] = loads(out.pop("error_params_json")) if out.get("error_params_json") else {}
+    out["progress"] = loads(out.pop("progress_json")) if out.get("progress_json") else None
     return out
 
 
@@ -231,18 +255,21 @@ def claim(db: Database, owner: str) -> dict[str, Any] | None:
             return None
         stamp = now()
         db.execute("UPDATE fit_jobs SET status = ?, phase = 'reading', owner = ?, attempts = attempts + 1, "
-                   "started_at = ?, updated_at = ?, records_done = 0, values_weighed = 0, seconds_left = NULL "
-                   "WHERE id = ?", [Status.RUNNING.value, owner, stamp, stamp, row[0]])
+                   "started_at = ?, updated_at = ?, records_done = 0, values_weighed = 0, seconds_left = NULL, "
+                   "progress_json = NULL WHERE id = ?", [Status.RUNNING.value, owner, stamp, stamp, row[0]])
     return get(db, int(row[0]))
 
 
 def progress(db: Database, job_id: int, owner: str, *, phase: str | None = None, records_done: int | None = None,
-             values_weighed: int | None = None, seconds_left: float | None = None) -> bool:
-    """The worker's progress and heartbeat; False when the job is no longer this owner's running
-    job (cancelled, or recovered and taken by another worker): the worker then stops."""
+             values_weighed: int | None = None, seconds_left: float | None = None,
+             fit: dict[str, Any] | None = None) -> bool:
+    """The worker's progress and heartbeat (`fit`: where the running fit is, `progress_json`);
+    False when the job is no longer this owner's running job (cancelled, or recovered and taken by
+    another worker): the worker then stops."""
     values: dict[str, Any] = {k: v for k, v in {"phase": phase, "records_done": records_done,
                                                   "values_weighed": values_weighed}.items() if v is not None}
     values["seconds_left"] = seconds_left
+    values["progress_json"] = json.dumps(fit, ensure_ascii=False) if fit is not None else None
     values["updated_at"] = now()
     sets = ", ".join(f"{k} = ?" for k in values)
     with atomic(db):
@@ -258,7 +285,8 @@ def finish(db: Database, job_id: int, owner: str, result: dict[str, Any], *, rec
     with atomic(db):
         stamp = now()
         cursor = db.execute("UPDATE fit_jobs SET status = ?, phase = 'done', result_json = ?, records_done = ?, "
-                            "values_weighed = ?, seconds_left = 0, finished_at = ?, updated_at = ? "
+                            "values_weighed = ?, seconds_left = 0, progress_json = NULL, finished_at = ?, "
+                            "updated_at = ? "
                             "WHERE id = ? AND status = ? AND owner = ?",
                             [Status.DONE.value, json.dumps(result, ensure_ascii=False), records_done, values_weighed,
                              stamp, stamp, job_id, Status.RUNNING.value, owner])
@@ -275,7 +303,7 @@ def fail(db: Database, job_id: int, owner: str | None, code: str, params: dict[s
         owner_clause = " AND owner = ?" if owner is not None else ""
         marks = ", ".join("?" * len(leaving))
         cursor = db.execute(f"UPDATE fit_jobs SET status = ?, phase = 'failed', error_code = ?, error_params_json = ?, "
-                            f"seconds_left = NULL, finished_at = ?, updated_at = ? WHERE id = ? "
+                            f"seconds_left = NULL, progress_json = NULL, finished_at = ?, updated_at = ? WHERE id = ? "
                             f"AND status IN ({marks}){owner_clause}",
                             [Status.FAILED.value, code, json.dumps(params or {}, ensure_ascii=False), stamp, stamp,
                              job_id, *(s.value for s in leaving), *([owner] if owner is not None else [])])
@@ -286,7 +314,7 @@ def cancel(db: Database, job_id: int) -> None:
     """Cancel a queued or running job; NotAllowed when it has finished already."""
     stamp = now()
     if not _move(db, job_id, [Status.QUEUED, Status.RUNNING], status=Status.CANCELLED.value, phase="cancelled",
-                 seconds_left=None, finished_at=stamp):
+                 seconds_left=None, progress_json=None, finished_at=stamp):
         raise NotAllowed(f"fit job {job_id} has finished: it cannot be cancelled")
 
 
@@ -314,15 +342,15 @@ def recover(db: Database, *, stale_s: float = STALE_S, max_attempts: int = MAX_A
         for job_id, attempts in rows:
             if attempts >= max_attempts:
                 db.execute("UPDATE fit_jobs SET status = ?, phase = 'failed', error_code = ?, error_params_json = ?, "
-                           "finished_at = ?, updated_at = ?, seconds_left = NULL WHERE id = ?",
+                           "finished_at = ?, updated_at = ?, seconds_left = NULL, progress_json = NULL WHERE id = ?",
                            [Status.FAILED.value, ABANDONED, json.dumps({"attempts": attempts}), stamp, stamp, job_id])
             else:
                 db.execute("UPDATE fit_jobs SET status = ?, phase = 'queued', owner = NULL, records_done = 0, "
-                           "values_weighed = 0, seconds_left = NULL, updated_at = ? WHERE id = ?",
+                           "values_weighed = 0, seconds_left = NULL, progress_json = NULL, updated_at = ? WHERE id = ?",
                            [Status.QUEUED.value, stamp, job_id])
     return [int(r[0]) for r in rows]
 
 
-__all__ = ["ABANDONED", "CHUNK", "FINAL", "MAX_ATTEMPTS", "MAX_RECORDS", "NO_RECORDS", "NoRecords", "NotAllowed", "SOURCES",
+__all__ = ["ABANDONED", "CHUNK", "FINAL", "KB_PER_RECORD", "MAX_ATTEMPTS", "MAX_RECORDS", "MEMORY_MB", "cap_for", "NO_RECORDS", "NoRecords", "NotAllowed", "SOURCES",
            "STALE_S", "Selection", "Status", "cancel", "claim", "count_stored", "create", "fail", "finish", "get",
-           "install", "listing", "progress", "recover", "stored_chunks", "TOO_MANY", "TooMany", "uploaded_chunks"]
+           "install", "install_progress", "listing", "progress", "recover", "stored_chunks", "TOO_MANY", "TooMany", "uploaded_chunks"]

@@ -332,6 +332,13 @@ def m013_fit_jobs(db: Database) -> None:
     fit_jobs.install(db)
 
 
+@migrations()
+def m014_fit_job_progress(db: Database) -> None:
+    """Issue 36.2: a running fit job's progress inside the fit (`records.fit_jobs.progress`: the fit's
+    phase, values weighed of an estimate, values taken), as JSON."""
+    fit_jobs.install_progress(db)
+
+
 MIGRATIONS_DAMAGED = "migrations_damaged"
 """Code of a record of applied steps (`_sqlite_migrations`) that `damage` finds wrong."""
 LEGACY_GAPS = {"m006_conformance": "before issue 24 a database made by init-db had every step but m006, "

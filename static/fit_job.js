@@ -12,6 +12,18 @@
     if (node) { node.textContent = String(text); }
   }
 
+  // the numbers of a worded text, in their order, put in place of those it shows
+  function numbers(selector, values) {
+    var node = box.querySelector(selector);
+    if (!node) { return; }
+    var n = 0;
+    node.textContent = node.textContent.replace(/[0-9]+/g, function (old) {
+      n += 1;
+      return n <= values.length ? String(values[n - 1]) : old;
+    });
+    node.hidden = false;
+  }
+
   function tick() {
     fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
       .then(function (response) { return response.ok ? response.json() : null; })
@@ -21,6 +33,16 @@
         set("records_done", job.records_done);
         set("records_total", job.records_total);
         set("values_weighed", job.values_weighed);
+        var fit = job.fit;
+        var words = box.querySelector(".fit-progress");
+        if (fit && words) {
+          var said = JSON.parse(words.dataset.words || "{}");
+          set("fit_phase", said[fit.phase] || fit.phase);
+          box.querySelector('[data-field="fit_phase"]').dataset.fitPhase = fit.phase;
+          set("fit_taken", fit.taken);
+          numbers(".of-estimate", [fit.values_weighed, fit.values_estimate]);
+          if (fit.pieces > 1) { numbers(".fit-piece", [fit.piece, fit.pieces]); }
+        }
         set("updated_at", job.updated_at);
         var left = box.querySelector('[data-field="seconds_left"]');
         if (left && job.seconds_left !== null) {

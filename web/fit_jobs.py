@@ -1,5 +1,6 @@
 """Fit jobs on the service (issue 36.2, docs/fit.md): a fit of a platform's stored records (or of
-uploaded files), of any number up to `FIT_JOB_MAX_RECORDS`, run in the background.
+uploaded files), of any number up to what the fit's memory allows (`FIT_JOB_MEMORY_MB`, or
+`FIT_JOB_MAX_RECORDS` outright: `web.fit_records.max_job_records`), run in the background.
 
 - `POST /fit/jobs`: the fit form's fields (as `POST /fit`, plus `by` and `period` for the fit by
   client build and period, issue 36.4); queues a job (`records.fit_jobs.create`) and goes to its
@@ -9,7 +10,8 @@ uploaded files), of any number up to `FIT_JOB_MAX_RECORDS`, run in the backgroun
   as it is): its progress while it runs (`static/fit_job.js` asks the JSON below every two seconds,
   the page reloads when the job ends), its kept result when done, its error when it failed.
 - `GET /fit/jobs/<id>.json`: its state: status, phase, records read and to read, values weighed,
-  seconds left, the error's code and message.
+  seconds left, the error's code and message, and, while a fit runs in the worker's process, where
+  it is (`fit`: its phase, values weighed of an estimate, values taken, which of the job's fits).
 - `POST /fit/jobs/<id>/cancel`: cancel a job not finished.
 """
 from __future__ import annotations
@@ -26,19 +28,11 @@ from web import engine
 from web.auth import READERS, account_name, requires
 from web.db import get_store
 from web.errors import ApiError, error_text, fail, unknown_profile
-from web.fit_records import Chosen, form_context, form_date, form_name, form_page, uploaded
+from web.fit_records import Chosen, form_context, form_date, form_name, form_page, max_job_records, uploaded
 from web.fit_worker import ensure_worker
 from web.i18n import page_language
 
 bp = Blueprint("fit_jobs", __name__)
-
-DEFAULT_MAX = fit_jobs.MAX_RECORDS
-
-
-def max_job_records() -> int:
-    """The most records one job fits (`FIT_JOB_MAX_RECORDS`)."""
-    return int(current_app.config.get("FIT_JOB_MAX_RECORDS") or DEFAULT_MAX)
-
 
 def _choice(form: dict[str, str], key: str, allowed: tuple[str, ...], default: str | None) -> str | None:
     value = (form.get(key) or "").strip() or default
@@ -109,6 +103,7 @@ def state(job: dict[str, Any]) -> dict[str, Any]:
     return {"id": job["id"], "status": job["status"], "phase": job["phase"], "records_done": job["records_done"],
             "records_total": job["records_total"], "values_weighed": job["values_weighed"],
             "seconds_left": job["seconds_left"], "attempts": job["attempts"], "updated_at": job["updated_at"],
+            "fit": job["progress"],
             "final": job["status"] in {s.value for s in fit_jobs.FINAL},
             "error": {"code": job["error_code"], "message": _error(job)} if job.get("error_code") else None}
 
@@ -151,4 +146,4 @@ def cancel(job_id: int) -> ResponseReturnValue:
     return redirect(url_for("fit_jobs.page", job_id=job_id), 303)
 
 
-__all__ = ["bp", "max_job_records", "state"]
+__all__ = ["bp", "state"]

@@ -17,6 +17,7 @@ from flask import current_app, request, render_template
 from audit.api import is_profile_name
 from audit.vocabulary import NumberProblem
 
+from records import fit_jobs
 from records.ingest import read_upload
 from records.queries import RecordQuery
 from records.store import Store
@@ -42,6 +43,15 @@ class Chosen:
 def max_records() -> int:
     """The most records one fit of the page reads."""
     return int(current_app.config.get("FIT_MAX_RECORDS") or DEFAULT_MAX)
+
+
+def max_job_records() -> int:
+    """The most records one fit job fits: `FIT_JOB_MAX_RECORDS` when set, else what
+    `FIT_JOB_MEMORY_MB` holds (`records.fit_jobs.cap_for`, docs/decisions.md 36.2c)."""
+    cap = current_app.config.get("FIT_JOB_MAX_RECORDS")
+    if cap:
+        return int(cap)
+    return fit_jobs.cap_for(int(current_app.config.get("FIT_JOB_MEMORY_MB") or fit_jobs.MEMORY_MB))
 
 
 def _over(count: int) -> ApiError:
@@ -108,6 +118,7 @@ def form_date(form: dict[str, str], key: str) -> str | None:
 def form_context(**extra: Any) -> dict[str, Any]:
     """What the fit form needs: the profiles, the platforms stored, the cap, and what was asked."""
     return {"profiles": engine.profiles(), "platforms": get_store().distinct("platform"), "cap": max_records(),
+            "job_cap": max_job_records(), "job_kb": fit_jobs.KB_PER_RECORD,
             "asked": request.form.to_dict() if request.method == "POST" else {}, **extra}
 
 
@@ -117,4 +128,5 @@ def form_page(error: ApiError, chosen: Chosen | None = None) -> tuple[str, int]:
                                                       error_code=error.error_code)), error.code or 400
 
 
-__all__ = ["Chosen", "form_context", "form_date", "form_name", "form_page", "max_records", "stored", "uploaded"]
+__all__ = ["Chosen", "form_context", "form_date", "form_name", "form_page", "max_job_records", "max_records", "stored",
+           "uploaded"]

@@ -413,8 +413,8 @@ ZH: dict[str, str] = {
         "搜索：共 %(pairs)s 个（牌局，取值）组合，其中 %(skipped)s 个无须尝试（该局根本没读到这个参数），%(reused)s 个沿用上一轮的答案；重放 %(replays)s 次，结算 %(settlements)s 次。",
     # fit jobs (issue 36.2) and where a fitted value changes (36.4): web/fit_jobs.py
     "In the background": "后台拟合",
-    "A fit job reads every record chosen (no cap of this page: stored records of the platform, client and dates, whatever their number, or the files), runs in the background, shows its progress and keeps its result.":
-        "拟合任务读取所选的全部牌局（不受本页上限约束：所选平台、客户端、日期范围内的全部已存记录，不论多少，或上传的文件），在后台运行，显示进度并保存结果。",
+    "A fit job reads every record chosen (not this page's cap: stored records of the platform, client and dates, or the files), up to %(cap)s: the fit holds every record in memory, about %(kb)s kB each (FIT_JOB_MEMORY_MB). It runs in the background, shows its progress and keeps its result.":
+        "拟合任务读取所选的全部牌局（不受本页上限约束：所选平台、客户端、日期范围内的已存记录，或上传的文件），最多 %(cap)s 局：拟合时每一局都留在内存中，每局约 %(kb)s 千字节（上限由服务配置的内存额度决定）。任务在后台运行，显示进度并保存结果。",
     "Fit jobs": "拟合任务",
     "Also fit by": "另按以下分组拟合",
     "client build": "客户端版本",
@@ -431,6 +431,13 @@ ZH: dict[str, str] = {
     "Phase": "阶段",
     "Records read": "已读牌局",
     "Values weighed": "已权衡的取值",
+    "Inside the fit": "拟合内部进度",
+    "replaying": "逐局重放",
+    "searching": "搜索取值",
+    "auditing": "按拟合结果审计",
+    "fit %(k)s of %(n)s": "第 %(k)s 次拟合，共 %(n)s 次",
+    "(this fit: %(n)s of about %(m)s)": "（本次拟合：%(n)s，预计共约 %(m)s）",
+    "Values taken": "已采用的取值",
     "Time left": "剩余时间",
     "about %(s)s s": "约 %(s)s 秒",
     "Updated": "更新于",

@@ -15,10 +15,10 @@ from typing import Any
 
 from audit.api import audit_document
 from audit.profiles import load_profile
+from bench.bench_fit import JOINT, platform
 from fit.answers import Case
 from fit.search import How, _Search, fit
 from tests.fit.test_search import _platform, _records
-
 
 
 def _clean(doc: dict[str, Any], options: dict[str, Any]) -> bool:
@@ -117,3 +117,22 @@ def test_every_value_taken_is_explained() -> None:
     for key in played:
         note = comments[key]
         assert all(f"{p} = " in note for p in played) and step.decided_by[0] in note, (key, note)
+
+
+def test_the_bench_platforms_three_values_only_jointly() -> None:
+    """A small version of the benchmark's planted platform (bench/bench_fit.py): a 热炮 multiplied by 3
+    (R19.5), its kong paid over to the winner (R8.3) and a burned shooter's own chickens void (R19.4),
+    on a platform whose hot shots need all three (`needs_all`). No value alone and no pair makes a
+    record clean, so the first step is the joint search's, and it takes the three as one step."""
+    docs = list(platform(120, 8, dict(JOINT)))
+    planted = {f"hand {i}" for i, d in enumerate(docs) if d.pop("planted", None)}  # the bench's mark, not a field
+    touched = [d for d in docs if not _clean(d, {})]
+    mimic = {"hot_shot.bonus": 2, "hot_shot.transfer_kong": True, "hot_shot.burn_liabilities": "void_all"}
+    assert len(touched) >= 6 and any(_clean(d, JOINT) and not _clean(d, mimic) for d in touched), \
+        "the records must tell the multiplier 3 from a bonus of 2 (平胡 x 3 = 1 + 2)"
+    result = fit(_records(docs), "weile")
+    assert result.options == JOINT
+    first, *rest = result.steps
+    assert first.how is How.JOINT and first.options == JOINT and not rest
+    assert first.tally.fixes == sum(1 for d in touched if _clean(d, JOINT)) and first.tally.breaks == 0
+    assert planted and {u.record.source for u in result.unexplained} == planted

@@ -111,7 +111,7 @@ def test_a_job_of_no_record_is_refused_and_nothing_is_written(store: Store, sele
 def test_past_the_cap_is_refused(store: Store) -> None:
     with pytest.raises(TooMany) as excinfo:
         fit_jobs.create(store.db, params=PARAMS, selection=CLUB, max_records=10)
-    assert excinfo.value.params == {"count": 12, "cap": 10} and _count(store) == 0
+    assert excinfo.value.params == {"count": 12, "cap": 10, "kb": fit_jobs.KB_PER_RECORD} and _count(store) == 0
 
 
 def test_the_selection_reads_in_chunks(store: Store) -> None:

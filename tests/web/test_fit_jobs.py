@@ -117,6 +117,26 @@ def test_past_the_job_cap_is_413(tmp_path: Path, docs: list[dict[str, Any]]) -> 
     assert response.status_code == 413 and 'data-code="fit_job_too_many"' in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_job_cap_follows_the_memory_a_fit_may_take(tmp_path: Path, docs: list[dict[str, Any]], lang: str) -> None:
+    """Without FIT_JOB_MAX_RECORDS the cap is what FIT_JOB_MEMORY_MB holds at KB_PER_RECORD a record
+    (docs/decisions.md 36.2c): 1 MB holds fewer than the 12 records, 4 MB more; the form says the cap."""
+    from records.fit_jobs import KB_PER_RECORD, cap_for
+
+    assert cap_for(1) == 1024 // KB_PER_RECORD < len(docs) < cap_for(4)
+    small = create_app(app_config(tmp_path, "small.sqlite3", FIT_JOB_MEMORY_MB=1))
+    login(small)
+    _store_records(small, docs)
+    client = login(small, create=False)
+    assert f"{cap_for(1)}" in client.get(f"/fit?lang={lang}").get_data(as_text=True)
+    refused = _start(client, lang)
+    assert refused.status_code == 413 and 'data-code="fit_job_too_many"' in refused.get_data(as_text=True)
+    big = create_app(app_config(tmp_path, "big.sqlite3", FIT_JOB_MEMORY_MB=4))
+    login(big)
+    _store_records(big, docs)
+    assert _start(login(big, create=False), lang).status_code == 303
+
+
 def test_cancel_and_missing_jobs(app: Flask) -> None:
     client = login(app, create=False)
     job_id = _job_id(_start(client))
@@ -181,3 +201,54 @@ def test_the_job_page_says_where_a_value_changes_in_both_languages(app: Flask) -
     for html in (en, zh):
         assert 'data-parameter="chicken.charge"' in html and "ios 4.9" in html
     assert "client ios 4.9 only" in en and "仅客户端 ios 4.9" in zh
+
+
+def test_the_progress_inside_a_fit_advances_and_a_reload_shows_it(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker's fit is held twice while it searches (a value taken, then the evidence): each time
+    the stored job, its JSON poll and a reload of its page show the search phase and the values
+    weighed so far, and the second time more of them than the first; then the job ends."""
+    import threading
+
+    import batch.fit_job
+    from fit.api import fit_records
+    from fit.search import Phase, Progress
+    from tests.deadlines import scaled
+
+    held, go = threading.Event(), threading.Event()
+    holds: list[int] = []
+
+    def holding(records: Any, *, progress: Any = None, **kw: Any) -> dict[str, Any]:
+        def told(prog: Progress) -> None:
+            progress(prog)
+            if prog.phase is Phase.SEARCHING and len(holds) < 2 and prog.values_weighed > max(holds, default=0):
+                holds.append(prog.values_weighed)
+                held.set()
+                go.wait(scaled(120))
+                go.clear()
+        return fit_records(records, progress=told, **kw)
+
+    monkeypatch.setattr(batch.fit_job, "fit_records", holding)
+    client = login(app, create=False)
+    job_id = _job_id(_start(client))
+    thread = threading.Thread(target=work, args=(app.config["DATABASE"],), kwargs={"once": True, "beat_s": 0.05},
+                              daemon=True)
+    thread.start()
+    seen = []
+    for _ in range(2):
+        wait_until(held.is_set, 120, "the fit held in its search")
+        held.clear()
+        weighed = holds[-1]
+        wait_until(lambda: (client.get(f"/fit/jobs/{job_id}.json").get_json()["fit"] or {}).get("values_weighed")
+                   == weighed, 60, "the progress stored by the heartbeat")
+        state = client.get(f"/fit/jobs/{job_id}.json").get_json()
+        assert state["fit"]["phase"] == "searching" and state["values_weighed"] == weighed
+        assert state["fit"]["values_estimate"] >= weighed and state["seconds_left"] is not None
+        for lang in ("en", "zh"):
+            page = client.get(f"/fit/jobs/{job_id}?lang={lang}").get_data(as_text=True)  # a reload
+            assert 'data-fit-phase="searching"' in page and f'data-field="values_weighed">{weighed}<' in page
+        seen.append(weighed)
+        go.set()
+    assert seen[1] > seen[0]  # it advanced during the search
+    thread.join(timeout=scaled(300))
+    done = client.get(f"/fit/jobs/{job_id}.json").get_json()
+    assert done["status"] == "done" and done["fit"] is None and done["values_weighed"] >= seen[1]

@@ -78,6 +78,16 @@ def step_table(step: Any, dealer: Any, slots: int, width: float = TILE_PX, embed
     return embedded(render.table_svg(step, width=width, labels=labels, discard_slots=slots), "table-image")
 
 
+def step_tables(steps: Sequence[Any], dealer: Any, slots: int, dealer_mark: str, width: float = TILE_PX,
+                seats: Sequence[Any] = ()) -> list[Markup]:
+    """`step_table` for every step of a page in one call (issue 35.2: the page is drawn before its
+    templates run, and enters this module a fixed number of times, whatever the hand's length);
+    `dealer_mark` the language's `D`."""
+    labels = seat_labels(len(steps[0].seats), dealer, seats, dealer_mark) if steps else []  # one table, one seat count
+    return [Markup(render.table_svg(step, width=width, labels=labels, discard_slots=slots, sprite=True))
+            for step in steps]
+
+
 def step_picture(step: Any, dealer: Any, slots: int, width: float = PDF_TILE_PX, seats: Sequence[Any] = ()) -> Markup:
     """The table after a step for the PDF: the same places and tile drawings as `step_table`,
     as one <img> of an SVG that places every piece (tile, seat label) by <image>. The PDF's

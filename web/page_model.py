@@ -242,7 +242,9 @@ class RuleQuotes:
         if not rule:
             return Markup("")
         lang = "zh-CN" if rule.lang.value == "zh" else "en"
-        parts = [Markup('<blockquote class="rule-text" lang="{}"><p class="rule-source">{} {} · {}</p>').format(
+        # the blockquote keeps its line breaks (`white-space: pre-line`, static/report.css): the
+        # breaks before its first paragraph and after its last are part of how it looks
+        parts = [Markup('<blockquote class="rule-text" lang="{}">\n  <p class="rule-source">{} {} · {}</p>').format(
             lang, self.words("Rulebook"), rule.code, rule.title)]
         rows = [block for block in rule.blocks if block.kind is rulebook.BlockKind.TABLE_ROW]
         for block in rule.blocks:
@@ -254,7 +256,7 @@ class RuleQuotes:
             cells = (Markup("<tr>{}</tr>").format(Markup("").join(Markup("<td>{}</td>").format(self._spans([span]))
                                                                  for span in block.spans)) for block in rows)
             parts.append(Markup('<table class="rule-table">{}</table>').format(Markup("").join(cells)))
-        parts.append(Markup("</blockquote>"))
+        parts.append(Markup("\n</blockquote>"))
         return Markup("").join(parts)
 
 
@@ -314,18 +316,22 @@ class PageWords(Words):
         return escape(value) if isinstance(value, str) else self.json(value)
 
     def finding(self, finding: Mapping[str, Any]) -> Markup:
-        """A finding under its step: kind, rule, seat, message, the values, the rule quoted."""
+        """A finding under its step: kind, rule, seat, message, the values, the rule quoted. Its
+        line breaks are where the page has always had them: Chromium shapes the text between them
+        as runs of their own, so moving one moves a glyph by a fraction of a pixel."""
         kind = str(finding.get("kind"))
-        out = Markup('<div class="finding finding-{}"><p><span class="kind">{}</span> ').format(kind, self.kind(kind))
+        out = Markup('\n<div class="finding finding-{}">\n  <p><span class="kind">{}</span>\n    ').format(kind, self.kind(kind))
         if finding.get("rule"):
-            out += Markup('<strong class="rule-name">{}</strong> ').format(rulebook.label(finding["rule"]))
+            out += Markup('<strong class="rule-name">{}</strong>').format(rulebook.label(finding["rule"]))
+        out += Markup("\n    ")
         if finding.get("seat") is not None:
-            out += Markup("· {} ").format(self.seat(finding["seat"]))
-        out += Markup("· {} ").format(finding.get("message"))
+            out += Markup("· {}").format(self.seat(finding["seat"]))
+        out += Markup("\n    · {}\n    ").format(finding.get("message"))
         if finding.get("expected") is not None or finding.get("actual") is not None:
             out += Markup('<span class="values">({} {}, {} {})</span>').format(
                 self("Expected"), self.value(finding.get("expected")), self("Actual"), self.value(finding.get("actual")))
-        return out + Markup("</p>{}</div>").format(self.quote(finding.get("rule")))
+        quote = self.quote(finding.get("rule"))
+        return out + Markup("</p>\n  {}\n</div>").format(Markup("\n") + quote if quote else quote)
 
 
 def _anchor(index: int | None) -> str:

@@ -18,8 +18,8 @@ from audit.numtext import NumberProblem, argument, is_digits, parse_number
 from audit.ranges import BASE, DEALER_STREAK, DIE, POINTS, IntRange
 from audit.render import LABEL_W, TILE_H, TILE_W, Picture, compact, discard_slots, hand_svg, meld_layout, table_picture, \
     table_svg, tile_sprite_svg, tile_svg
-from audit.rulebook import SECTION_NAMES_ZH, Rule, RulebookError, RuleText, label, lookup, parameter_label, parameters, \
-    rule_text, section_of, term_label, value_label
+from audit.rulebook import SECTION_NAMES_ZH, Block, BlockKind, Rule, RulebookError, RuleText, Span, SpanStyle, label, \
+    lookup, parameter_label, parameters, rule_text, section_of, term_label, value_label
 from audit.tiles import BIRD, CODES, COPIES, NUM_KINDS, SUIT_LETTERS, SUIT_NAMES_ZH, WUGU, code, counts, zh_name
 from audit.views import ChickenView, Marker, MarkerKind, MeldView, SeatView, StepView, Trace
 
@@ -32,7 +32,8 @@ __all__ = [
     "CATALOGUE", "CATALOGUE_DIR", "CatalogueError", "LANGS", "Lang", "finding_message", "render_finding", "render_note",
     "render_value", "rerender", "seat_label", "seat_names",
     # the rulebook's texts and labels (audit.rulebook)
-    "Rule", "RuleText", "RulebookError", "SECTION_NAMES_ZH", "label", "lookup", "parameter_label", "parameters",
+    "Block", "BlockKind", "Rule", "RuleText", "RulebookError", "SECTION_NAMES_ZH", "Span", "SpanStyle", "label", "lookup",
+    "parameter_label", "parameters",
     "rule_text", "section_of", "term_label", "value_label",
     # whole numbers as text, ASCII digits only (audit.numtext); the format's integer ranges (audit.ranges)
     "BASE", "DEALER_STREAK", "DIE", "IntRange", "NumberProblem", "POINTS", "argument", "is_digits", "parse_number",

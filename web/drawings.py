@@ -69,17 +69,18 @@ def tile_sprite() -> Markup:
     return Markup(tile_sprite_svg())
 
 
-def step_table(step: Any, dealer: Any, slots: int, width: float = TILE_PX, embed: bool = False,
-               seats: Sequence[Any] = ()) -> Markup:
-    """The table after a step: for a page with the sprite, or embedded as an image for WeasyPrint."""
-    labels = seat_labels(len(step.seats), dealer, seats)
-    if not embed:
-        return Markup(table_svg(step, width=width, labels=labels, discard_slots=slots, sprite=True))
-    return embedded(table_svg(step, width=width, labels=labels, discard_slots=slots), "table-image")
+def step_tables(steps: Sequence[Any], dealer: Any, slots: int, dealer_mark: str, width: float = TILE_PX,
+                seats: Sequence[Any] = ()) -> list[Markup]:
+    """The table after each step of a page, for a page with the tile sprite, in one call (issue 35.2: the page is drawn before its
+    templates run, and enters this module a fixed number of times, whatever the hand's length);
+    `dealer_mark` the language's `D`."""
+    labels = seat_labels(len(steps[0].seats), dealer, seats, dealer_mark) if steps else []  # one table, one seat count
+    return [Markup(table_svg(step, width=width, labels=labels, discard_slots=slots, sprite=True))
+            for step in steps]
 
 
 def step_picture(step: Any, dealer: Any, slots: int, width: float = PDF_TILE_PX, seats: Sequence[Any] = ()) -> Markup:
-    """The table after a step for the PDF: the same places and tile drawings as `step_table`,
+    """The table after a step for the PDF: the same places and tile drawings as `step_tables`,
     as one <img> of an SVG that places every piece (tile, seat label) by <image>. The PDF's
     image cache (`web.pdf.forms`) draws each distinct piece once and places it by reference."""
     labels = seat_labels(len(step.seats), dealer, seats)
@@ -110,6 +111,6 @@ def compact_tiles(codes: Iterable[str]) -> list[tuple[str, str]]:
 
 def init_app(app: Flask) -> None:
     """Make the drawings template globals."""
-    app.jinja_env.globals.update(tile=tile, hand=hand, tile_sprite=tile_sprite, step_table=step_table,
+    app.jinja_env.globals.update(tile=tile, hand=hand, tile_sprite=tile_sprite,
                                  step_picture=step_picture, compact_tiles=compact_tiles,
                                  pdf_tile_px=PDF_TILE_PX)

@@ -6,8 +6,9 @@ hand's audit within its match) and hands it here as `ReportInputs`; nothing here
 request or the store, and nothing audits a hand a second time. Here: the trace (one replay,
 under the rules of the latest audit, in the chosen language; the stored document passed the
 schema when it was stored, so the engine does not check it again), the report model
-(`report.model.build_report`), the words of the viewer's event list, and for the PDF every word
-and drawing (`web.pdf.model.pdf_report`), so its templates only lay out (issue 35.2).
+(`report.model.build_report`), the words of the viewer's event list, and every word, drawing and
+row of the page (`web.page_model.page_report`) and of the PDF (`web.pdf.model.pdf_report`), so
+their templates only lay out (issue 35.2).
 """
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
-from markupsafe import Markup
 
 from audit.api import trace_record
 from audit.vocabulary import CODES, Lang, StepView, Trace, seat_label, zh_name
@@ -27,7 +27,7 @@ from web.numbers import read_number
 from web.i18n import dictionary
 from web.pdf.contents import Evidence
 from web.pdf.model import VERBS, PdfReport, pdf_report
-from web.table_html import meld_row, panel_html, panel_words, tiles_html
+from web.page_model import page_report
 
 
 @dataclass(frozen=True)
@@ -81,13 +81,19 @@ def _model(inputs: ReportInputs) -> tuple[ReportModel, Trace | None, Mapping[str
 
 
 def report_context(inputs: ReportInputs) -> dict[str, Any]:
-    """Everything the page's step-by-step body needs beyond the record detail
-    (`report.model.ReportModel`), the table view and its drawings unless `inputs.tables` is off."""
+    """Everything the page's step-by-step body needs beyond the record detail: the report model
+    (`report.model.ReportModel`), the table view unless `inputs.tables` is off, and `page`, every
+    word, drawing and row of the body finished (`web.page_model.PageReport`); `_`, the page's
+    words, looks a fixed word up in the language's dictionary, as the PDF's does."""
     detail = inputs.detail
     model, trace, _latest = _model(inputs)
+    table = table_context(inputs, model) if inputs.tables else {}
+    page = page_report(model, table.get("table"), detail, inputs.lang, inputs.match_hands)
     return {
         **model.context(),
-        **(table_context(inputs, model) if inputs.tables else {}),
+        **table,
+        "page": page,
+        "_": page.words,
         "trace_verdict": current_verdict(inputs, trace),
         "judged_by": inputs.judge,
         "match_hands": list(inputs.match_hands),
@@ -103,28 +109,16 @@ def pdf_model(inputs: ReportInputs, evidence: Evidence) -> PdfReport:
 
 def table_context(inputs: ReportInputs, model: ReportModel) -> dict[str, Any]:
     """The table view (report.table) of the record's trace, the step it opens on (`?step=N`) and
-    the seat it is seen from (`?seat=K`, default 0), and the drawing helpers its template uses."""
-    detail = inputs.detail
-    view = table_view(model.trace, detail.get("dealer"), totals=model.totals, ledger=model.ledger,
+    the seat it is seen from (`?seat=K`, default 0); its words and drawings are the page's
+    (`web.page_model`)."""
+    view = table_view(model.trace, inputs.detail.get("dealer"), totals=model.totals, ledger=model.ledger,
                       chicken_lines=model.chicken_lines, settled=model.settled,
                       before=list(inputs.before) if inputs.before is not None else None)
     if view is None:
         return {"table": None}
     perspective = read_number(inputs.seat, "seat", low=0, high=view.seats - 1) or 0
-    names = [str(s.get("name") or "") if isinstance(s, dict) else "" for s in detail.get("seats") or ()]
-    words = panel_words([seat_label(seat, inputs.lang, names) for seat in range(view.seats)])
-    drawn: dict[int, Markup] = {}
-
-    def seat_panel_html(number: int) -> Markup:
-        """Panel `number` of the view, drawn once per page (a shown panel is also in the store)."""
-        if number not in drawn:
-            drawn[number] = panel_html(view.panels[number], view.seats, words)
-        return drawn[number]
-
     return {"table": view, "table_position": opening_position(view, inputs.step),
-            "perspective": perspective, "table_steps": table_steps(view),
-            "seat_panel_html": seat_panel_html,
-            "table_tiles": tiles_html, "table_melds": meld_row}
+            "perspective": perspective, "table_steps": table_steps(view)}
 
 
 def table_steps(view: TableView) -> dict[str, Any]:

@@ -6,8 +6,8 @@ rest of the page (`web.report_model.event_words` says the same of the step list)
 inline SVG placing the page's tile sprite (`audit.render.tile_sprite_svg`, ids `zj-<code>` and
 `zj-<code>-r` sideways), so the page carries each tile's drawing once; CSS sizes the tiles
 (static/table.css), which is how the phone layout makes them smaller without a second drawing.
-The page draws each distinct panel once (`report.table` numbers them; `web.report_model` keeps
-what it drew per page).
+The page draws each distinct panel once (`report.table` numbers them), all of them and the win
+screen's tiles in one call (`table_drawings`, issue 35.2), before its template runs.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 
 from audit.vocabulary import TILE_H, TILE_W, MeldView, meld_layout, zh_name
-from report.table import Mark, Place, PondTile, SeatPanel
+from report.table import Mark, Place, PondTile, SeatPanel, TableView
 from web.i18n import gettext as _
 
 
@@ -132,4 +132,34 @@ def meld_row(panel_seat: int, melds: tuple[MeldView, ...], seats: int) -> Markup
     return Markup("".join(out))
 
 
-__all__ = ["PanelWords", "meld_row", "panel_html", "panel_words", "tile_html", "tiles_html"]
+@dataclass(frozen=True)
+class TableDrawings:
+    """Everything the table view draws (templates/report/table.html), drawn in one call."""
+
+    panels: tuple[Markup, ...]
+    """Each distinct panel (`TableView.panels`), by its number."""
+    chicken_tiles: Markup
+    flip: Markup | None
+    flip_chickens: Markup | None
+    winners: tuple[Markup, ...]
+    """Each winner's hand: the concealed tiles, the melds and the tile won on."""
+    win_chickens: tuple[Markup, ...]
+    """The tiles of each seat's chickens on the win screen."""
+
+
+def table_drawings(view: TableView, words: PanelWords) -> TableDrawings:
+    """The table view's drawings, each panel once (issue 35.2: a page enters this module a fixed
+    number of times, whatever the hand's length)."""
+    win = view.win
+    winners = tuple(Markup("{} {} <span class=\"won\">{}</span>").format(
+        tiles_html(w.concealed), meld_row(w.seat, w.melds, view.seats), tiles_html([w.tile], True))
+        for w in (win.winners if win else ()))
+    return TableDrawings(
+        tuple(panel_html(panel, view.seats, words) for panel in view.panels), tiles_html(view.chicken_tiles),
+        tiles_html([win.flip]) if win and win.flip else None,
+        tiles_html(win.flip_chickens) if win and win.flip_chickens else None, winners,
+        tuple(tiles_html(tiles) for _seat, tiles, _value, _reason in (win.chickens if win else ())))
+
+
+__all__ = ["PanelWords", "TableDrawings", "meld_row", "panel_html", "panel_words", "table_drawings", "tile_html",
+           "tiles_html"]

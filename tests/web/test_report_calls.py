@@ -1,9 +1,10 @@
-"""A record's PDF is built, then laid out (issue 35.2): the report model carries every word,
-drawing and row before a template runs, so a PDF enters the word and drawing helpers
-(`web.i18n`, `web.labels`, `web.drawings`, `web.pdf.images`) the same number of times whatever
-the hand's length. Counted with `sys.setprofile` over one whole `GET /records/<id>.pdf` (the
-model, the templates and WeasyPrint's fetcher): one entry is a call into a helper module from
-outside it (the helper's own calls inside it are not counted)."""
+"""A record's PDF and its page are built, then laid out (issue 35.2): the report model carries
+every word, drawing and row before a template runs, so a PDF or a page enters the word and
+drawing helpers (`web.i18n`, `web.labels`, `web.drawings`, `web.table_html`, `web.pdf.images`)
+the same number of times whatever the hand's length. Counted with `sys.setprofile` over one whole
+`GET /records/<id>.pdf` (the model, the templates and WeasyPrint's fetcher) or `GET /records/<id>`
+(the model and the templates, the page's frame included): one entry is a call into a helper module
+from outside it (the helper's own calls inside it are not counted)."""
 from __future__ import annotations
 
 import ast
@@ -22,7 +23,8 @@ from flask.testing import FlaskClient
 from tests.conftest import ROOT
 
 HELPERS = {"web.i18n": ROOT / "web" / "i18n.py", "web.labels": ROOT / "web" / "labels.py",
-           "web.drawings": ROOT / "web" / "drawings.py", "web.pdf.images": ROOT / "web" / "pdf" / "images.py"}
+           "web.drawings": ROOT / "web" / "drawings.py", "web.pdf.images": ROOT / "web" / "pdf" / "images.py",
+           "web.table_html": ROOT / "web" / "table_html.py"}
 """The modules whose entries are counted, by the file their code lives in."""
 
 HANDS = ("illegal-pass-locked", "clean-kuhu-triple", "missettled-rob-paid-by-three")
@@ -82,6 +84,26 @@ def test_a_pdf_enters_the_helpers_a_constant_number_of_times(client: FlaskClient
     assert sum(short.values()) > 0  # the profile did see the helpers (chrome, the fetcher's drawings)
 
 
+def page_entries(client: FlaskClient, record_id: int, lang: str) -> Counter[str]:
+    """The helper entries of one record's page in a language (the page checked to show its steps)."""
+    with entries() as counts:
+        response = client.get(f"/records/{record_id}", query_string={"lang": lang})
+    assert response.status_code == 200 and b'class="steps-table"' in response.data
+    return Counter(counts)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_page_enters_the_helpers_a_constant_number_of_times(client: FlaskClient, stored: dict[str, int],
+                                                              lang: str) -> None:
+    for record_id in stored.values():  # imports and templates loaded; each record's trail holds one view more
+        client.get(f"/records/{record_id}", query_string={"lang": lang})
+    counts = {name: page_entries(client, record_id, lang) for name, record_id in stored.items()}
+    short, typical, long = (counts[name] for name in HANDS)
+    for module in HELPERS:
+        assert short[module] == typical[module] == long[module], (module, counts)
+    assert short["web.drawings"] > 0 and short["web.table_html"] > 0  # the profile did see the page's drawings
+
+
 def test_the_counter_counts_entries_not_inner_calls(app: Any) -> None:
     from web import labels
 
@@ -106,7 +128,7 @@ def imports_of(path: Path) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("path", ["web/report_model.py", "web/pdf/model.py"])
+@pytest.mark.parametrize("path", ["web/report_model.py", "web/pdf/model.py", "web/page_model.py"])
 def test_the_report_is_built_from_plain_inputs(path: str) -> None:
     """No request, no store, no audit: the view reads those (web/report_inputs.py) and passes them."""
     imported = imports_of(ROOT / path)

@@ -55,7 +55,7 @@ run: install native
 		--threads $(THREADS) -c python:web.gunicorn_conf --timeout 120 --access-logfile - "app:create_app()"
 
 test: install native
-	$(BIN)/python -m pytest -n auto --dist loadfile
+	$(BIN)/python -m pytest -n auto --dist loadfile --no-loadscope-reorder
 
 bench: install native
 	$(BIN)/pip install -q --disable-pip-version-check -r bench/requirements.txt

@@ -43,7 +43,8 @@
           numbers(".of-estimate", [fit.values_weighed, fit.values_estimate]);
           if (fit.pieces > 1) { numbers(".fit-piece", [fit.piece, fit.pieces]); }
         }
-        set("updated_at", job.updated_at);
+        set("updated_at", job.updated_shown);
+        box.querySelector('[data-field="updated_at"]').setAttribute("datetime", job.updated_at);
         var left = box.querySelector('[data-field="seconds_left"]');
         if (left && job.seconds_left !== null) {
           left.textContent = left.textContent.replace(/[0-9]+/, String(Math.round(job.seconds_left)));

@@ -26,6 +26,7 @@ from records import fit_jobs
 from records.fit_jobs import NoRecords, NotAllowed, Selection, TooMany
 from web import engine
 from web.auth import READERS, account_name, requires
+from web.clock import local_time
 from web.db import get_store
 from web.errors import ApiError, error_text, fail, unknown_profile
 from web.fit_records import Chosen, form_context, form_date, form_name, form_page, max_job_records, uploaded
@@ -103,6 +104,7 @@ def state(job: dict[str, Any]) -> dict[str, Any]:
     return {"id": job["id"], "status": job["status"], "phase": job["phase"], "records_done": job["records_done"],
             "records_total": job["records_total"], "values_weighed": job["values_weighed"],
             "seconds_left": job["seconds_left"], "attempts": job["attempts"], "updated_at": job["updated_at"],
+            "updated_shown": local_time(job["updated_at"]),
             "fit": job["progress"],
             "final": job["status"] in {s.value for s in fit_jobs.FINAL},
             "error": {"code": job["error_code"], "message": _error(job)} if job.get("error_code") else None}

@@ -103,6 +103,8 @@ def dispute_text(code: str, **values: object) -> str:
 
 HAND_OF_MATCH = re.compile(r"#hands\[(\d+)\]")
 RECORD_OF_STORE = re.compile(r"#record/(\d+)")
+RECORD_OF_FIT = re.compile(r"^record (\d+)")
+"""A stored record as a fit names it (`record 12`, batch/fit_job.py; `record 12 (game id)`, the fit page)."""
 
 
 def source_label(source: str | None, language: str | None = None) -> str:
@@ -113,6 +115,7 @@ def source_label(source: str | None, language: str | None = None) -> str:
     if (language or g.get("lang", DEFAULT_LANGUAGE)) != "zh":
         return text
     text = HAND_OF_MATCH.sub(lambda found: f" 第{int(found.group(1)) + 1}局", text)
+    text = RECORD_OF_FIT.sub(lambda found: f"记录 #{found.group(1)}", text)
     return RECORD_OF_STORE.sub(lambda found: f" 记录 #{found.group(1)}", text)
 
 

@@ -81,7 +81,11 @@ def walked(tmp_path: Path, kits: Path, frozen: None) -> Iterator[tuple[Flask, Fl
             "answers": (io.BytesIO(("\n".join(lines) + "\n").encode()), "answers.jsonl")}
     run = client.post("/api/conformance/runs", data=form, content_type="multipart/form-data")
     assert run.status_code == 201, run.get_data(as_text=True)[:300]
-    ids = {"record": record_id, "case": int(case["id"]), "run": int(run.get_json()["id"])}
+    job = client.post("/fit/jobs", data={"source": "stored", "platform": doc["platform"], "profile": "weile"},
+                      content_type="multipart/form-data")  # queued: no worker runs in tests
+    assert job.status_code == 303, job.get_data(as_text=True)[:300]
+    ids = {"record": record_id, "case": int(case["id"]), "run": int(run.get_json()["id"]),
+           "job": int(job.headers["Location"].rsplit("/", 1)[1])}
     yield app, client, ids
 
 
@@ -103,6 +107,7 @@ def test_every_page_shows_every_time_on_one_clock_and_names_it_once(walked: tupl
     _, client, ids = walked
     pages = ["/records", "/records?revisions=all", f"/records/{ids['record']}", "/cases", f"/cases/{ids['case']}",
              "/receipts", "/admin/trail", "/admin/accounts", "/conformance", f"/conformance/runs/{ids['run']}",
+             "/fit/jobs", f"/fit/jobs/{ids['job']}",
              *(f"/admin/accounts/{account}" for account in account_ids(client))]
     for lang, label in (("zh", "时间均为 UTC+08:00"), ("en", "Times in UTC+08:00")):
         for url in pages:

@@ -7,7 +7,7 @@ from flask import Flask
 
 from audit import rulebook, tiles
 from audit.views import Marker, MarkerKind
-from web.labels import MARKER_TERMS, marker_label, rule_label, rule_text, suit_label
+from web.labels import MARKER_TERMS, marker_label, rule_label, rule_text, source_label, suit_label
 
 
 def test_every_marker_kind_has_a_term_and_a_gloss() -> None:
@@ -50,3 +50,14 @@ def test_suits_read_from_the_tile_vocabulary() -> None:
     assert [suit_label(letter, "zh") for letter in "mps"] == list(tiles.SUIT_NAMES_ZH)
     assert [suit_label(letter, "en") for letter in "mps"] == ["m", "p", "s"]
     assert suit_label("z", "zh") == suit_label("", "en") == suit_label("mp", "zh") == "?"
+
+
+@pytest.mark.parametrize("source, zh", [
+    ("record 12", "记录 #12"),                                   # a fit job's stored record (batch/fit_job.py)
+    ("record 12 (clean-kuhu-triple)", "记录 #12 (clean-kuhu-triple)"),  # the fit page's
+    ("upload.jsonl line 3#hands[1]", "upload.jsonl line 3 第2局"),
+    ("records 12", "records 12"),                                 # a sender's own file name stays as it is
+])
+def test_a_fit_names_a_stored_record_in_chinese_as_the_receipts_do(source: str, zh: str) -> None:
+    assert source_label(source, "zh") == zh
+    assert source_label(source, "en") == source

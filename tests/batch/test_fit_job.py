@@ -228,3 +228,26 @@ def test_within_the_cap_there_is_no_sample(stored_path: str) -> None:
     done = _run_stored(stored_path, 120)
     assert "sample" not in done["params"] and "sample" not in done["result"]
     assert done["result"]["fit"]["records"] == 120
+
+
+def test_the_verification_says_its_records_done_as_it_goes(stored_path: str) -> None:
+    from batch.fit_job import State, verify_all
+
+    seen: list[dict[str, Any]] = []
+
+    class Watched(State):
+        def __setattr__(self, name: str, value: Any) -> None:
+            if name == "fit" and value is not None:
+                seen.append(value)
+            super().__setattr__(name, value)
+
+    db = connect(stored_path)
+    try:
+        job = {"params": {"selection": fit_jobs.Selection("club.example").to_json()}, "records_total": 120}
+        state = Watched()
+        verify_all(db, job, state, "weile", {"chicken.charge": 4}, 1)
+    finally:
+        close(db)
+    assert seen and {s["phase"] for s in seen} == {"verifying"} and seen[-1]["records_done"] == seen[-1]["records"] == 120
+    assert seen[-1]["unexplained"] == len(SPOILT) and state.records_done == 120 and state.phase == "verifying"
+    assert state.seconds_left == 0 and state.fit is None

@@ -12,6 +12,12 @@ an estimate of the time left, and, for a fit run here, where it is inside it: `f
 told by the fit through its `progress` callback) is written every `BEAT_S` seconds by a thread of its
 own, which is also the heartbeat that tells a live job from one left by a stopped process
 (`fit_jobs.recover`). A fit on the cluster tells nothing until it ends (its values weighed then).
+
+A job of stored records past the cap (`params["sample"]`, set by `fit_jobs.create`; docs/decisions.md
+36.2c) fits a sample of that size spread over every client build and period (`read_sample`, the
+same each time), then audits every record of the selection, a chunk at a time, under the base and
+the fitted profile (`verify_all`, phase `verifying`, always here in the worker's process, also with
+a cluster): counts, and the first records left unexplained, in the result's `sample`.
 """
 from __future__ import annotations
 

@@ -287,3 +287,29 @@ def test_the_progress_inside_a_fit_advances_and_a_reload_shows_it(app: Flask, mo
     thread.join(timeout=scaled(300))
     done = client.get(f"/fit/jobs/{job_id}.json").get_json()
     assert done["status"] == "done" and done["fit"] is None and done["values_weighed"] >= seen[1]
+
+
+def test_a_sampled_job_verifying_shows_its_records_verified(tmp_path: Path, docs: list[dict[str, Any]]) -> None:
+    from records import fit_jobs
+    from records.db import close, connect
+
+    app = create_app(app_config(tmp_path, FIT_JOB_MAX_RECORDS=5))
+    login(app)
+    _store_records(app, docs)
+    client = login(app, create=False)
+    job_id = _job_id(_start(client))
+    db = connect(app.config["DATABASE"])
+    try:
+        assert fit_jobs.claim(db, "w") is not None
+        assert fit_jobs.progress(db, job_id, "w", phase="verifying", records_done=7, seconds_left=3.0,
+                                 fit={"phase": "verifying", "records": 12, "records_done": 7, "fraction": 0.5833,
+                                      "taken": 1, "values_weighed": 0, "values_estimate": 0, "piece": 1, "pieces": 1,
+                                      "clean": {"base": 3, "fitted": 7}, "unexplained": 0})
+    finally:
+        close(db)
+    polled = client.get(f"/fit/jobs/{job_id}.json").get_json()
+    assert (polled["phase"], polled["fit"]["phase"], polled["records_done"], polled["sample"]) == ("verifying", "verifying", 7, 5)
+    for lang in ("en", "zh"):
+        html = client.get(f"/fit/jobs/{job_id}?lang={lang}").get_data(as_text=True)
+        assert 'data-phase="verifying"' in html and 'data-fit-phase="verifying"' in html
+        assert 'data-field="verified">7 ' in html and 'data-sample="5"' in html

@@ -438,6 +438,7 @@ ZH: dict[str, str] = {
     "verifying every record": "逐局核验全部牌局",
     "verifying": "核验全部牌局",
     "Records verified": "已核验牌局",
+    "record #%(id)s": "记录 #%(id)s",
     "%(n)s of %(m)s": "%(n)s / %(m)s",
     "Every record, under the fitted profile": "全部牌局在拟合结果下的情况",
     "Values found on %(n)s of %(m)s records (a sample); over all %(all)s: clean under the base %(base)s, under the fitted profile %(fitted)s; unexplained: %(k)s (the first %(listed)s listed).":

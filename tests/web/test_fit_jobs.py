@@ -170,6 +170,12 @@ def test_a_job_past_the_cap_shows_its_sample_and_every_records_counts(tmp_path: 
                 f'data-clean-fitted="{verified["clean"]["fitted"]}" data-unexplained="{len(SPOILT)}"') in html
         for listed in verified["listed"]:
             assert f'href="/records/{listed["record_id"]}"' in html
+    from tests.web.english import english_words
+
+    zh_page = client.get(f"/fit/jobs/{job_id}?lang=zh").get_data(as_text=True)
+    data = {d["game_id"] for d in _stored_docs()} | {"club.example", "ios", "android", "web", "weile"}
+    sample_part = zh_page[zh_page.index('<section class="fit-sample"'):zh_page.index('<section class="fit-changes"')]
+    assert english_words(sample_part, data) == {}
 
 
 def test_cancel_and_missing_jobs(app: Flask) -> None:

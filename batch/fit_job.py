@@ -56,9 +56,11 @@ PROFILE: Final = "fit_job_profile"
 CLUSTER: Final = "fit_job_cluster"
 MIN_CELL: Final = 5
 """Records a cell needs to be fitted: fewer say too little to set a value apart."""
-VERIFY_RATE: Final = 50.0
+VERIFY_RATE: Final = 100.0
 """Records a second the verification of a sampled job is assumed to do (two audits a record) before
-its first chunk is done; the estimate then follows the rate measured."""
+its first chunk is done; the estimate then follows the rate measured. Measured 2026-12-04: 600
+stored hands in 2.82 s CPU (213 a CPU second, 70 MB peak for the whole process); half that assumed
+for a loaded machine."""
 
 
 def owner_name() -> str:

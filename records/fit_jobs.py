@@ -96,7 +96,9 @@ class NoRecords(ValueError):
 
 
 class TooMany(ValueError):
-    """A job would fit more records than one fit holds in memory (`create`'s `max_records`)."""
+    """An upload job would fit more records than one fit holds in memory (`create`'s `max_records`);
+    a job of stored records is never refused for its number: past the cap its search runs on a
+    sample and every record is verified after (`batch.fit_job`, docs/decisions.md 36.2c)."""
 
     code = TOO_MANY
 
@@ -170,20 +172,48 @@ def stored_chunks(db: Database, selection: Selection, size: int = CHUNK) -> Iter
         after = rows[-1][0]
 
 
+def stored_keys(db: Database, selection: Selection, size: int = CHUNK) -> Iterator[list[tuple[int, str, str | None]]]:
+    """The selection's (record id, client, played date) `size` at a time, by id (what a sample is
+    spread over: `fit.sample`); no document is read."""
+    where, params = selection.where()
+    after = 0
+    while True:
+        rows = db.execute(f"SELECT r.id, r.client, r.played_date FROM records r WHERE {where} AND r.id > ? "
+                          f"ORDER BY r.id LIMIT ?", [*params, after, size]).fetchall()
+        if not rows:
+            return
+        yield [(int(i), (client or "").strip(), played) for i, client, played in rows]
+        after = rows[-1][0]
+
+
+def stored_by_id(db: Database, ids: Sequence[int], size: int = CHUNK) -> Iterator[list[tuple[int, bytes]]]:
+    """The (record id, bytes) of the records `ids` names (in their order), `size` at a time."""
+    for start in range(0, len(ids), size):
+        part = list(ids[start:start + size])
+        marks = ", ".join("?" * len(part))
+        rows = dict(db.execute(f"SELECT r.id, d.raw FROM records r JOIN documents d ON d.id = r.document_id "
+                               f"WHERE r.id IN ({marks})", part).fetchall())
+        yield [(i, bytes(rows[i])) for i in part if i in rows]
+
+
 def create(db: Database, *, params: dict[str, Any], selection: Selection | None = None,
            uploaded: Sequence[tuple[str, Any]] = (), requested_by: str | None = None,
            max_records: int = MAX_RECORDS) -> int:
     """Queue a job of the stored records `selection` names, or of the `uploaded` (source, document)
-    pairs; its id. NoRecords when there is no record to fit, TooMany past `max_records`: nothing
-    written either way."""
+    pairs; its id. NoRecords when there is no record to fit, TooMany for an upload past
+    `max_records`: nothing written either way. Stored records past `max_records` are a job whose
+    search runs on a sample of `max_records` of them (`params["sample"]`), every record verified
+    after (`batch.fit_job`)."""
     if selection is not None:
         total, source, platform = count_stored(db, selection), "platform", selection.platform
         params = {**params, "selection": selection.to_json()}
+        if total > max_records:
+            params["sample"] = max(max_records, 1)
     else:
         total, source, platform = len(uploaded), "upload", None
     if total == 0:
         raise NoRecords(selection.to_json() if selection is not None else {"source": "upload"})
-    if total > max_records:
+    if selection is None and total > max_records:
         raise TooMany(total, max_records)
     stamp = now()
     with atomic(db):
@@ -353,4 +383,4 @@ def recover(db: Database, *, stale_s: float = STALE_S, max_attempts: int = MAX_A
 
 __all__ = ["ABANDONED", "CHUNK", "FINAL", "KB_PER_RECORD", "MAX_ATTEMPTS", "MAX_RECORDS", "MEMORY_MB", "cap_for", "NO_RECORDS", "NoRecords", "NotAllowed", "SOURCES",
            "STALE_S", "Selection", "Status", "cancel", "claim", "count_stored", "create", "fail", "finish", "get",
-           "install", "install_progress", "listing", "progress", "recover", "stored_chunks", "TOO_MANY", "TooMany", "uploaded_chunks"]
+           "install", "install_progress", "listing", "progress", "recover", "stored_by_id", "stored_chunks", "stored_keys", "TOO_MANY", "TooMany", "uploaded_chunks"]

@@ -42,6 +42,7 @@
           set("fit_taken", fit.taken);
           numbers(".of-estimate", [fit.values_weighed, fit.values_estimate]);
           if (fit.pieces > 1) { numbers(".fit-piece", [fit.piece, fit.pieces]); }
+          if (fit.phase === "verifying") { numbers(".verified", [fit.records_done, fit.records]); }
         }
         set("updated_at", job.updated_shown);
         box.querySelector('[data-field="updated_at"]').setAttribute("datetime", job.updated_at);

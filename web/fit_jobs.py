@@ -1,6 +1,9 @@
-"""Fit jobs on the service (issue 36.2, docs/fit.md): a fit of a platform's stored records (or of
-uploaded files), of any number up to what the fit's memory allows (`FIT_JOB_MEMORY_MB`, or
-`FIT_JOB_MAX_RECORDS` outright: `web.fit_records.max_job_records`), run in the background.
+"""Fit jobs on the service (issue 36.2, docs/fit.md): a fit of a platform's stored records, of any
+number, or of uploaded files, run in the background. Past what one fit holds in memory
+(`FIT_JOB_MEMORY_MB`, or `FIT_JOB_MAX_RECORDS` outright: `web.fit_records.max_job_records`) the
+search runs on a sample of stored records of that size and every record is verified after
+(`batch.fit_job`, docs/decisions.md 36.2c); uploaded files past it are refused (413
+`fit_job_too_many`), as past the upload limits.
 
 - `POST /fit/jobs`: the fit form's fields (as `POST /fit`, plus `by` and `period` for the fit by
   client build and period, issue 36.4); queues a job (`records.fit_jobs.create`) and goes to its
@@ -11,7 +14,9 @@ uploaded files), of any number up to what the fit's memory allows (`FIT_JOB_MEMO
   the page reloads when the job ends), its kept result when done, its error when it failed.
 - `GET /fit/jobs/<id>.json`: its state: status, phase, records read and to read, values weighed,
   seconds left, the error's code and message, and, while a fit runs in the worker's process, where
-  it is (`fit`: its phase, values weighed of an estimate, values taken, which of the job's fits).
+  it is (`fit`: its phase, values weighed of an estimate, values taken, which of the job's fits;
+  `verifying` with records done of all while a sampled job's records are verified); `sample`, the
+  sample's size (None: no sample), and, once done, `verified`: the counts over every record.
 - `POST /fit/jobs/<id>/cancel`: cancel a job not finished.
 """
 from __future__ import annotations
@@ -71,7 +76,7 @@ def _create(form: dict[str, str]) -> int:
     except NoRecords:
         raise fail(400, "fit_no_records", field="platform" if form.get("source") == "stored" else "files") from None
     except TooMany as exc:
-        raise fail(413, "fit_job_too_many", field="platform", **exc.params) from None
+        raise fail(413, "fit_job_too_many", field="files", **exc.params) from None
 
 
 @bp.post("/fit/jobs")
@@ -101,7 +106,8 @@ def _error(job: dict[str, Any]) -> str | None:
 
 def state(job: dict[str, Any]) -> dict[str, Any]:
     """What the page and its poll show of a job."""
-    return {"id": job["id"], "status": job["status"], "phase": job["phase"], "records_done": job["records_done"],
+    verified = ((job["result"] or {}).get("sample") or {}).get("verified")
+    return {"sample": job["params"].get("sample"), "verified": verified,"id": job["id"], "status": job["status"], "phase": job["phase"], "records_done": job["records_done"],
             "records_total": job["records_total"], "values_weighed": job["values_weighed"],
             "seconds_left": job["seconds_left"], "attempts": job["attempts"], "updated_at": job["updated_at"],
             "updated_shown": local_time(job["updated_at"]),

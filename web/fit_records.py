@@ -74,7 +74,8 @@ def uploaded(files: list[tuple[str, bytes]], cap: int | None = None) -> Chosen:
         out.records += [(hand.origin.label(), hand.doc) for unit in batch.units for hand in unit.hands]
     if len(out.records) > (cap or max_records()):
         raise _over(len(out.records)) if cap is None else fail(413, "fit_job_too_many", field="files",
-                                                                 count=len(out.records), cap=cap)
+                                                                 count=len(out.records), cap=cap,
+                                                                 kb=fit_jobs.KB_PER_RECORD)
     return out
 
 

@@ -413,8 +413,8 @@ ZH: dict[str, str] = {
         "搜索：共 %(pairs)s 个（牌局，取值）组合，其中 %(skipped)s 个无须尝试（该局根本没读到这个参数），%(reused)s 个沿用上一轮的答案；重放 %(replays)s 次，结算 %(settlements)s 次。",
     # fit jobs (issue 36.2) and where a fitted value changes (36.4): web/fit_jobs.py
     "In the background": "后台拟合",
-    "A fit job reads every record chosen (not this page's cap: stored records of the platform, client and dates, or the files), up to %(cap)s: the fit holds every record in memory, about %(kb)s kB each (FIT_JOB_MEMORY_MB). It runs in the background, shows its progress and keeps its result.":
-        "拟合任务读取所选的全部牌局（不受本页上限约束：所选平台、客户端、日期范围内的已存记录，或上传的文件），最多 %(cap)s 局：拟合时每一局都留在内存中，每局约 %(kb)s 千字节（上限由服务配置的内存额度决定）。任务在后台运行，显示进度并保存结果。",
+    "A fit job reads every record chosen (not this page's cap: stored records of the platform, client and dates, or the files). A fit holds every record it searches in memory, about %(kb)s kB each (FIT_JOB_MEMORY_MB), so past %(cap)s stored records the values are searched on a sample of %(cap)s spread over every client build and week, then every record is audited under the base and the fitted profile; files past %(cap)s records are refused. It runs in the background, shows its progress and keeps its result.":
+        "拟合任务读取所选的全部牌局（不受本页上限约束：所选平台、客户端、日期范围内的已存记录，或上传的文件）。拟合时搜索用到的每一局都留在内存中，每局约 %(kb)s 千字节（上限由服务配置的内存额度决定），所以已存牌局超过 %(cap)s 局时，先均匀抽取 %(cap)s 局（覆盖每个客户端版本和每一周）搜索取值，再按基础规则和拟合结果逐一审计全部牌局；上传文件超过 %(cap)s 局则拒收。任务在后台运行，显示进度并保存结果。",
     "Fit jobs": "拟合任务",
     "Also fit by": "另按以下分组拟合",
     "client build": "客户端版本",
@@ -432,6 +432,18 @@ ZH: dict[str, str] = {
     "Records read": "已读牌局",
     "Values weighed": "已权衡的取值",
     "Inside the fit": "拟合内部进度",
+    "Sample": "抽样",
+    "more records than one fit holds (%(cap)s): the values are searched on %(n)s of the %(m)s records, spread over every client build and week, then every record is audited under the base and the fitted profile":
+        "牌局数超过一次拟合能容纳的上限（%(cap)s）：先在 %(m)s 局中均匀抽取 %(n)s 局（覆盖每个客户端版本和每一周）搜索取值，再按基础规则和拟合结果逐一审计全部牌局",
+    "verifying every record": "逐局核验全部牌局",
+    "verifying": "核验全部牌局",
+    "Records verified": "已核验牌局",
+    "record #%(id)s": "记录 #%(id)s",
+    "%(n)s of %(m)s": "%(n)s / %(m)s",
+    "Every record, under the fitted profile": "全部牌局在拟合结果下的情况",
+    "Values found on %(n)s of %(m)s records (a sample); over all %(all)s: clean under the base %(base)s, under the fitted profile %(fitted)s; unexplained: %(k)s (the first %(listed)s listed).":
+        "取值由 %(m)s 局中抽样的 %(n)s 局得出；全部 %(all)s 局中：按基础规则无误 %(base)s 局，按拟合结果无误 %(fitted)s 局；仍无法解释 %(k)s 局（列出前 %(listed)s 局）。",
+    "%(n)s records fail the schema and are counted apart.": "%(n)s 局不符合记录格式，另行计数。",
     "replaying": "逐局重放",
     "searching": "搜索取值",
     "auditing": "按拟合结果审计",

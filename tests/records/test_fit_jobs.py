@@ -108,10 +108,24 @@ def test_a_job_of_no_record_is_refused_and_nothing_is_written(store: Store, sele
     assert _count(store) == 0
 
 
-def test_past_the_cap_is_refused(store: Store) -> None:
+def test_past_the_cap_stored_records_are_sampled_and_uploads_refused(store: Store) -> None:
+    job_id = fit_jobs.create(store.db, params=PARAMS, selection=CLUB, max_records=10)
+    job = fit_jobs.get(store.db, job_id)
+    assert job is not None and job["params"]["sample"] == 10 and job["records_total"] == 12
+    within = fit_jobs.get(store.db, fit_jobs.create(store.db, params=PARAMS, selection=CLUB, max_records=12))
+    assert within is not None and "sample" not in within["params"]
     with pytest.raises(TooMany) as excinfo:
-        fit_jobs.create(store.db, params=PARAMS, selection=CLUB, max_records=10)
-    assert excinfo.value.params == {"count": 12, "cap": 10, "kb": fit_jobs.KB_PER_RECORD} and _count(store) == 0
+        fit_jobs.create(store.db, params=PARAMS, uploaded=[(f"u {i}", d) for i, d in enumerate(_docs(12))],
+                        max_records=10)
+    assert excinfo.value.params == {"count": 12, "cap": 10, "kb": fit_jobs.KB_PER_RECORD} and _count(store) == 2
+
+
+def test_the_selections_keys_and_records_by_id(store: Store) -> None:
+    keys = [k for c in fit_jobs.stored_keys(store.db, CLUB, size=5) for k in c]
+    assert [(c, p) for _, c, p in keys][:2] == [("android 5.0", "2026-11-01"), ("ios 4.9", "2026-11-02")]
+    ids = [i for i, _, _ in keys]
+    picked = [ids[5], ids[1]]
+    assert [i for c in fit_jobs.stored_by_id(store.db, picked, size=1) for i, _ in c] == picked
 
 
 def test_the_selection_reads_in_chunks(store: Store) -> None:

@@ -109,18 +109,27 @@ def test_bad_input_names_its_field(app: Flask, form: dict[str, str], code: str) 
         assert response.status_code == 400 and f'data-code="{code}"' in response.get_data(as_text=True)
 
 
-def test_past_the_job_cap_is_413(tmp_path: Path, docs: list[dict[str, Any]]) -> None:
+def test_past_the_job_cap_stored_records_are_a_sampled_job_and_files_are_413(tmp_path: Path,
+                                                                            docs: list[dict[str, Any]]) -> None:
     app = create_app(app_config(tmp_path, FIT_JOB_MAX_RECORDS=5))
     login(app)
     _store_records(app, docs)
-    response = _start(login(app, create=False))
-    assert response.status_code == 413 and 'data-code="fit_job_too_many"' in response.get_data(as_text=True)
+    client = login(app, create=False)
+    job_id = _job_id(_start(client))  # 12 stored records past a cap of 5: not refused
+    assert client.get(f"/fit/jobs/{job_id}.json").get_json()["sample"] == 5
+    data = "\n".join(json.dumps(d) for d in docs).encode("utf-8")
+    for lang in ("en", "zh"):
+        response = client.post(f"/fit/jobs?lang={lang}", data={"source": "upload", "profile": "weile",
+                                                               "files": (io.BytesIO(data), "club.jsonl")},
+                               content_type="multipart/form-data")
+        assert response.status_code == 413 and 'data-code="fit_job_too_many"' in response.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_job_cap_follows_the_memory_a_fit_may_take(tmp_path: Path, docs: list[dict[str, Any]], lang: str) -> None:
     """Without FIT_JOB_MAX_RECORDS the cap is what FIT_JOB_MEMORY_MB holds at KB_PER_RECORD a record
-    (docs/decisions.md 36.2c): 1 MB holds fewer than the 12 records, 4 MB more; the form says the cap."""
+    (docs/decisions.md 36.2c): 1 MB holds fewer than the 12 records (a sample of them), 4 MB more (no
+    sample); the form says the cap."""
     from records.fit_jobs import KB_PER_RECORD, cap_for
 
     assert cap_for(1) == 1024 // KB_PER_RECORD < len(docs) < cap_for(4)
@@ -129,12 +138,44 @@ def test_the_job_cap_follows_the_memory_a_fit_may_take(tmp_path: Path, docs: lis
     _store_records(small, docs)
     client = login(small, create=False)
     assert f"{cap_for(1)}" in client.get(f"/fit?lang={lang}").get_data(as_text=True)
-    refused = _start(client, lang)
-    assert refused.status_code == 413 and 'data-code="fit_job_too_many"' in refused.get_data(as_text=True)
+    sampled = _job_id(_start(client, lang))
+    assert client.get(f"/fit/jobs/{sampled}.json").get_json()["sample"] == cap_for(1)
     big = create_app(app_config(tmp_path, "big.sqlite3", FIT_JOB_MEMORY_MB=4))
     login(big)
     _store_records(big, docs)
-    assert _start(login(big, create=False), lang).status_code == 303
+    whole = login(big, create=False)
+    assert whole.get(f"/fit/jobs/{_job_id(_start(whole, lang))}.json").get_json()["sample"] is None
+
+
+def test_a_job_past_the_cap_shows_its_sample_and_every_records_counts(tmp_path: Path) -> None:
+    from tests.batch.test_fit_job import SPOILT, _stored_docs
+
+    app = create_app(app_config(tmp_path, FIT_JOB_MAX_RECORDS=40))
+    login(app)
+    _store_records(app, _stored_docs())
+    client = login(app, create=False)
+    job_id = _job_id(_start(client, "zh"))
+    queued = client.get(f"/fit/jobs/{job_id}.json").get_json()
+    assert (queued["sample"], queued["records_total"], queued["verified"]) == (40, 120, None)
+    assert 'class="fit-job-sample"' in client.get(f"/fit/jobs/{job_id}?lang=en").get_data(as_text=True)
+    assert work(app.config["DATABASE"], once=True, beat_s=0.05) == 1
+    done = client.get(f"/fit/jobs/{job_id}.json").get_json()
+    verified = done["verified"]
+    assert done["status"] == "done" and done["records_done"] == 120
+    assert verified["records"] == 120 and verified["unexplained"] == len(SPOILT) == len(verified["listed"])
+    assert verified["clean"]["fitted"] == 120 - len(SPOILT)
+    for lang in ("en", "zh"):
+        html = client.get(f"/fit/jobs/{job_id}?lang={lang}").get_data(as_text=True)
+        assert (f'data-size="40" data-records="120" data-clean-base="{verified["clean"]["base"]}" '
+                f'data-clean-fitted="{verified["clean"]["fitted"]}" data-unexplained="{len(SPOILT)}"') in html
+        for listed in verified["listed"]:
+            assert f'href="/records/{listed["record_id"]}"' in html
+    from tests.web.english import english_words
+
+    zh_page = client.get(f"/fit/jobs/{job_id}?lang=zh").get_data(as_text=True)
+    data = {d["game_id"] for d in _stored_docs()} | {"club.example", "ios", "android", "web", "weile"}
+    sample_part = zh_page[zh_page.index('<section class="fit-sample"'):zh_page.index('<section class="fit-changes"')]
+    assert english_words(sample_part, data) == {}
 
 
 def test_cancel_and_missing_jobs(app: Flask) -> None:
@@ -252,3 +293,29 @@ def test_the_progress_inside_a_fit_advances_and_a_reload_shows_it(app: Flask, mo
     thread.join(timeout=scaled(300))
     done = client.get(f"/fit/jobs/{job_id}.json").get_json()
     assert done["status"] == "done" and done["fit"] is None and done["values_weighed"] >= seen[1]
+
+
+def test_a_sampled_job_verifying_shows_its_records_verified(tmp_path: Path, docs: list[dict[str, Any]]) -> None:
+    from records import fit_jobs
+    from records.db import close, connect
+
+    app = create_app(app_config(tmp_path, FIT_JOB_MAX_RECORDS=5))
+    login(app)
+    _store_records(app, docs)
+    client = login(app, create=False)
+    job_id = _job_id(_start(client))
+    db = connect(app.config["DATABASE"])
+    try:
+        assert fit_jobs.claim(db, "w") is not None
+        assert fit_jobs.progress(db, job_id, "w", phase="verifying", records_done=7, seconds_left=3.0,
+                                 fit={"phase": "verifying", "records": 12, "records_done": 7, "fraction": 0.5833,
+                                      "taken": 1, "values_weighed": 0, "values_estimate": 0, "piece": 1, "pieces": 1,
+                                      "clean": {"base": 3, "fitted": 7}, "unexplained": 0})
+    finally:
+        close(db)
+    polled = client.get(f"/fit/jobs/{job_id}.json").get_json()
+    assert (polled["phase"], polled["fit"]["phase"], polled["records_done"], polled["sample"]) == ("verifying", "verifying", 7, 5)
+    for lang in ("en", "zh"):
+        html = client.get(f"/fit/jobs/{job_id}?lang={lang}").get_data(as_text=True)
+        assert 'data-phase="verifying"' in html and 'data-fit-phase="verifying"' in html
+        assert 'data-field="verified">7 ' in html and 'data-sample="5"' in html

@@ -161,29 +161,28 @@ def count_stored(db: Database, selection: Selection) -> int:
 def stored_chunks(db: Database, selection: Selection, size: int = CHUNK) -> Iterator[list[tuple[int, bytes]]]:
     """The selection's (record id, bytes) `size` at a time, by id: a keyset walk, so each chunk is
     one short query and memory holds one chunk of bytes (the caller keeps what it parses)."""
+    for rows in _by_id(db, "r.id, d.raw FROM records r JOIN documents d ON d.id = r.document_id", selection, size):
+        yield [(int(i), bytes(raw)) for i, raw in rows]
+
+
+def _by_id(db: Database, columns_from: str, selection: Selection, size: int) -> Iterator[list[Any]]:
+    """`SELECT <columns_from>` over the selection, `size` rows at a time by record id (`r.id` first)."""
     where, params = selection.where()
     after = 0
     while True:
-        rows = db.execute(f"SELECT r.id, d.raw FROM records r JOIN documents d ON d.id = r.document_id "
-                          f"WHERE {where} AND r.id > ? ORDER BY r.id LIMIT ?", [*params, after, size]).fetchall()
+        rows = db.execute(f"SELECT {columns_from} WHERE {where} AND r.id > ? ORDER BY r.id LIMIT ?",
+                          [*params, after, size]).fetchall()
         if not rows:
             return
-        yield [(int(i), bytes(raw)) for i, raw in rows]
+        yield rows
         after = rows[-1][0]
 
 
 def stored_keys(db: Database, selection: Selection, size: int = CHUNK) -> Iterator[list[tuple[int, str, str | None]]]:
     """The selection's (record id, client, played date) `size` at a time, by id (what a sample is
     spread over: `fit.sample`); no document is read."""
-    where, params = selection.where()
-    after = 0
-    while True:
-        rows = db.execute(f"SELECT r.id, r.client, r.played_date FROM records r WHERE {where} AND r.id > ? "
-                          f"ORDER BY r.id LIMIT ?", [*params, after, size]).fetchall()
-        if not rows:
-            return
+    for rows in _by_id(db, "r.id, r.client, r.played_date FROM records r", selection, size):
         yield [(int(i), (client or "").strip(), played) for i, client, played in rows]
-        after = rows[-1][0]
 
 
 def stored_by_id(db: Database, ids: Sequence[int], size: int = CHUNK) -> Iterator[list[tuple[int, bytes]]]:

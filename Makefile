@@ -14,7 +14,7 @@ NATIVE := build/native.stamp
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 THREADS ?= 4
 
-.PHONY: install system native clean-native run test bench clean dist
+.PHONY: install system native clean-native run test test-engine-alone bench clean dist
 
 $(BIN)/python:
 	@command -v $(PY) >/dev/null 2>&1 || { echo "need $(PY)"; exit 1; }
@@ -56,6 +56,11 @@ run: install native
 
 test: install native
 	$(BIN)/python -m pytest -n auto --dist loadfile --no-loadscope-reorder
+
+# The engine's tests (tests/audit, sim, report, kit) with Flask, Werkzeug, sqlite-utils and WeasyPrint
+# unimportable, in one process (issue 35.3); make test runs them with the stack present.
+test-engine-alone: install native
+	$(BIN)/python -m tests.engine_alone
 
 bench: install native
 	$(BIN)/pip install -q --disable-pip-version-check -r bench/requirements.txt

@@ -412,8 +412,9 @@ def pretty(value: Any) -> str:
     35.6: the standard library's pure-Python indenting encoder).
 
     orjson writes the same text but for two things: it indents two spaces a level (json.dumps with
-    indent=1 one), fixed line by line here (a string's newline is escaped, so every line's leading
-    spaces are indentation); and it spells some floats its own way (`1e16`, `0.00006103515625`
+    indent=1 one), halved here (a string's newline is escaped, so every line's leading spaces are
+    indentation: in one pass over the text when no string holds two spaces in a row, else line by
+    line); and it spells some floats its own way (`1e16`, `0.00006103515625`
     where Python writes `1e+16`, `6.103515625e-05`), so a value that may hold a float (none of the
     audit's own; a finding may quote a record's) is written by json.dumps itself, as is anything
     orjson refuses (an integer past 64 bits)."""
@@ -424,6 +425,11 @@ def pretty(value: Any) -> str:
         written = orjson.dumps(value, option=orjson.OPT_INDENT_2)
     except orjson.JSONEncodeError:
         return json.dumps(value, ensure_ascii=False, indent=1)
+    if b"  " not in compact:
+        # Outside its strings orjson's compact text has no space; inside, none here is doubled. So every
+        # two spaces of the indented text are indentation (a value never starts with a space, a string
+        # is closed by its quote), and one pass halves each line's: a tenth of the line-by-line cost.
+        return written.replace(b"  ", b" ").decode("utf-8")
     return b"\n".join([line[(len(line) - len(line.lstrip(b" "))) >> 1:] for line in written.split(b"\n")]
                       ).decode("utf-8")
 

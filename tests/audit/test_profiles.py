@@ -4,6 +4,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import example as case
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from audit import profiles
 from audit.api import audit_record
@@ -167,3 +170,52 @@ def test_files_in_the_operators_folder_that_name_no_profile_are_not_listed(tmp_p
     monkeypatch.setenv("ZHUOJI_PROFILE_DIR", str(tmp_path))
     listed = profiles.list_profiles()
     assert "贵阳" in listed and not {"a b", "-x", "y" * 65} & set(listed)
+
+
+# ----- an option converts the sections it touches only (issue 35.6) -------------------------------
+
+def _leaf_paths(data: dict, prefix: str = "") -> list[str]:
+    out: list[str] = []
+    for key, value in data.items():
+        path = f"{prefix}{key}"
+        out += _leaf_paths(value, f"{path}.") if isinstance(value, dict) else [path]
+    return out
+
+
+_BASES = {name: load_profile(name) for name in profiles.list_profiles()}
+_OPTION_KEYS = sorted({p for prof in _BASES.values() for p in _leaf_paths(profiles.to_data(prof))}
+                      | {"jian_dou_san", "wugu_ji", "flip", "declared", "kill_declared", "wugu_ji.normal",
+                         "dealer_bonus.amount", "jian_dou_san.enabled", "chicken", "no_such", "hand_values.nope",
+                         "name.x", "", "dou", "players"})
+_OPTION_VALUES = st.one_of(st.sampled_from([None, True, False, 0, 1, 2, 3, 10, 17, -1, 10**6, "all", "that_kong",
+                                            "next", "up_down", "reverse", "ever", "add", "floor", "x", [3, 4],
+                                            [4], {}, {"normal": 1, "charge": 2}, {"charge": 9},
+                                            {"value": 10, "mode": "add"}]),
+                           st.integers(min_value=-3, max_value=40))
+
+
+_NAMED = st.sampled_from(["jian_dou_san", "wugu_ji", "flip", "chicken", "flip_counts_discards", "declared"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(sorted(_BASES)),
+       st.dictionaries(st.one_of(_NAMED, st.sampled_from(_OPTION_KEYS)), _OPTION_VALUES, max_size=4))
+@case("cuocuo", {"jian_dou_san": True})
+@case("cuocuo", {"jian_dou_san": True, "chicken.charge": 5})
+@case("cuocuo", {"flip": "up_down"})
+@case("weile", {"wugu_ji": {"normal": 1, "charge": 2}})
+@case("weile", {"wugu_ji": {"normal": 1, "charge": 2}, "wugu_ji.normal": 3})
+def test_an_option_rebuilds_what_it_touches_as_the_whole_build_does(name: str, options: dict) -> None:
+    """The profile an options object gives, or the first error it meets (code and path), is the one
+    the whole profile rebuilt from data gives: converting only the touched sections changes nothing."""
+    base = _BASES[name]
+    try:
+        whole = profiles._apply_options(base, options, whole=True)
+    except ProfileError as exc:
+        with pytest.raises(ProfileError) as caught:
+            profiles._apply_options(base, options)
+        assert (caught.value.code, caught.value.path) == (exc.code, exc.path)
+        return
+    partial = profiles._apply_options(base, options)
+    assert partial == whole
+    assert partial.hand_values is not base.hand_values  # a table is the new profile's own

@@ -14,7 +14,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from itertools import combinations_with_replacement, product
 
 from audit.tiles import NUM_KINDS, COPIES
 
@@ -99,10 +98,6 @@ def suit_key(cnt: list[int], suit_index: int) -> int:
             + 78125 * cnt[base + 7] + 390625 * cnt[base + 8])
 
 
-def _unpack(key: int) -> tuple[int, ...]:
-    return tuple((key // p) % 5 for p in _POW5)
-
-
 @lru_cache(maxsize=None)
 def _can_sets(v: tuple[int, ...]) -> bool:
     """Whether nine counts split into pungs and runs; first non-zero rank decides."""
@@ -120,49 +115,55 @@ def _can_sets(v: tuple[int, ...]) -> bool:
     return False
 
 
-def _build_table() -> dict[int, int]:
-    """Every decomposable suit, by construction: up to four sets (9 pungs, 7 runs) plus an
-    optional pair, counts at most 4. About 28,000 keys, built in ~0.1 s at import, so the
-    hot path never searches: a suit missing from the table has no decomposition."""
-    shapes = [(r,) * 3 for r in range(9)] + [(r, r + 1, r + 2) for r in range(7)]
-    table: dict[int, int] = {}
-    for size in range(5):
-        for combo in combinations_with_replacement(range(16), size):
-            v = [0] * 9
-            for s in combo:
-                for r in shapes[s]:
-                    v[r] += 1
-            if max(v, default=0) > 4:
-                continue
-            key = sum(c * POW5[r] for r, c in enumerate(v))
-            pungs = all(s < 9 for s in combo)
-            table[key] = table.get(key, 0) | SETS | (PUNGS if pungs else 0)
-            for p in range(9):
-                if v[p] <= 2:
-                    k2 = key + 2 * POW5[p]
-                    table[k2] = table.get(k2, 0) | PAIR | (PUNGS_PAIR if pungs else 0)
-    return table
-
-
-_TABLE: Final = _build_table()
-_TABLE_BYTES: Final = {bytes(_unpack(k)): f for k, f in _TABLE.items()}
-"""The same table keyed by the suit's nine counts as bytes: the fastest key from a count array."""
-_EVEN_KEYS: Final = frozenset(
-    sum(c * POW5[i] for i, c in enumerate(v)) for v in product((0, 2, 4), repeat=9) if sum(v) <= 14)
-"""Suits whose counts are all even (parts of a 七对), up to 14 tiles."""
-
 SUIT_KEYS: Final = 5 ** 9
 """Packed suit keys run from 0 to 5**9 - 1 (nine counts of 0..4)."""
 
+_SHAPE_RANKS: Final = tuple((r, r, r) for r in range(9)) + tuple((r, r + 1, r + 2) for r in range(7))
+"""The sets a suit splits into: shapes 0-8 the pungs of ranks 1-9, shapes 9-15 the runs from 1-7."""
+
+
+def _mark_sets(out: bytearray, counts: list[int], key: int, first: int, size: int, pungs: bool) -> None:
+    """Mark the suit `counts` (packed `key`, `size` sets so far, all pungs or not) and it with each
+    pair it can take, then every suit one more set of shape `first` or later makes (shapes in
+    order, so each combination of up to four sets is met once), counts at most 4."""
+    out[key] |= SETS | (PUNGS if pungs else 0)
+    pair = PAIR | (PUNGS_PAIR if pungs else 0)
+    for r in range(9):
+        if counts[r] <= 2:
+            out[key + 2 * POW5[r]] |= pair
+    if size == 4:
+        return
+    for shape in range(first, 16):
+        a, b, c = _SHAPE_RANKS[shape]
+        counts[a] += 1
+        counts[b] += 1
+        counts[c] += 1
+        if counts[a] <= 4 and counts[b] <= 4 and counts[c] <= 4:
+            _mark_sets(out, counts, key + POW5[a] + POW5[b] + POW5[c], shape, size + 1, pungs and shape < 9)
+        counts[a] -= 1
+        counts[b] -= 1
+        counts[c] -= 1
+
+
+def _mark_even(out: bytearray, rank: int, key: int, tiles: int) -> None:
+    """Mark every suit whose counts are all even (a part of a 七对), up to 14 tiles, rank by rank."""
+    if rank == 9:
+        out[key] |= EVEN
+        return
+    for c in (0, 2, 4):
+        if tiles + c <= 14:
+            _mark_even(out, rank + 1, key + c * POW5[rank], tiles + c)
+
 
 def _flag_bytes() -> bytes:
-    """Every suit's flags, EVEN included, in one byte per packed key (2 MB): the hot
-    path indexes it, no hashing and no boxed ints, compiled or not."""
+    """Every suit's flags in one byte per packed key (2 MB), built by construction: up to four sets
+    (9 pungs, 7 runs) plus an optional pair, and the even suits. The hot path indexes it (no
+    hashing, no boxed ints, compiled or not) and never searches: a suit without SETS or PAIR has
+    no decomposition. Built by walking the combinations into the bytes, ~5 ms at import where a
+    table of keys first took ~17 ms, which every command-line run paid (issue 35.6)."""
     out = bytearray(SUIT_KEYS)
-    for key, flags in _TABLE.items():
-        out[key] = flags
-    for key in _EVEN_KEYS:
-        out[key] |= EVEN
+    _mark_sets(out, [0] * 9, 0, 0, 0, True)
+    _mark_even(out, 0, 0, 0)
     return bytes(out)
 
 
@@ -242,12 +243,9 @@ def _four_sets_and_pair(f0: int, f1: int, f2: int) -> bool:
 
 
 def is_winning(cnt: list[int], n_melds: int) -> bool:
-    """R3.1 for a concealed count array of 14 - 3 * n_melds tiles: one bytes() and three look-ups."""
-    b = bytes(cnt)
-    table = _TABLE_BYTES
-    if _four_sets_and_pair(table.get(b[0:9], 0), table.get(b[9:18], 0), table.get(b[18:27], 0)):
-        return True
-    return n_melds == 0 and not any(c & 1 for c in b)
+    """R3.1 for a concealed count array of 14 - 3 * n_melds tiles: three packed keys and look-ups (the
+    replayer keeps its keys up to date and asks `is_winning_keys`; this is for a count array)."""
+    return is_winning_keys(suit_key(cnt, 0), suit_key(cnt, 1), suit_key(cnt, 2), n_melds == 0)
 
 
 def is_winning_keys(k0: int, k1: int, k2: int, no_melds: bool) -> bool:

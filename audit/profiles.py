@@ -525,10 +525,23 @@ def profile_dirs() -> list[Path]:
     return dirs
 
 
+_LISTED: list[tuple[float, list[str]]] = []
+"""The last listing of the built-in folder and when it was made (`list_profiles`)."""
+
+
 def list_profiles() -> list[str]:
-    """Names of every profile file found."""
+    """Names of every profile file found. Without an operator's folder the listing is trusted for
+    `RECHECK_SECONDS`, as a loaded profile is (R16.16 asks for it once per parameter it reads: a
+    hundred directory scans per long corpus, issue 35.6); an operator's folder is read every time."""
+    now = time.monotonic()
+    operator = bool(os.environ.get("ZHUOJI_PROFILE_DIR"))
+    if _LISTED and not operator and now - _LISTED[0][0] < RECHECK_SECONDS:
+        return list(_LISTED[0][1])
     names = {p.stem for d in profile_dirs() if d.is_dir() for p in d.glob("*.toml")}
-    return sorted(name for name in names if is_profile_name(name))  # another file there names no profile
+    listed = sorted(name for name in names if is_profile_name(name))  # another file there names no profile
+    if not operator:
+        _LISTED[:] = [(now, listed)]
+    return list(listed)
 
 
 def _find(name: str) -> Path | None:

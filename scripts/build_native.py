@@ -22,14 +22,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _compiled_list() -> list[str]:
-    """`audit.native.COMPILED`, read without importing the `audit` package: its
-    guard refuses to import while the binaries are stale, which is why we build."""
+def _native() -> Any:
+    """`audit.native`, read without importing the `audit` package: its guard refuses to import
+    while the binaries are stale, which is why we build."""
     spec = importlib.util.spec_from_file_location("_native_list", ROOT / "audit" / "native.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return list(module.COMPILED)
+    return module
+
+
+def _compiled_list() -> list[str]:
+    """`audit.native.COMPILED`."""
+    return list(_native().COMPILED)
 
 
 def jobs() -> int:
@@ -77,6 +82,16 @@ def main() -> None:
     setup(name="zhuoji-audit-native", packages=[], cmdclass={"build_ext": BuildExt},
           ext_modules=mypycify(compiled, opt_level="3", group_name="audit_native", multi_file=True),
           script_args=["build_ext", "--inplace", "--build-temp", "build/native", "--build-lib", "build/native-lib"])
+    _stamp_library()
+
+
+def _stamp_library(root: Path = ROOT) -> None:
+    """Give the library this build's time. A source edit mypyc turns into the same C (a docstring, a
+    comment) links nothing anew, and `--inplace` copies the old library with its old time: the guard
+    (`audit.native.stale`) would then refuse sources the build has just covered."""
+    library = _native().library(root)
+    if library is not None:
+        os.utime(library)
 
 
 if __name__ == "__main__":

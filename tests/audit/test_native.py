@@ -47,6 +47,21 @@ def test_guard_accepts_a_fresh_build_and_a_plain_checkout(tmp_path: Path) -> Non
     native.check(plain, sources)
 
 
+def test_a_build_that_links_nothing_anew_still_stamps_the_library(tmp_path: Path) -> None:
+    """A docstring edit gives mypyc the same C: nothing is linked and the old library is copied with
+    its old time. The build then stamps it, or the guard would refuse the source it just covered."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("build_native", ROOT / "scripts" / "build_native.py")
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    sources = ("audit/a.py",)
+    fake_build(tmp_path, sources, library_time=1_000_000, source_time=2_000_000)
+    assert native.stale(tmp_path, sources) == list(sources)
+    build._stamp_library(tmp_path)
+    assert native.stale(tmp_path, sources) == []
+
+
 def test_guard_refuses_module_files_without_their_library(tmp_path: Path) -> None:
     sources = ("audit/a.py",)
     fake_build(tmp_path, sources, library_time=2_000_000, source_time=1_000_000)

@@ -36,6 +36,41 @@ def test_list_profiles() -> None:
     assert set(TABLE_P) <= set(profiles.list_profiles())
 
 
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_the_built_in_listing_is_trusted_for_the_recheck_time_an_operators_folder_never(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """list_profiles keeps the built-in folder's listing as load_profile keeps a profile (issue 35.6):
+    a file added shows after RECHECK_SECONDS; an operator's folder is read on every call."""
+    builtin, operator = tmp_path / "builtin", tmp_path / "operator"
+    builtin.mkdir()
+    operator.mkdir()
+    (builtin / "a.toml").write_text("", "utf-8")
+    clock = _Clock()
+    monkeypatch.setattr(profiles, "time", clock)
+    monkeypatch.setattr(profiles, "PROFILE_DIR", builtin)
+    monkeypatch.setattr(profiles, "_LISTED", [])
+    monkeypatch.delenv("ZHUOJI_PROFILE_DIR", raising=False)
+    listed = profiles.list_profiles()
+    assert listed == ["a"]
+    listed.append("mutated")  # a caller's list is its own
+    (builtin / "b.toml").write_text("", "utf-8")
+    assert profiles.list_profiles() == ["a"]
+    clock.now += profiles.RECHECK_SECONDS
+    assert profiles.list_profiles() == ["a", "b"]
+    monkeypatch.setenv("ZHUOJI_PROFILE_DIR", str(operator))
+    (operator / "c.toml").write_text("", "utf-8")
+    assert profiles.list_profiles() == ["a", "b", "c"]
+    (operator / "d.toml").write_text("", "utf-8")
+    assert profiles.list_profiles() == ["a", "b", "c", "d"]
+
+
 @pytest.mark.parametrize("options,path", [
     ({"chicken.chargee": 1}, "chicken.chargee"),
     ({"bao_pai": True}, "rules.options.bao_pai"),

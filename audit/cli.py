@@ -220,7 +220,13 @@ def run(argv: Sequence[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr,
 def _print(audits: list[dict[str, Any]], as_json: bool, out: TextIO, lang: Lang) -> None:
     if as_json:
         payload: Any = audits[0] if len(audits) == 1 else audits
-        out.write(jsontext.pretty(payload) + "\n")
+        buffer = getattr(out, "buffer", None)
+        if buffer is None or (out.encoding or "").replace("-", "").lower() != "utf8":
+            out.write(jsontext.pretty(payload) + "\n")
+            return
+        out.flush()  # a UTF-8 stream takes orjson's bytes as they are: no text made of them (issue 35.6)
+        buffer.write(jsontext.pretty_bytes(payload) + b"\n")
+        buffer.flush()
         return
     for a in audits:
         out.write("\n".join(summary_lines(a, lang)) + "\n")

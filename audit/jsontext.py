@@ -399,17 +399,31 @@ def read_file(path: str | Path, *, lines: bool | None = None, max_depth: int = D
     return docs
 
 
-_FLOAT_VALUE = re.compile(rb"[:,\[]-?\d+[.eE]")
+_FLOAT_VALUES = tuple(re.compile(rb"%s-?\d+[.eE]" % start) for start in (rb":", rb",", rb"\["))
 _FLOAT_START = re.compile(rb"-?\d+[.eE]")
 """In orjson's compact text, a number with a fraction or an exponent where a value starts (after `:`,
 `,` or `[`; `_FLOAT_START`: at the text's start): a float, or a string that looks like one
-(`"a:1.5"`, a false alarm). Two patterns, not one with `^|`: the search then skips ahead to a
-`:`, `,` or `[`, three times as fast over an audit of 600 records."""
+(`"a:1.5"`, a false alarm). One pattern per start, not one with `^|` or a set of the three: a
+pattern that begins with one literal byte skips ahead to it at C speed, so the three searches over
+an audit of 600 records take half the time of one search for the set (issue 35.6)."""
 
 
 def pretty(value: Any) -> str:
     """`json.dumps(value, ensure_ascii=False, indent=1)`, byte for byte, written by orjson (issue
-    35.6: the standard library's pure-Python indenting encoder).
+    35.6: the standard library's pure-Python indenting encoder): `_pretty` as text."""
+    written = _pretty(value)
+    return written if isinstance(written, str) else written.decode("utf-8")
+
+
+def pretty_bytes(value: Any) -> bytes:
+    """`pretty` in UTF-8, as the command line writes it to its output (a lone surrogate, which the
+    strict reader never lets in, raises as printing the text would)."""
+    written = _pretty(value)
+    return written.encode("utf-8") if isinstance(written, str) else written
+
+
+def _pretty(value: Any) -> bytes | str:
+    """The text of `pretty`: orjson's UTF-8 bytes, or json.dumps's own text where it wrote it.
 
     orjson writes the same text but for two things: it indents two spaces a level (json.dumps with
     indent=1 one), halved here (a string's newline is escaped, so every line's leading spaces are
@@ -420,7 +434,7 @@ def pretty(value: Any) -> str:
     orjson refuses (an integer past 64 bits)."""
     try:
         compact = orjson.dumps(value)
-        if _FLOAT_START.match(compact) or _FLOAT_VALUE.search(compact):
+        if _FLOAT_START.match(compact) or any(pattern.search(compact) for pattern in _FLOAT_VALUES):
             return json.dumps(value, ensure_ascii=False, indent=1)
         written = orjson.dumps(value, option=orjson.OPT_INDENT_2)
     except orjson.JSONEncodeError:
@@ -429,9 +443,8 @@ def pretty(value: Any) -> str:
         # Outside its strings orjson's compact text has no space; inside, none here is doubled. So every
         # two spaces of the indented text are indentation (a value never starts with a space, a string
         # is closed by its quote), and one pass halves each line's: a tenth of the line-by-line cost.
-        return written.replace(b"  ", b" ").decode("utf-8")
-    return b"\n".join([line[(len(line) - len(line.lstrip(b" "))) >> 1:] for line in written.split(b"\n")]
-                      ).decode("utf-8")
+        return written.replace(b"  ", b" ")
+    return b"\n".join([line[(len(line) - len(line.lstrip(b" "))) >> 1:] for line in written.split(b"\n")])
 
 
 def dumps(value: Any) -> str:
@@ -440,4 +453,4 @@ def dumps(value: Any) -> str:
 
 
 __all__ = ["DEFAULT_MAX_DEPTH", "INT_MAX", "INT_MIN", "REASONS", "JsonTextError", "depth", "dumps", "exact", "hostile",
-           "json_lines", "line_text", "loads", "pretty", "read_file", "utf8_text"]
+           "json_lines", "line_text", "loads", "pretty", "pretty_bytes", "read_file", "utf8_text"]

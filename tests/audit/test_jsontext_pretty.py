@@ -64,3 +64,24 @@ def test_the_commands_json_is_json_dumps_indent_1_in_chinese_with_findings() -> 
         if "zh" in args:
             assert any(any("\u4e00" <= ch <= "\u9fff" for ch in f["message"]) for a in audits for f in a["findings"])
         assert out.getvalue() == json.dumps(payload, ensure_ascii=False, indent=1) + "\n", args
+
+
+def test_the_command_writes_the_same_bytes_to_a_utf8_stream_and_the_same_text_to_another() -> None:
+    """A real `python -m audit --json` process: on a UTF-8 standard output the command writes
+    orjson's bytes as they are (issue 35.6), on another encoding (gb18030 here) the text through
+    it; either way the text is json.dumps(indent=1, ensure_ascii=False) of the in-process audits."""
+    import os
+    import subprocess
+    import sys
+
+    files = sorted(p for p in (ROOT / "samples").glob("*.json")
+                   if not p.name.endswith(".audit.json") and p.name != "manifest.json")
+    faulty = [p for p in files if not p.name.startswith("clean-")][:4]
+    audits = [a for p in faulty for a in audit_document(json.loads(p.read_text(encoding="utf-8")), lang="zh")]
+    want = json.dumps(audits, ensure_ascii=False, indent=1) + "\n"
+    for encoding in ("utf-8", "gb18030"):
+        env = {**os.environ, "PYTHONIOENCODING": encoding}
+        proc = subprocess.run([sys.executable, "-m", "audit", "--json", "--lang", "zh", *map(str, faulty)],
+                              capture_output=True, cwd=ROOT, env=env, check=False)
+        assert proc.returncode == 1, proc.stderr
+        assert proc.stdout.decode(encoding) == want, encoding

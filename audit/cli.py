@@ -14,6 +14,7 @@ audit arguments from `__all__` here, so every command reads them alike.
 from __future__ import annotations
 
 import argparse
+import codecs
 import gc
 import sys
 from collections.abc import Sequence
@@ -221,7 +222,7 @@ def _print(audits: list[dict[str, Any]], as_json: bool, out: TextIO, lang: Lang)
     if as_json:
         payload: Any = audits[0] if len(audits) == 1 else audits
         buffer = getattr(out, "buffer", None)
-        if buffer is None or (out.encoding or "").replace("-", "").lower() != "utf8":
+        if buffer is None or not _is_utf8(out.encoding):
             out.write(jsontext.pretty(payload) + "\n")
             return
         out.flush()  # a UTF-8 stream takes orjson's bytes as they are: no text made of them (issue 35.6)
@@ -230,6 +231,13 @@ def _print(audits: list[dict[str, Any]], as_json: bool, out: TextIO, lang: Lang)
         return
     for a in audits:
         out.write("\n".join(summary_lines(a, lang)) + "\n")
+
+
+def _is_utf8(encoding: str | None) -> bool:
+    try:
+        return encoding is not None and codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return False
 
 
 def main() -> None:

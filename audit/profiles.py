@@ -448,8 +448,9 @@ def _hints(cls: type) -> dict[str, Any]:
     return get_type_hints(cls, include_extras=True)
 
 
-def build(cls: type, data: Any, path: str = "") -> Any:
-    """Build a (nested) parameter dataclass from plain data, naming the first bad path."""
+def build(cls: type, data: Any, path: str = "", kept: dict[str, Any] | None = None) -> Any:
+    """Build a (nested) parameter dataclass from plain data, naming the first bad path. `kept`: fields
+    taken as they are where `data` does not name them (values of a built profile, already checked)."""
     if not isinstance(data, dict):
         raise ProfileError(path, "parameter_not_table", {"got": _short(data)})
     hints = _hints(cls)
@@ -461,6 +462,8 @@ def build(cls: type, data: Any, path: str = "") -> Any:
     for name, optional in specs:
         if name in data:
             kwargs[name] = _convert(hints[name], data[name], _join(path, name))
+        elif kept is not None and name in kept:
+            kwargs[name] = kept[name]
         elif not optional:
             raise ProfileError(_join(path, name), "missing_parameter")
     return cls(**kwargs)
@@ -534,14 +537,19 @@ def list_profiles() -> list[str]:
     `RECHECK_SECONDS`, as a loaded profile is (R16.16 asks for it once per parameter it reads: a
     hundred directory scans per long corpus, issue 35.6); an operator's folder is read every time."""
     now = time.monotonic()
-    operator = bool(os.environ.get("ZHUOJI_PROFILE_DIR"))
-    if _LISTED and not operator and now - _LISTED[0][0] < RECHECK_SECONDS:
+    if _LISTED and _trusted(_LISTED[0][0], now):
         return list(_LISTED[0][1])
     names = {p.stem for d in profile_dirs() if d.is_dir() for p in d.glob("*.toml")}
     listed = sorted(name for name in names if is_profile_name(name))  # another file there names no profile
-    if not operator:
+    if not os.environ.get("ZHUOJI_PROFILE_DIR"):  # a listing with an operator's files is never kept
         _LISTED[:] = [(now, listed)]
     return list(listed)
+
+
+def _trusted(read_at: float, now: float) -> bool:
+    """Whether what was read from the profile folders at `read_at` still stands: for `RECHECK_SECONDS`,
+    and never while an operator's folder is set (an operator's edit shows at once)."""
+    return now - read_at < RECHECK_SECONDS and not os.environ.get("ZHUOJI_PROFILE_DIR")
 
 
 def _find(name: str) -> Path | None:
@@ -618,7 +626,7 @@ def load_profile(name: str) -> Profile:
     check_profile_name(name)
     now = time.monotonic()
     hit = _RECENT.get(name)
-    if hit is not None and now - hit[0] < RECHECK_SECONDS and not os.environ.get("ZHUOJI_PROFILE_DIR"):
+    if hit is not None and _trusted(hit[0], now):
         return hit[1]
     path = _find(name)
     if path is None:
@@ -659,31 +667,31 @@ def _apply_options(prof: Profile, options: Any, *, whole: bool = False) -> Profi
     rebuilds the whole profile from its data, as before issue 35.6: the tests' reference."""
     if not isinstance(options, dict):
         raise ProfileError("rules.options", "options_not_object")
-    touched = _touched(options)
     data = to_data(prof) if whole else {
-        name: to_data(value) for name in touched if (value := getattr(prof, name, None)) is not None}
+        name: to_data(value) for name in _touched(options) if (value := getattr(prof, name, None)) is not None}
     for key, value in options.items():
         if key in UNSUPPORTED_FEATURES:
             raise ProfileError(f"rules.options.{key}", "variant_not_supported", {"variant": key})
     # The named options first, so that an explicit parameter override wins over them.
-    for key in ("jian_dou_san", "wugu_ji", "flip"):
+    for key in _NAMED_OPTIONS:
         if key in options:
             _apply_special(data, key, options[key], f"rules.options.{key}")
     for key, value in options.items():
-        if key not in ("jian_dou_san", "wugu_ji", "flip"):
+        if key not in _NAMED_OPTIONS:
             _set_path(data, str(key).split("."), value, f"rules.options.{key}")
     _check_sections(prof, data)
     try:
-        out = build(Profile, data) if whole else _rebuild(prof, data, touched | data.keys())
+        out = build(Profile, data) if whole else _rebuild(prof, data)
         _check_profile(out)
     except ProfileError as exc:
         raise exc.moved(f"rules.options ({exc.path})") from None
     return out
 
 
-_SPECIAL_TOUCHES: Final = {"jian_dou_san": ("jian_dou_san", "chicken"), "wugu_ji": ("wugu_ji",),
-                            "flip": ("flip", "flip_counts_discards", "flip_up_down_counts_discards")}
-"""The top-level parameters each named option reads or writes (`_apply_special`)."""
+_NAMED_OPTIONS: Final = {"jian_dou_san": ("jian_dou_san", "chicken"), "wugu_ji": ("wugu_ji",),
+                          "flip": ("flip", "flip_counts_discards", "flip_up_down_counts_discards")}
+"""The options whose meaning comes from the profile (`_apply_special`), in the order they apply, each
+with the top-level parameters it reads or writes."""
 
 
 def _touched(options: dict[Any, Any]) -> frozenset[str]:
@@ -691,33 +699,21 @@ def _touched(options: dict[Any, Any]) -> frozenset[str]:
     override's name, and what a named option works on."""
     out: set[str] = set()
     for key in options:
-        out.update(_SPECIAL_TOUCHES.get(key, (str(key).split(".")[0],)))
+        out.update(_NAMED_OPTIONS.get(key, (str(key).split(".")[0],)))
     return frozenset(out)
 
 
-def _rebuild(prof: Profile, data: dict[str, Any], touched: frozenset[str]) -> Profile:
-    """`build(Profile, to_data(prof) | data)` where `data` holds the plain form of the `touched`
-    parameters only (issue 35.6): the others are taken from `prof` as they are (it was built and
+def _rebuild(prof: Profile, data: dict[str, Any]) -> Profile:
+    """`build(Profile, to_data(prof) | data)` where `data` holds the plain form of the parameters the
+    options touch only (issue 35.6): the others are kept from `prof` as they are (it was built and
     checked; its sections are frozen, a table is copied), so an option costs its own sections, not
     the whole profile (R16.16's what-if profiles build a few hundred per long corpus). The same
-    result and the same first error as the whole build: the untouched fields are valid, and the
-    touched ones are converted in field order."""
-    specs, names = _fields_of(Profile)
-    for key in data:
-        if key not in names:
-            raise ProfileError(key, "unknown_parameter")
-    hints = _hints(Profile)
-    kwargs: dict[str, Any] = {}
-    for name, optional in specs:
-        if name not in touched:
-            value = getattr(prof, name)
-            if value is not None:
-                kwargs[name] = dict(value) if isinstance(value, dict) else value
-        elif name in data:
-            kwargs[name] = _convert(hints[name], data[name], name)
-        elif not optional:
-            raise ProfileError(name, "missing_parameter")
-    return Profile(**kwargs)
+    result and the same first error as the whole build: the kept fields are valid, and the touched
+    ones are converted in field order."""
+    kept = {name: dict(value) if isinstance(value, dict) else value for name in _fields_of(Profile)[1]
+            if (value := getattr(prof, name)) is not None}
+    out: Profile = build(Profile, data, "", kept)
+    return out
 
 
 def _check_sections(prof: Profile, data: dict[str, Any]) -> None:

@@ -236,6 +236,8 @@ _NAMED = st.sampled_from(["jian_dou_san", "wugu_ji", "flip", "chicken", "flip_co
 @given(st.sampled_from(sorted(_BASES)),
        st.dictionaries(st.one_of(_NAMED, st.sampled_from(_OPTION_KEYS)), _OPTION_VALUES, max_size=4))
 @case("cuocuo", {"jian_dou_san": True})
+@case("cuocuo", {"jian_dou_san": None})
+@case("weile", {"declared": None, "kill_declared": None})
 @case("cuocuo", {"jian_dou_san": True, "chicken.charge": 5})
 @case("cuocuo", {"flip": "up_down"})
 @case("weile", {"wugu_ji": {"normal": 1, "charge": 2}})
